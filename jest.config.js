@@ -1,0 +1,35 @@
+// Two tiers (see docs/testing.md): "unit" runs the pure core with in-memory parts;
+// "integration" runs against real Kafka, Elasticsearch and the GitHub stand-in,
+// which the global setup provides before any test starts.
+const packages = ['contracts', 'ports', 'observability', 'kafka', 'elasticsearch', 'sqlite', 'github'];
+const services = ['webhook', 'indexer', 'reader', 'gitdex'];
+
+const moduleNameMapper = Object.fromEntries([
+  ...packages.map((name) => [`^@gitdex/${name}$`, `<rootDir>/libs/${name}/src/index.ts`]),
+  ...services.map((name) => [`^@gitdex/${name}$`, `<rootDir>/services/${name}/src/index.ts`]),
+]);
+
+// ESM-only dependencies (octokit and friends) are compiled to CommonJS for jest.
+const esmOnly = ['@octokit', 'octokit', 'universal-user-agent', 'before-after-hook', 'bottleneck', 'toad-cache', 'universal-github-app-jwt', 'fast-content-type-parse', 'json-with-bigint'];
+
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest'] },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  moduleNameMapper,
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+      testTimeout: 120000,
+    },
+  ],
+};

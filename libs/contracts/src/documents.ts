@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * Index documents. A file document is one version of one path of one indexed ref.
+ * Versions are tied to generations of the ref's state: a document is visible at
+ * generation G when fromGeneration <= G and (retiredAtGeneration absent or > G).
+ * The state document's generation flips only after every document of the new
+ * generation is written, so readers always see one whole commit.
+ */
+export const FileKindSchema = z.enum(['file', 'symlink', 'submodule']);
+export type FileKind = z.infer<typeof FileKindSchema>;
+
+export const FileFlagsSchema = z.object({
+  binary: z.boolean(),
+  vendored: z.boolean(),
+  generated: z.boolean(),
+  /** Larger than the configured limit: listed, content not stored. */
+  tooLarge: z.boolean(),
+});
+export type FileFlags = z.infer<typeof FileFlagsSchema>;
+
+export const FileDocumentSchema = z.object({
+  repositoryId: z.number().int().positive(),
+  ref: z.string(),
+  path: z.string(),
+  /** Folder that holds the file, '' for the root. */
+  folder: z.string(),
+  name: z.string(),
+  extension: z.string(),
+  language: z.string().nullable(),
+  /** documentation, code, data or other: drives overview counts. */
+  category: z.enum(['code', 'documentation', 'data', 'other']),
+  kind: FileKindSchema,
+  size: z.number().int().nonnegative(),
+  lineCount: z.number().int().nonnegative().nullable(),
+  blobSha: z.string(),
+  commitSha: z.string(),
+  flags: FileFlagsSchema,
+  /** Symlink target, or the submodule's commit. */
+  target: z.string().optional(),
+  content: z.string().nullable(),
+  /** Every folder above the file, '' (root) first: drives folder listings and counts. */
+  ancestors: z.array(z.string()),
+  depth: z.number().int().nonnegative(),
+  /** Lower-cased name and path tokens and trigrams for suggestions, derived in TypeScript. */
+  nameLower: z.string(),
+  pathLower: z.string(),
+  tokens: z.array(z.string()),
+  trigrams: z.array(z.string()),
+  fromGeneration: z.number().int().positive(),
+  retiredAtGeneration: z.number().int().positive().optional(),
+});
+export type FileDocument = z.infer<typeof FileDocumentSchema>;
+
+export const IndexStatusSchema = z.enum(['indexing', 'ready', 'failed']);
+export type IndexStatus = z.infer<typeof IndexStatusSchema>;
+
+/** One per repository and ref: which commit is served, and how the last attempt went. */
+export const RefStateSchema = z.object({
+  repositoryId: z.number().int().positive(),
+  ref: z.string(),
+  /** The served commit; null until the first index completed. */
+  commitSha: z.string().nullable(),
+  treeSha: z.string().nullable(),
+  generation: z.number().int().nonnegative(),
+  indexedAt: z.string().datetime().nullable(),
+  committedAt: z.string().datetime().nullable(),
+  fileCount: z.number().int().nonnegative(),
+  status: IndexStatusSchema,
+  lastError: z.string().nullable(),
+  attempts: z.number().int().nonnegative(),
+  /** The newest commit a received event pointed at, while it is not yet served. */
+  pendingCommitSha: z.string().nullable(),
+  pendingSince: z.string().datetime().nullable(),
+  /** When the event that led to the served commit was received: freshness is measured from it. */
+  sourceReceivedAt: z.string().datetime().nullable(),
+});
+export type RefState = z.infer<typeof RefStateSchema>;
+
+export const RepositoryDocumentSchema = z.object({
+  repositoryId: z.number().int().positive(),
+  fullName: z.string(),
+  fullNameLower: z.string(),
+  defaultBranch: z.string(),
+  private: z.boolean(),
+  archived: z.boolean(),
+  htmlUrl: z.string(),
+  installationId: z.number().int().positive().nullable(),
+  updatedAt: z.string().datetime(),
+  /** Set when a backfill was queued and has not completed yet. */
+  backfillRequestedAt: z.string().datetime().nullable(),
+});
+export type RepositoryDocument = z.infer<typeof RepositoryDocumentSchema>;

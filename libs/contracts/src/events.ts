@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/** Kafka topic of every pipeline event; partitioned by repository id so one repository's events stay in order. */
+export const EVENTS_TOPIC = 'gitdex.push.v1';
+/** Where an event goes after it failed every attempt, with its reason. */
+export const DEAD_LETTER_TOPIC = 'gitdex.push.v1.dlq';
+
+const sha = z.string().regex(/^[0-9a-f]{40}$/, 'a 40-digit lower-case hex git sha');
+export const ZERO_SHA = '0'.repeat(40);
+
+export const RepositoryIdentitySchema = z.object({
+  id: z.number().int().positive(),
+  fullName: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'owner/name'),
+  defaultBranch: z.string().min(1).optional(),
+  private: z.boolean().optional(),
+  htmlUrl: z.string().url().optional(),
+});
+export type RepositoryIdentity = z.infer<typeof RepositoryIdentitySchema>;
+
+const envelope = {
+  /** Delivery id for webhook events, a generated id for requests: the idempotence key of the event. */
+  eventId: z.string().min(1).max(200),
+  repository: RepositoryIdentitySchema,
+  installationId: z.number().int().positive().optional(),
+  /** When gitdex received the delivery or request; freshness is measured from here. */
+  receivedAt: z.string().datetime(),
+};
+
+export const PushEventSchema = z.object({
+  kind: z.literal('push'),
+  ...envelope,
+  ref: z.string().min(1),
+  before: sha,
+  after: sha,
+  created: z.boolean(),
+  deleted: z.boolean(),
+  forced: z.boolean(),
+  pushedAt: z.string().datetime().optional(),
+});
+export type PushEvent = z.infer<typeof PushEventSchema>;
+
+export const BackfillReasonSchema = z.enum(['cli', 'state_query', 'installation', 'reconciler', 'branch_created', 'replay', 'repository_changed']);
+
+/** Asks the indexer to bring refs of a repository to GitHub's current state, whatever the index holds. */
+export const BackfillEventSchema = z.object({
+  kind: z.literal('backfill'),
+  ...envelope,
+  /** A full ref (refs/heads/x); omitted means every ref the configuration indexes. */
+  ref: z.string().min(1).optional(),
+  reason: BackfillReasonSchema,
+});
+export type BackfillEvent = z.infer<typeof BackfillEventSchema>;
+
+/** Removes everything of a repository (or of one ref) from the index. */
+export const PurgeEventSchema = z.object({
+  kind: z.literal('purge'),
+  ...envelope,
+  ref: z.string().min(1).optional(),
+  reason: z.enum(['repository_deleted', 'installation_removed', 'branch_deleted', 'cli']),
+});
+export type PurgeEvent = z.infer<typeof PurgeEventSchema>;
+
+/** Repository renamed, transferred, archived or its visibility changed: metadata to refresh. */
+export const RepositoryChangedEventSchema = z.object({
+  kind: z.literal('repository_changed'),
+  ...envelope,
+  action: z.string().min(1),
+  previousFullName: z.string().optional(),
+});
+export type RepositoryChangedEvent = z.infer<typeof RepositoryChangedEventSchema>;
+
+export const GitdexEventSchema = z.discriminatedUnion('kind', [
+  PushEventSchema,
+  BackfillEventSchema,
+  PurgeEventSchema,
+  RepositoryChangedEventSchema,
+]);
+export type GitdexEvent = z.infer<typeof GitdexEventSchema>;
+
+/** The partition key: a repository's events share one partition and so keep their order. */
+export function eventKey(event: GitdexEvent): string {
+  return String(event.repository.id);
+}
+
+/** A dead letter keeps the original event, why it failed and how often it was tried. */
+export const DeadLetterSchema = z.object({
+  event: GitdexEventSchema,
+  reason: z.string(),
+  attempts: z.number().int().nonnegative(),
+  failedAt: z.string().datetime(),
+});
+export type DeadLetter = z.infer<typeof DeadLetterSchema>;

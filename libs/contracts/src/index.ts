@@ -1,0 +1,4 @@
+export * from './events';
+export * from './documents';
+export * from './config';
+export * from './path-terms';

@@ -1,0 +1,61 @@
+/**
+ * Derived path fields, computed here rather than by engine analyzers so every index
+ * adapter stores and matches exactly the same terms (the test Elasticsearch has no
+ * analysis-common module, and SQLite has none of it either).
+ */
+
+/** Every folder above a path, root ('') first: "a/b/c.ts" → ['', 'a', 'a/b']. */
+export function ancestorsOf(path: string): string[] {
+  const parts = path.split('/');
+  const result = [''];
+  for (let i = 1; i < parts.length; i += 1) result.push(parts.slice(0, i).join('/'));
+  return result;
+}
+
+export function folderOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+export function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Extension without the dot, lower-cased; '' when none ('.gitignore' has none). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+export function depthOf(path: string): number {
+  return path === '' ? 0 : path.split('/').length;
+}
+
+/**
+ * Word tokens of a path, lower-cased, splitting folders, dots, snake_case, kebab-case
+ * and camelCase so "src/HttpServer_v2.ts" and "src/http-server-v2.ts" share tokens.
+ */
+export function pathTokens(path: string): string[] {
+  const words = path
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  return [...new Set(words)];
+}
+
+/** Letters and digits of a name only, lower-cased: the form in which case and separators do not count. */
+export function squashed(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** Trigrams of the squashed name (padded so short names still have some). */
+export function trigramsOf(text: string): string[] {
+  const padded = `^${squashed(text)}$`;
+  const grams = new Set<string>();
+  const chars = [...padded];
+  for (let i = 0; i + 3 <= chars.length; i += 1) grams.add(chars.slice(i, i + 3).join(''));
+  if (chars.length < 3) grams.add(padded);
+  return [...grams];
+}

@@ -1,0 +1,108 @@
+import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
+
+/** A ref at one generation: what a reader sees, pinned. */
+export interface Snapshot {
+  repositoryId: number;
+  ref: string;
+  generation: number;
+}
+
+/** One change of the file documents of a ref, applied in bulk. */
+export type FileWrite =
+  | { type: 'put'; document: FileDocument }
+  /** Hides the version of `path` that became visible at `fromGeneration`, from generation `atGeneration` on. */
+  | { type: 'retire'; repositoryId: number; ref: string; path: string; fromGeneration: number; atGeneration: number };
+
+/** The identity of a file version, enough to diff a ref against a new tree. */
+export interface VisibleEntry {
+  path: string;
+  blobSha: string;
+  kind: FileDocument['kind'];
+  fromGeneration: number;
+}
+
+export interface FolderCount {
+  path: string;
+  fileCount: number;
+}
+
+/** Listing filter: entries below `folder` at most `depth` levels down. */
+export interface FolderScope extends Snapshot {
+  folder: string;
+  depth: number;
+}
+
+export interface SuggestQuery {
+  /** Lower-cased full query path, its name, tokens and name trigrams (see contracts/path-terms). */
+  pathLower: string;
+  nameLower: string;
+  tokens: string[];
+  trigrams: string[];
+  limit: number;
+}
+
+export interface SuggestCandidate {
+  path: string;
+  blobSha: string;
+  /** The engine's own relevance, only to order candidates before the ranking in TypeScript. */
+  score: number;
+}
+
+export interface IndexStats {
+  fileCount: number;
+  languages: Record<string, number>;
+  categories: Record<string, number>;
+  totalBytes: number;
+}
+
+/** Summary fields of a file without its content, for listings. */
+export type FileSummary = Omit<FileDocument, 'content' | 'tokens' | 'trigrams'>;
+
+/**
+ * The index port. Adapters translate these calls to their engine and decide nothing:
+ * generations, diffs and ranking live in the services. Every write is idempotent.
+ */
+export interface IndexStore {
+  /** Creates what the engine needs (templates, indices, tables); safe to call again. */
+  ensureReady(): Promise<void>;
+  /** Whether the engine answers right now. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+
+  getRepository(repositoryId: number): Promise<RepositoryDocument | null>;
+  findRepositoryByName(fullName: string): Promise<RepositoryDocument | null>;
+  listRepositories(): Promise<RepositoryDocument[]>;
+  putRepository(repository: RepositoryDocument): Promise<void>;
+  /** Removes the repository, its ref states and every file document. */
+  deleteRepository(repositoryId: number): Promise<void>;
+
+  getRefState(repositoryId: number, ref: string): Promise<RefState | null>;
+  listRefStates(repositoryId?: number): Promise<RefState[]>;
+  putRefState(state: RefState): Promise<void>;
+  /** Removes a ref's state and every file document of it. */
+  deleteRef(repositoryId: number, ref: string): Promise<void>;
+
+  writeFiles(writes: FileWrite[]): Promise<void>;
+  /** Undoes an attempt that never flipped: drops versions from later generations and their retirements. */
+  discardAfter(snapshot: Snapshot): Promise<void>;
+  /** Deletes versions retired at or before `generation` (old enough that no pinned reader needs them). */
+  pruneRetired(repositoryId: number, ref: string, generation: number): Promise<void>;
+  /** Makes every write so far visible to searches. */
+  refresh(): Promise<void>;
+
+  /** Every visible entry of a ref, in pages, in path order. */
+  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number): Promise<VisibleEntry[]>;
+  getFile(snapshot: Snapshot, path: string): Promise<FileDocument | null>;
+  /** Subfolders of the scope with the number of files under each, in path order. */
+  listFolders(scope: FolderScope): Promise<FolderCount[]>;
+  /** Files of the scope in path order, after `afterPath`, with the total in the scope. */
+  listFiles(scope: FolderScope, afterPath: string | null, limit: number): Promise<{ files: FileSummary[]; total: number }>;
+  stats(snapshot: Snapshot): Promise<IndexStats>;
+  suggestCandidates(snapshot: Snapshot, query: SuggestQuery): Promise<SuggestCandidate[]>;
+  /** Visible paths holding this blob (where a moved file went). */
+  findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number): Promise<string[]>;
+  /** The newest retired version of a path that is not visible any more. */
+  findRetired(snapshot: Snapshot, path: string): Promise<FileSummary | null>;
+  /** Which of these ref snapshots have a file at this path. */
+  snapshotsWithPath(snapshots: Snapshot[], path: string): Promise<Snapshot[]>;
+}

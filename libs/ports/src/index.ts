@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './event-log';
+export * from './index-store';
+export * from './source';

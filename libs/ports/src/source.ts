@@ -1,0 +1,50 @@
+import type { Readable } from 'node:stream';
+
+export interface SourceRepository {
+  id: number;
+  fullName: string;
+  defaultBranch: string;
+  private: boolean;
+  archived: boolean;
+  htmlUrl: string;
+}
+
+export interface SourceCommit {
+  sha: string;
+  treeSha: string;
+  committedAt: string;
+}
+
+/** An entry of a git tree: blob (file or symlink, by mode), tree, or commit (submodule). */
+export interface TreeEntry {
+  path: string;
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+  size?: number;
+}
+
+export interface SourceTree {
+  sha: string;
+  entries: TreeEntry[];
+  truncated: boolean;
+}
+
+/**
+ * The source port: GitHub (or GitHub Enterprise, or the stand-in) as the indexer needs it.
+ * Errors are PortErrors: NOT_FOUND for a missing repository, ref or object;
+ * RATE_LIMITED / UNAVAILABLE (retriable, with retryAfterMs) for what passes.
+ */
+export interface Source {
+  /** By id, so renames and transfers do not lose the repository; null when it is gone. */
+  repository(repositoryId: number, installationId?: number): Promise<SourceRepository | null>;
+  /** The commit a branch points at now; null when the branch does not exist. */
+  head(repository: SourceRepository, branch: string, installationId?: number): Promise<SourceCommit | null>;
+  branches(repository: SourceRepository, installationId?: number): Promise<string[]>;
+  tree(repository: SourceRepository, treeSha: string, options: { recursive: boolean; installationId?: number }): Promise<SourceTree>;
+  blob(repository: SourceRepository, blobSha: string, installationId?: number): Promise<Buffer>;
+  /** The gzipped tarball of a commit, streamed. */
+  tarball(repository: SourceRepository, commitSha: string, installationId?: number): Promise<Readable>;
+  /** Repositories an installation can see, for installation events. */
+  installationRepositories?(installationId: number): Promise<SourceRepository[]>;
+}
