@@ -82,11 +82,25 @@ export function eventKey(event: GitdexEvent): string {
   return String(event.repository.id);
 }
 
-/** A dead letter keeps the original event, why it failed and how often it was tried. */
+/** A dead letter keeps the original message, why it failed and how often it was tried. */
 export const DeadLetterSchema = z.object({
-  event: GitdexEventSchema,
+  /** The message as it was in the log; replaying publishes it again. */
+  raw: z.string(),
+  /** The parsed event, absent when the message was not a valid event at all. */
+  event: GitdexEventSchema.optional(),
   reason: z.string(),
   attempts: z.number().int().nonnegative(),
   failedAt: z.string().datetime(),
 });
 export type DeadLetter = z.infer<typeof DeadLetterSchema>;
+
+/** The event a dead letter holds, if it holds a valid one: what a replay publishes again. */
+export function eventOfDeadLetter(letter: DeadLetter): GitdexEvent | null {
+  if (letter.event) return letter.event;
+  try {
+    const parsed = GitdexEventSchema.safeParse(JSON.parse(letter.raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -2,3 +2,4 @@ export * from './events';
 export * from './documents';
 export * from './config';
 export * from './path-terms';
+export * from './tools';

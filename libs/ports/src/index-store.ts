@@ -92,6 +92,8 @@ export interface IndexStore {
 
   /** Every visible entry of a ref, in pages, in path order. */
   visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number): Promise<VisibleEntry[]>;
+  /** The visible entries among these paths (missing ones are left out), in path order. */
+  lookupEntries(snapshot: Snapshot, paths: string[]): Promise<VisibleEntry[]>;
   getFile(snapshot: Snapshot, path: string): Promise<FileDocument | null>;
   /** Subfolders of the scope with the number of files under each, in path order. */
   listFolders(scope: FolderScope): Promise<FolderCount[]>;

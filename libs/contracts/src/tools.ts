@@ -1,0 +1,303 @@
+import { z } from 'zod';
+
+/**
+ * Inputs and outputs of the reader tools (MCP) and of the REST API that mirrors them.
+ * Output schemas describe what a tool result's `structuredContent` holds. Every
+ * output says which indexed commit it shows and whether a newer push is pending.
+ *
+ * Inputs are strict: an unknown argument (a typo such as `start` for `start_line`)
+ * is refused rather than silently ignored.
+ */
+
+export const TOOL_NAMES = ['read_file', 'list_files', 'repository_overview', 'repositories_state', 'suggest_paths'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** Longest repository path accepted; longer ones are refused with a message. */
+export const MAX_PATH_CHARS = 1000;
+
+/** A strict input object whose unknown-key error names the arguments the tool takes. */
+function strictInput<Shape extends z.ZodRawShape>(shape: Shape) {
+  const known = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}: this tool takes ${known}` : undefined,
+  });
+}
+
+const repository = z
+  .string({ error: 'repository: give the repository as "owner/name" or its GitHub URL' })
+  .trim()
+  .min(1, 'repository: give the repository as "owner/name" or its GitHub URL')
+  .max(2048, 'repository: at most 2,048 characters')
+  .describe('The repository: "owner/name" (case-insensitive) or its GitHub URL, e.g. "octo-org/api" or "https://github.com/octo-org/api".');
+
+const ref = z
+  .string({ error: 'ref: give a branch name such as "main", a full ref, or a commit sha' })
+  .trim()
+  .min(1, 'ref: give a branch name such as "main", or leave it out for the default branch')
+  .max(300, 'ref: at most 300 characters')
+  .optional()
+  .describe(
+    'Branch ("main"), full ref ("refs/heads/main", "refs/tags/v1.2.0"), or the indexed commit sha (7 to 40 hex digits, a unique prefix). Default: the repository\'s default branch.',
+  );
+
+const lineNumber = (field: string) =>
+  z
+    .number({ error: `${field}: a whole line number, 1 or more` })
+    .int(`${field}: a whole line number, 1 or more`)
+    .min(1, `${field}: line numbers start at 1`)
+    .optional();
+
+/** What a result shows and whether it is the newest: the indexed commit and any push not indexed yet. */
+export const FreshnessSchema = z.object({
+  commit: z.string().describe('The indexed commit this answer shows.'),
+  indexed_at: z.string().nullable().describe('When that commit was indexed (ISO 8601).'),
+  pending: z.boolean().describe('True when a newer push of this ref is received but not indexed yet: the answer may be behind GitHub by that push.'),
+  pending_commit: z.string().optional().describe('The pushed commit that is being indexed, when pending.'),
+});
+export type Freshness = z.infer<typeof FreshnessSchema>;
+
+export const FileFlagsOutputSchema = z.object({
+  binary: z.boolean().describe('Not text: content is not shown.'),
+  vendored: z.boolean().describe('Third-party code kept in the repository (node_modules, vendor/, ...).'),
+  generated: z.boolean().describe('Produced by a tool (lock files, minified bundles, generated code).'),
+  too_large: z.boolean().describe('Larger than the index keeps content for: listed, content not stored.'),
+});
+export type FileFlagsOutput = z.infer<typeof FileFlagsOutputSchema>;
+
+const kind = z.enum(['file', 'symlink', 'submodule']).describe('file, symlink (content is its target) or submodule (a commit of another repository).');
+
+// ---------------------------------------------------------------- read_file
+
+export const ReadFileInputSchema = strictInput({
+  repository,
+  path: z
+    .string({ error: 'path: give the file path, e.g. "src/index.ts"' })
+    .min(1, 'path: give the file path, e.g. "src/index.ts"')
+    .max(4096, 'path: at most 1,000 characters of path (4,096 for a URL)')
+    .describe(
+      'The file path from the repository root, e.g. "src/index.ts" (a leading slash is ignored), or a GitHub URL ".../blob/<ref>/<path>#L10-L20", which also gives ref and lines.',
+    ),
+  ref,
+  start_line: lineNumber('start_line').describe('First line to read, from 1. Default 1. Past the end of the file, the last line is read.'),
+  end_line: lineNumber('end_line').describe('Last line to read, inclusive. Default: as far as the limits allow (400 lines, 16,000 characters).'),
+});
+export type ReadFileInput = z.infer<typeof ReadFileInputSchema>;
+
+export const ReadFileOutputSchema = z.object({
+  repository: z.string().describe('owner/name as indexed.'),
+  ref: z.string().describe('The full ref read, e.g. refs/heads/main.'),
+  path: z.string(),
+  kind,
+  size: z.number().int().describe('Size in bytes.'),
+  language: z.string().nullable(),
+  flags: FileFlagsOutputSchema,
+  target: z.string().optional().describe('Symlink target, or the commit a submodule points at.'),
+  note: z.string().optional().describe('Why no or not all content is shown (binary, too large, symlink, submodule, vendored, generated, a cut line).'),
+  content: z.string().describe('The lines read, as they are in the file (without line numbers), joined by "\\n". Empty when the file has no readable text.'),
+  start_line: z.number().int().describe('Number of the first line in content (0 when there is none).'),
+  end_line: z.number().int().describe('Number of the last line in content (0 when there is none).'),
+  total_lines: z.number().int().describe('Number of lines of the whole file.'),
+  complete: z.boolean().describe('True when content reaches the last line of the file (and no line was cut).'),
+  truncated: z.boolean().describe('True when the limits stopped the read before the end asked for.'),
+  cut_line: z.number().int().nullable().describe('A line longer than the character limit that was cut, or null.'),
+  next_start_line: z.number().int().nullable().describe('Where to read on (start_line of the next call), or null at the end of the file.'),
+  url: z.string().describe('GitHub URL of these lines at the indexed commit.'),
+  freshness: FreshnessSchema,
+});
+export type ReadFileOutput = z.infer<typeof ReadFileOutputSchema>;
+
+// ---------------------------------------------------------------- list_files
+
+export const ListFilesInputSchema = strictInput({
+  repository,
+  folder: z
+    .string({ error: 'folder: give a folder path such as "src", or leave it out for the root' })
+    .max(4096, 'folder: at most 1,000 characters of path (4,096 for a URL)')
+    .optional()
+    .describe('The folder from the repository root, e.g. "src/api"; "" or "/" or omitted for the root. A GitHub URL ".../tree/<ref>/<folder>" also gives ref.'),
+  ref,
+  depth: z
+    .number({ error: 'depth: a whole number from 1 to 10' })
+    .int('depth: a whole number from 1 to 10')
+    .min(1, 'depth: at least 1 (the folder\'s own entries)')
+    .max(10, 'depth: at most 10')
+    .optional()
+    .describe('How many levels to list: 1 = the folder\'s own entries (default), 2 = theirs too, up to 10.'),
+  limit: z
+    .number({ error: 'limit: a whole number from 1 to 300' })
+    .int('limit: a whole number from 1 to 300')
+    .min(1, 'limit: at least 1')
+    .max(300, 'limit: at most 300 entries a page; page on with cursor')
+    .optional()
+    .describe('Most entries on this page, 1 to 300. Default 200.'),
+  cursor: z
+    .string({ error: 'cursor: pass back next_cursor exactly as returned' })
+    .min(1, 'cursor: pass back next_cursor exactly as returned, or leave it out')
+    .max(4096, 'cursor: not a cursor this server returned')
+    .optional()
+    .describe('next_cursor of the previous page, passed back exactly as returned (opaque). It keeps listing the commit the first page showed, even after a newer push.'),
+});
+export type ListFilesInput = z.infer<typeof ListFilesInputSchema>;
+
+export const FolderEntrySchema = z.object({
+  type: z.literal('folder'),
+  path: z.string().describe('Path from the repository root.'),
+  name: z.string(),
+  file_count: z.number().int().describe('Number of files under the folder, at any depth.'),
+});
+export const FileEntrySchema = z.object({
+  type: z.literal('file'),
+  path: z.string().describe('Path from the repository root.'),
+  name: z.string(),
+  kind,
+  size: z.number().int().describe('Size in bytes.'),
+  language: z.string().nullable(),
+  flags: FileFlagsOutputSchema,
+  target: z.string().optional(),
+});
+export const ListEntrySchema = z.discriminatedUnion('type', [FolderEntrySchema, FileEntrySchema]);
+export type FolderEntry = z.infer<typeof FolderEntrySchema>;
+export type FileEntry = z.infer<typeof FileEntrySchema>;
+export type ListEntry = z.infer<typeof ListEntrySchema>;
+
+export const ListFilesOutputSchema = z.object({
+  repository: z.string(),
+  ref: z.string(),
+  folder: z.string().describe('The folder listed, "" for the root.'),
+  depth: z.number().int(),
+  entries: z.array(ListEntrySchema).describe('Folders first (with file counts), then files (with sizes), each by path.'),
+  total_entries: z.number().int().describe('Folders and files in the whole listing, all pages.'),
+  offset: z.number().int().describe('How many entries came on earlier pages.'),
+  remaining: z.number().int().describe('Entries after this page (left out of it).'),
+  next_cursor: z.string().nullable().describe('Pass as cursor to get the next page; null on the last page.'),
+  url: z.string().describe('GitHub URL of the folder at the listed commit.'),
+  superseded_by: z.string().optional().describe('A newer commit indexed since this listing started; start again without cursor to list it.'),
+  freshness: FreshnessSchema,
+});
+export type ListFilesOutput = z.infer<typeof ListFilesOutputSchema>;
+
+// ---------------------------------------------------------------- repository_overview
+
+export const RepositoryOverviewInputSchema = strictInput({ repository, ref });
+export type RepositoryOverviewInput = z.infer<typeof RepositoryOverviewInputSchema>;
+
+export const RepositoryOverviewOutputSchema = z.object({
+  repository: z.string(),
+  ref: z.string(),
+  default_branch: z.string(),
+  html_url: z.string(),
+  archived: z.boolean(),
+  file_count: z.number().int(),
+  code_files: z.number().int(),
+  documentation_files: z.number().int(),
+  total_bytes: z.number().int(),
+  languages: z.array(z.object({ language: z.string(), files: z.number().int() })).describe('By number of files, most first.'),
+  top_level: z.array(ListEntrySchema).describe('Folders (with file counts), then files, at the root.'),
+  top_level_omitted: z.number().int().describe('Root entries left out; list them with list_files.'),
+  readme: z
+    .object({
+      path: z.string(),
+      content: z.string().describe('The first characters of the README.'),
+      truncated: z.boolean().describe('True when the README is longer: read the rest with read_file.'),
+      total_chars: z.number().int(),
+    })
+    .nullable()
+    .describe('The README at the root, null when there is none.'),
+  freshness: FreshnessSchema,
+});
+export type RepositoryOverviewOutput = z.infer<typeof RepositoryOverviewOutputSchema>;
+
+// ---------------------------------------------------------------- repositories_state
+
+export const RepositoriesStateInputSchema = strictInput({
+  repositories: z
+    .array(repository, { error: 'repositories: a list of "owner/name" strings' })
+    .max(100, 'repositories: at most 100 a call')
+    .optional()
+    .describe('Repositories to report on ("owner/name" or GitHub URLs); omitted = every repository you can read.'),
+});
+export type RepositoriesStateInput = z.infer<typeof RepositoriesStateInputSchema>;
+
+export const RepositoryStateSchema = z.object({
+  repository: z.string().describe('owner/name as indexed, or as asked when unknown.'),
+  indexed: z.boolean().describe('True when a commit of the default branch can be read.'),
+  status: z.enum(['ready', 'indexing', 'failed', 'not_indexed', 'unknown']).describe('ready; indexing (a first index runs); failed (the last attempt failed: the previous commit, if any, is served); not_indexed (known, no index yet); unknown (gitdex never received an event for it).'),
+  default_branch: z.string().nullable(),
+  ref: z.string().nullable(),
+  commit: z.string().nullable(),
+  indexed_at: z.string().nullable(),
+  file_count: z.number().int(),
+  last_error: z.string().nullable(),
+  pending: z.boolean().describe('A newer push is received but not indexed yet.'),
+  pending_commit: z.string().optional(),
+  backfill_queued: z.boolean().describe('This call queued an index of the repository.'),
+  other_refs: z.array(z.object({ ref: z.string(), commit: z.string().nullable(), status: z.string() })).describe('Other indexed refs (branches, tags).'),
+  message: z.string().describe('What the state means and what to do next.'),
+});
+export type RepositoryState = z.infer<typeof RepositoryStateSchema>;
+
+export const RepositoriesStateOutputSchema = z.object({
+  repositories: z.array(RepositoryStateSchema),
+  omitted: z.number().int().describe('Repositories left out to keep the answer short; name them to see them.'),
+});
+export type RepositoriesStateOutput = z.infer<typeof RepositoriesStateOutputSchema>;
+
+// ---------------------------------------------------------------- suggest_paths
+
+export const SuggestPathsInputSchema = strictInput({
+  repository,
+  query: z
+    .string({ error: 'query: give a path, a part of one, or a file name' })
+    .min(1, 'query: give a path, a part of one, or a file name')
+    .max(1000, 'query: at most 1,000 characters')
+    .describe('A path as remembered, misspelt, partial (as typed so far) or misplaced, e.g. "src/compnents/Buton.tsx" or "butto".'),
+  ref,
+  limit: z
+    .number({ error: 'limit: a whole number from 1 to 50' })
+    .int('limit: a whole number from 1 to 50')
+    .min(1, 'limit: at least 1')
+    .max(50, 'limit: at most 50')
+    .optional()
+    .describe('Most suggestions, 1 to 50. Default 10.'),
+});
+export type SuggestPathsInput = z.infer<typeof SuggestPathsInputSchema>;
+
+export const SuggestionSchema = z.object({
+  path: z.string(),
+  score: z.number().describe('0 to 1: how well the path matches the query.'),
+  reason: z.string().describe('Why it matches: exact, case, moved, prefix, name, extension, style, typo, folder, fuzzy.'),
+});
+export type Suggestion = z.infer<typeof SuggestionSchema>;
+
+export const SuggestPathsOutputSchema = z.object({
+  repository: z.string(),
+  ref: z.string(),
+  query: z.string(),
+  suggestions: z.array(SuggestionSchema).describe('Best first.'),
+  freshness: FreshnessSchema,
+});
+export type SuggestPathsOutput = z.infer<typeof SuggestPathsOutputSchema>;
+
+/** Error body of the REST API; MCP returns the same message as a tool result with isError. */
+export const ToolErrorCodeSchema = z.enum([
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'REPOSITORY_NOT_FOUND',
+  'NOT_INDEXED',
+  'CURSOR_EXPIRED',
+  'UNAVAILABLE',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'INTERNAL',
+]);
+export type ToolErrorCode = z.infer<typeof ToolErrorCodeSchema>;
+
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: ToolErrorCodeSchema,
+    message: z.string().describe('What went wrong and what to do next.'),
+    suggestions: z.array(z.string()).optional().describe('Paths or repositories the caller may have meant, best first.'),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -1,0 +1,68 @@
+import { Octokit } from '@octokit/rest';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { createAppAuth } from '@octokit/auth-app';
+
+export interface GitHubAuth {
+  token?: string;
+  app?: { appId: number; privateKey: string };
+}
+
+export interface GitHubClientOptions extends GitHubAuth {
+  /** REST API root: https://api.github.com, https://HOST/api/v3 for GitHub Enterprise Server, or the stand-in. */
+  baseUrl: string;
+  /** Waits GitHub asks for up to this long are taken inside the client; longer ones go back to the indexer's retry. */
+  maxInlineWaitSeconds?: number;
+  userAgent?: string;
+}
+
+const GitdexOctokit = Octokit.plugin(retry, throttling);
+export type GitHubClient = InstanceType<typeof GitdexOctokit>;
+
+/**
+ * One octokit per installation (or one for a token), each honouring primary and
+ * secondary rate limits and retrying 5xx a few times on its own.
+ */
+export class GitHubClients {
+  private readonly clients = new Map<number, GitHubClient>();
+
+  constructor(private readonly options: GitHubClientOptions) {
+    if (!options.baseUrl) throw new Error('GitHubClientOptions.baseUrl is required');
+  }
+
+  forInstallation(installationId?: number): GitHubClient {
+    const key = this.options.app && installationId ? installationId : 0;
+    let client = this.clients.get(key);
+    if (!client) {
+      client = this.create(key || undefined);
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  /** A token for plain HTTP calls (the tarball stream); installation tokens are cached and refreshed by auth-app. */
+  async token(installationId?: number): Promise<string | undefined> {
+    const client = this.forInstallation(installationId);
+    const auth = (await client.auth({ type: this.options.app && installationId ? 'installation' : 'token' })) as { token?: string };
+    return auth.token;
+  }
+
+  private create(installationId: number | undefined): GitHubClient {
+    const maxWait = this.options.maxInlineWaitSeconds ?? 5;
+    const onLimit = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < 2 && retryAfter <= maxWait;
+    const auth = this.options.app && installationId
+      ? { authStrategy: createAppAuth, auth: { appId: this.options.app.appId, privateKey: this.options.app.privateKey, installationId } }
+      : this.options.token
+        ? { auth: this.options.token }
+        : {};
+    return new GitdexOctokit({
+      baseUrl: this.options.baseUrl.replace(/\/$/, ''),
+      userAgent: this.options.userAgent ?? 'gitdex-indexer',
+      ...auth,
+      log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+      retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429] },
+      throttle: { onRateLimit: onLimit, onSecondaryRateLimit: onLimit },
+      request: { timeout: 30_000 },
+    });
+  }
+}

@@ -1,0 +1,108 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { PortError, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
+import { GitHubClients, type GitHubClientOptions } from './client';
+import { toPortError } from './errors';
+
+function split(repository: SourceRepository): { owner: string; repo: string } {
+  const [owner = '', repo = ''] = repository.fullName.split('/');
+  return { owner, repo };
+}
+
+/** The source port over GitHub's REST API; it translates, the indexer decides. */
+export class GitHubSource implements Source {
+  private readonly clients: GitHubClients;
+
+  constructor(private readonly options: GitHubClientOptions) {
+    this.clients = new GitHubClients(options);
+  }
+
+  async repository(repositoryId: number, installationId?: number): Promise<SourceRepository | null> {
+    try {
+      const { data } = await this.clients.forInstallation(installationId).request('GET /repositories/{repository_id}', { repository_id: repositoryId });
+      const repo = data as { id: number; full_name: string; default_branch: string; private: boolean; archived?: boolean; html_url: string };
+      return { id: repo.id, fullName: repo.full_name, defaultBranch: repo.default_branch, private: repo.private, archived: repo.archived ?? false, htmlUrl: repo.html_url };
+    } catch (error) {
+      const mapped = toPortError(error, `repository ${repositoryId}`);
+      if (mapped.code === 'NOT_FOUND') return null;
+      throw mapped;
+    }
+  }
+
+  async head(repository: SourceRepository, branch: string, installationId?: number): Promise<SourceCommit | null> {
+    try {
+      const { data } = await this.clients.forInstallation(installationId).rest.repos.getBranch({ ...split(repository), branch });
+      return { sha: data.commit.sha, treeSha: data.commit.commit.tree.sha, committedAt: data.commit.commit.committer?.date ?? new Date(0).toISOString() };
+    } catch (error) {
+      const mapped = toPortError(error, `branch ${branch} of ${repository.fullName}`);
+      if (mapped.code === 'NOT_FOUND') return null;
+      throw mapped;
+    }
+  }
+
+  async branches(repository: SourceRepository, installationId?: number): Promise<string[]> {
+    try {
+      const client = this.clients.forInstallation(installationId);
+      const all = await client.paginate(client.rest.repos.listBranches, { ...split(repository), per_page: 100 });
+      return all.map((b) => b.name);
+    } catch (error) {
+      throw toPortError(error, `branches of ${repository.fullName}`);
+    }
+  }
+
+  async tree(repository: SourceRepository, treeSha: string, options: { recursive: boolean; installationId?: number }): Promise<SourceTree> {
+    try {
+      const { data } = await this.clients.forInstallation(options.installationId).rest.git.getTree({
+        ...split(repository),
+        tree_sha: treeSha,
+        ...(options.recursive ? { recursive: '1' } : {}),
+      });
+      const entries: TreeEntry[] = data.tree.flatMap((e) =>
+        e.path && e.sha && e.mode && (e.type === 'blob' || e.type === 'tree' || e.type === 'commit')
+          ? [{ path: e.path, mode: e.mode, type: e.type, sha: e.sha, ...(typeof e.size === 'number' ? { size: e.size } : {}) }]
+          : [],
+      );
+      return { sha: data.sha, entries, truncated: data.truncated };
+    } catch (error) {
+      throw toPortError(error, `tree ${treeSha} of ${repository.fullName}`);
+    }
+  }
+
+  async blob(repository: SourceRepository, blobSha: string, installationId?: number): Promise<Buffer> {
+    try {
+      const { data } = await this.clients.forInstallation(installationId).rest.git.getBlob({ ...split(repository), file_sha: blobSha });
+      return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8');
+    } catch (error) {
+      throw toPortError(error, `blob ${blobSha} of ${repository.fullName}`);
+    }
+  }
+
+  /**
+   * Streams the tarball. octokit would buffer the whole archive, so this follows
+   * GitHub's redirect with fetch and hands on the body as it arrives.
+   */
+  async tarball(repository: SourceRepository, commitSha: string, installationId?: number): Promise<Readable> {
+    const { owner, repo } = split(repository);
+    const url = `${this.options.baseUrl.replace(/\/$/, '')}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/tarball/${commitSha}`;
+    let response: Response;
+    try {
+      const token = await this.clients.token(installationId);
+      response = await fetch(url, {
+        redirect: 'follow',
+        headers: { accept: 'application/vnd.github+json', 'user-agent': 'gitdex-indexer', ...(token ? { authorization: `token ${token}` } : {}) },
+      });
+    } catch (error) {
+      throw toPortError(error, `tarball of ${repository.fullName}@${commitSha}`);
+    }
+    if (!response.ok || !response.body) {
+      const message = await response.text().catch(() => '');
+      throw toPortError(
+        { status: response.status, message: message.slice(0, 200), response: { headers: Object.fromEntries(response.headers.entries()) } },
+        `tarball of ${repository.fullName}@${commitSha}`,
+      );
+    }
+    return Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
+  }
+}
+
+export { PortError };

@@ -1,0 +1,3 @@
+export { GitHubSource } from './github-source';
+export { GitHubClients, type GitHubClientOptions, type GitHubAuth } from './client';
+export { toPortError, waitFromHeaders } from './errors';

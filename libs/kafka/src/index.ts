@@ -1,0 +1,5 @@
+export * from './options';
+export * from './publisher';
+export * from './consumer';
+export * from './dead-letters';
+export { ensureTopics } from './topics';

@@ -1,0 +1,2 @@
+export { SqliteEventLog, type SqliteEventLogOptions } from './sqlite-event-log';
+export { SqliteDeadLetters } from './sqlite-dead-letters';

@@ -1,0 +1,95 @@
+import type { GitdexEvent, RepositoryDocument } from '@gitdex/contracts';
+import type { SourceRepository } from '@gitdex/ports';
+import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
+import { branchOf, type RefSelection } from './ref-selection';
+
+export interface HandleEventDeps extends IndexRefDeps {
+  refs: RefSelection;
+  onIndexed?: (event: GitdexEvent, ref: string, outcome: IndexOutcome) => void;
+}
+
+export type EventOutcome =
+  | { action: 'synced'; refs: { ref: string; outcome: IndexOutcome | 'deleted' }[] }
+  | { action: 'purged'; scope: 'repository' | 'ref' }
+  | { action: 'skipped'; reason: string };
+
+/**
+ * The event is a trigger, not the truth: whatever it says, the indexer asks GitHub
+ * for the repository's current state and converges the index to it. So replays,
+ * duplicates and reordering all end in the same index.
+ */
+export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Promise<EventOutcome> {
+  const { index, source } = deps;
+  const installationId = event.installationId;
+  const repositoryId = event.repository.id;
+
+  if (event.kind === 'purge' && (event.reason === 'installation_removed' || event.reason === 'cli')) {
+    // Access is gone (or an operator asked): GitHub can no longer be asked, so the purge is unconditional.
+    if (event.ref) await index.deleteRef(repositoryId, event.ref);
+    else await index.deleteRepository(repositoryId);
+    return { action: 'purged', scope: event.ref ? 'ref' : 'repository' };
+  }
+
+  const repository = await source.repository(repositoryId, installationId);
+  if (!repository) {
+    await index.deleteRepository(repositoryId);
+    return { action: 'purged', scope: 'repository' };
+  }
+  const known = await index.getRepository(repositoryId);
+  const current = repositoryDocument(repository, known, installationId, deps.now());
+  if (!known || metadataChanged(known, current)) await index.putRepository(current);
+
+  const onlyRef = event.kind === 'push' || event.kind === 'purge' || (event.kind === 'backfill' && event.ref) ? event.ref : undefined;
+  if (onlyRef !== undefined && !deps.refs.includes(onlyRef, repository.defaultBranch)) {
+    // A ref no longer selected (e.g. the default branch moved) is dropped when it is still indexed.
+    if (await index.getRefState(repositoryId, onlyRef)) await index.deleteRef(repositoryId, onlyRef);
+    return { action: 'skipped', reason: `${onlyRef} is not an indexed ref` };
+  }
+  const refs = onlyRef ? [onlyRef] : await selectedRefs(deps, repository, installationId);
+
+  if (!onlyRef) {
+    for (const state of await index.listRefStates(repositoryId)) {
+      if (!refs.includes(state.ref)) await index.deleteRef(repositoryId, state.ref);
+    }
+  }
+
+  const results: { ref: string; outcome: IndexOutcome | 'deleted' }[] = [];
+  for (const ref of refs) {
+    const branch = branchOf(ref);
+    const head = branch ? await source.head(repository, branch, installationId) : null;
+    if (!head) {
+      await index.deleteRef(repositoryId, ref);
+      results.push({ ref, outcome: 'deleted' });
+      continue;
+    }
+    const outcome = await indexRef(deps, { repository, ref, head, receivedAt: event.receivedAt, ...(installationId ? { installationId } : {}) });
+    deps.onIndexed?.(event, ref, outcome);
+    results.push({ ref, outcome });
+  }
+  if (known?.backfillRequestedAt) await index.putRepository({ ...repositoryDocument(repository, known, installationId, deps.now()), backfillRequestedAt: null });
+  return { action: 'synced', refs: results };
+}
+
+async function selectedRefs(deps: HandleEventDeps, repository: SourceRepository, installationId: number | undefined): Promise<string[]> {
+  const branches = deps.refs.needsBranchList ? await deps.source.branches(repository, installationId) : [];
+  return deps.refs.select(repository.defaultBranch, branches);
+}
+
+function metadataChanged(a: RepositoryDocument, b: RepositoryDocument): boolean {
+  return a.fullName !== b.fullName || a.defaultBranch !== b.defaultBranch || a.private !== b.private || a.archived !== b.archived || a.htmlUrl !== b.htmlUrl || a.installationId !== b.installationId;
+}
+
+function repositoryDocument(repository: SourceRepository, known: RepositoryDocument | null, installationId: number | undefined, now: Date): RepositoryDocument {
+  return {
+    repositoryId: repository.id,
+    fullName: repository.fullName,
+    fullNameLower: repository.fullName.toLowerCase(),
+    defaultBranch: repository.defaultBranch,
+    private: repository.private,
+    archived: repository.archived,
+    htmlUrl: repository.htmlUrl,
+    installationId: installationId ?? known?.installationId ?? null,
+    updatedAt: now.toISOString(),
+    backfillRequestedAt: known?.backfillRequestedAt ?? null,
+  };
+}

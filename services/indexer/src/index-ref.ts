@@ -1,0 +1,211 @@
+import type { RefState } from '@gitdex/contracts';
+import { PortError, type IndexStore, type Snapshot, type Source, type SourceCommit, type SourceRepository, type VisibleEntry } from '@gitdex/ports';
+import { buildDocument, kindOfMode, wantsContent, type DocumentContext, type FetchedEntry } from './build-document';
+import type { PathRules } from './classify/vendored';
+import { mapLimit } from './concurrency';
+import { tarballEntries } from './tarball-entries';
+import { diffTrees, DiffTooLarge, type TreeChange } from './tree-diff';
+import { findSubmodules } from './submodules';
+import type { TreeReader } from './tree-walk';
+import { WriteBuffer } from './write-buffer';
+
+export interface IndexRefOptions {
+  maxFileBytes: number;
+  /** Past this many changed entries one tarball is cheaper than fetching blobs one by one. */
+  maxIncrementalChanges: number;
+  /** Retired versions are kept this many generations, for pinned cursors and "moved to" suggestions. */
+  retainedGenerations: number;
+  blobConcurrency: number;
+  bulk: { maxWrites: number; maxBytes: number };
+  rules?: PathRules;
+}
+
+export const DEFAULT_INDEX_REF_OPTIONS: IndexRefOptions = {
+  maxFileBytes: 1024 * 1024,
+  maxIncrementalChanges: 2000,
+  retainedGenerations: 3,
+  blobConcurrency: 8,
+  bulk: { maxWrites: 500, maxBytes: 8 * 1024 * 1024 },
+};
+
+export interface IndexRefDeps {
+  index: IndexStore;
+  source: Source;
+  options: IndexRefOptions;
+  now: () => Date;
+  heartbeat?: () => Promise<void>;
+}
+
+export interface RefTarget {
+  repository: SourceRepository;
+  ref: string;
+  head: SourceCommit;
+  installationId?: number;
+  /** When the event that asked for this was received: freshness is measured from it. */
+  receivedAt?: string;
+}
+
+export type IndexOutcome =
+  | { status: 'unchanged'; commitSha: string }
+  | { status: 'indexed'; strategy: 'incremental' | 'tarball'; commitSha: string; generation: number; written: number; retired: number; fileCount: number; treesFetched: number };
+
+export function emptyRefState(repositoryId: number, ref: string): RefState {
+  return {
+    repositoryId, ref, commitSha: null, treeSha: null, generation: 0, indexedAt: null, committedAt: null, fileCount: 0,
+    status: 'indexing', lastError: null, attempts: 0, pendingCommitSha: null, pendingSince: null, sourceReceivedAt: null,
+  };
+}
+
+interface Plan {
+  buffer: WriteBuffer;
+  context: DocumentContext;
+  previous: Snapshot;
+  retired: number;
+}
+
+/**
+ * Brings one ref of the index to one commit. New versions are written under the next
+ * generation while readers keep seeing the current one; the ref state flips only after
+ * everything is written and searchable. Any failure leaves the served state as it was.
+ */
+export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<IndexOutcome> {
+  const { index, options } = deps;
+  const repositoryId = target.repository.id;
+  const state = (await index.getRefState(repositoryId, target.ref)) ?? emptyRefState(repositoryId, target.ref);
+  if (state.commitSha === target.head.sha && state.status === 'ready') {
+    if (state.pendingCommitSha === target.head.sha) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null });
+    return { status: 'unchanged', commitSha: target.head.sha };
+  }
+
+  const previous: Snapshot = { repositoryId, ref: target.ref, generation: state.generation };
+  await index.discardAfter(previous);
+  const generation = state.generation + 1;
+  const context: DocumentContext = { repositoryId, ref: target.ref, commitSha: target.head.sha, generation, maxFileBytes: options.maxFileBytes, ...(options.rules ? { rules: options.rules } : {}) };
+  const plan: Plan = {
+    buffer: new WriteBuffer(index, { ...options.bulk, ...(deps.heartbeat ? { onFlush: deps.heartbeat } : {}) }),
+    context,
+    previous,
+    retired: 0,
+  };
+  const reader: TreeReader = { source: deps.source, repository: target.repository, fetched: { trees: 0 }, ...(target.installationId ? { installationId: target.installationId } : {}) };
+
+  let strategy: 'incremental' | 'tarball' = 'tarball';
+  let fileCount: number;
+  const changes = state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
+  if (changes) {
+    strategy = 'incremental';
+    fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes));
+  } else {
+    fileCount = await applyTarball(deps, plan, reader, target);
+  }
+  await plan.buffer.flush();
+  await index.refresh();
+
+  const now = deps.now().toISOString();
+  await index.putRefState({
+    ...state,
+    commitSha: target.head.sha,
+    treeSha: target.head.treeSha,
+    generation,
+    indexedAt: now,
+    committedAt: target.head.committedAt,
+    fileCount,
+    status: 'ready',
+    lastError: null,
+    attempts: 0,
+    pendingCommitSha: state.pendingCommitSha === target.head.sha ? null : state.pendingCommitSha,
+    pendingSince: state.pendingCommitSha === target.head.sha ? null : state.pendingSince,
+    sourceReceivedAt: target.receivedAt ?? now,
+  });
+  const pruneUpTo = generation - options.retainedGenerations;
+  if (pruneUpTo > 0) await index.pruneRetired(repositoryId, target.ref, pruneUpTo);
+  return { status: 'indexed', strategy, commitSha: target.head.sha, generation, written: plan.buffer.written, retired: plan.retired, fileCount, treesFetched: reader.fetched?.trees ?? 0 };
+}
+
+async function tryDiff(reader: TreeReader, oldTree: string, newTree: string, maxChanges: number): Promise<TreeChange[] | null> {
+  try {
+    return await diffTrees(reader, oldTree, newTree, maxChanges);
+  } catch (error) {
+    // A large diff is cheaper as one tarball; an old tree GitHub no longer has (force push) needs one.
+    if (error instanceof DiffTooLarge) return null;
+    if (error instanceof PortError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
+}
+
+async function put(plan: Plan, entry: FetchedEntry, previous: VisibleEntry | undefined): Promise<void> {
+  await plan.buffer.add({ type: 'put', document: buildDocument(entry, plan.context) });
+  if (previous) await retire(plan, previous);
+}
+
+async function retire(plan: Plan, previous: VisibleEntry): Promise<void> {
+  plan.retired += 1;
+  await plan.buffer.add({ type: 'retire', repositoryId: plan.previous.repositoryId, ref: plan.previous.ref, path: previous.path, fromGeneration: previous.fromGeneration, atGeneration: plan.context.generation });
+}
+
+const unchanged = (previous: VisibleEntry | undefined, blobSha: string, mode: string) => previous !== undefined && previous.blobSha === blobSha && previous.kind === kindOfMode(mode);
+
+/** Applies a tree diff; returns the change in the number of files. */
+async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, changes: TreeChange[]): Promise<number> {
+  const paths = changes.map((c) => (c.type === 'delete' ? c.path : c.entry.path));
+  const previous = new Map<string, VisibleEntry>();
+  for (let i = 0; i < paths.length; i += 1000) {
+    for (const entry of await deps.index.lookupEntries(plan.previous, paths.slice(i, i + 1000))) previous.set(entry.path, entry);
+  }
+  let delta = 0;
+  const upserts = changes.flatMap((c) => (c.type === 'upsert' && !unchanged(previous.get(c.entry.path), c.entry.sha, c.entry.mode) ? [c.entry] : []));
+  const upserted = new Set(upserts.map((u) => u.path));
+  for (const change of changes) {
+    if (change.type !== 'delete') continue;
+    const old = previous.get(change.path);
+    if (old && !upserted.has(change.path)) {
+      await retire(plan, old);
+      delta -= 1;
+    }
+  }
+  const fetched = await mapLimit(upserts, deps.options.blobConcurrency, async (entry) => {
+    const size = entry.size ?? 0;
+    const content = entry.type === 'blob' && wantsContent({ mode: entry.mode, size, path: entry.path }, plan.context)
+      ? await deps.source.blob(reader.repository, entry.sha, reader.installationId)
+      : undefined;
+    return { path: entry.path, mode: entry.mode, blobSha: entry.sha, size, ...(content ? { content } : {}) } satisfies FetchedEntry;
+  });
+  for (const entry of fetched) {
+    const old = previous.get(entry.path);
+    if (!old) delta += 1;
+    await put(plan, entry, old);
+  }
+  return delta;
+}
+
+/** Indexes from one streamed tarball, writing only what differs from the served version. */
+async function applyTarball(deps: IndexRefDeps, plan: Plan, reader: TreeReader, target: RefTarget): Promise<number> {
+  const previous = new Map<string, VisibleEntry>();
+  if (plan.previous.generation > 0) {
+    for (let after: string | null = null; ; ) {
+      const page = await deps.index.visibleEntries(plan.previous, after, 5000);
+      for (const entry of page) previous.set(entry.path, entry);
+      if (page.length < 5000) break;
+      after = page[page.length - 1]!.path;
+    }
+  }
+  const seen = new Set<string>();
+  let gitmodules: Buffer | undefined;
+  const stream = await deps.source.tarball(reader.repository, target.head.sha, reader.installationId);
+  const wants = (path: string, size: number) => path === '.gitmodules' || wantsContent({ mode: '100644', size, path }, plan.context);
+  for await (const entry of tarballEntries(stream, { maxContentBytes: deps.options.maxFileBytes, wantsContent: wants })) {
+    seen.add(entry.path);
+    if (entry.path === '.gitmodules') gitmodules = entry.content;
+    const old = previous.get(entry.path);
+    if (!unchanged(old, entry.blobSha, entry.mode)) await put(plan, entry, old);
+  }
+  if (gitmodules) {
+    for (const submodule of await findSubmodules(reader, target.head.treeSha, gitmodules.toString('utf8'))) {
+      seen.add(submodule.path);
+      const old = previous.get(submodule.path);
+      if (!unchanged(old, submodule.sha, '160000')) await put(plan, { path: submodule.path, mode: '160000', blobSha: submodule.sha, size: 0 }, old);
+    }
+  }
+  for (const [path, old] of previous) if (!seen.has(path)) await retire(plan, old);
+  return seen.size;
+}

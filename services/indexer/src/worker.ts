@@ -1,0 +1,114 @@
+import type { GitdexEvent } from '@gitdex/contracts';
+import { PortError, type DeadLetterStore, type EventBatchHandler, type EventEnvelope } from '@gitdex/ports';
+import { handleEvent, type HandleEventDeps } from './handle-event';
+import { emptyRefState } from './index-ref';
+import type { IndexerMetrics } from './metrics';
+import { DEFAULT_RETRY_POLICY, delayBeforeRetry, describeError, type RetryPolicy } from './retry-policy';
+
+export interface WorkerLog {
+  info(context: object, message: string): void;
+  warn(context: object, message: string): void;
+  error(context: object, message: string): void;
+}
+
+export interface WorkerDeps extends HandleEventDeps {
+  deadLetters: DeadLetterStore;
+  retry?: RetryPolicy;
+  log: WorkerLog;
+  metrics?: IndexerMetrics;
+  /** Sleeps between retries; ends early (rejecting) when the worker stops. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Raised when the worker is stopping mid-retry: offsets stay uncommitted and another member takes over. */
+export class WorkerStopping extends Error {}
+
+/**
+ * Handles a batch of one partition in order. Events of one repository and ref are
+ * coalesced (each converges to GitHub's current state, so only the last matters).
+ * Transient failures are retried without committing; an event that still fails goes
+ * to the dead letters with its reason, and the batch moves on.
+ */
+export function createBatchHandler(deps: WorkerDeps): EventBatchHandler {
+  return async (batch) => {
+    const events = coalesce(batch);
+    await markPending(deps, events);
+    for (const envelope of events) await processWithRetries(deps, envelope);
+  };
+}
+
+export function coalesce(batch: EventEnvelope[]): EventEnvelope[] {
+  const last = new Map<string, number>();
+  batch.forEach((envelope, i) => last.set(keyOf(envelope.event), i));
+  return batch.filter((envelope, i) => last.get(keyOf(envelope.event)) === i);
+}
+
+function keyOf(event: GitdexEvent): string {
+  const ref = 'ref' in event && event.ref ? event.ref : '*';
+  return `${event.kind}|${event.repository.id}|${ref}`;
+}
+
+/** Readers can tell a newer push is on its way; best effort, the index may be down. */
+async function markPending(deps: WorkerDeps, events: EventEnvelope[]): Promise<void> {
+  for (const { event } of events) {
+    if (event.kind !== 'push' || event.deleted) continue;
+    try {
+      const state = (await deps.index.getRefState(event.repository.id, event.ref)) ?? emptyRefState(event.repository.id, event.ref);
+      if (state.commitSha === event.after || state.pendingCommitSha === event.after) continue;
+      await deps.index.putRefState({ ...state, pendingCommitSha: event.after, pendingSince: event.receivedAt });
+    } catch {
+      // The index being down is handled by the retries below.
+    }
+  }
+}
+
+async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Promise<void> {
+  const policy = deps.retry ?? DEFAULT_RETRY_POLICY;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const { event } = envelope;
+  const context = { eventId: event.eventId, kind: event.kind, repository: event.repository.fullName, position: envelope.position };
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const outcome = await handleEvent(deps, event);
+      deps.metrics?.events.inc({ kind: event.kind, outcome: outcome.action });
+      deps.log.info({ ...context, outcome }, 'event handled');
+      return;
+    } catch (error) {
+      if (error instanceof WorkerStopping) throw error;
+      const reason = describeError(error);
+      if (!(await deps.index.ping().catch(() => false))) {
+        // The index itself is down: that is no fault of the event, so wait without counting attempts.
+        deps.metrics?.retries.inc({ code: 'INDEX_UNAVAILABLE' });
+        deps.log.warn({ ...context, reason }, 'index unavailable; waiting');
+        attempt -= 1;
+        await sleep(Math.min(5000, delayBeforeRetry(error, 3, policy)));
+        continue;
+      }
+      await recordFailure(deps, event, reason, attempt);
+      const retriable = !(error instanceof PortError) || error.retriable;
+      if (!retriable || attempt >= policy.maxAttempts) {
+        await deps.deadLetters.add({ raw: JSON.stringify(event), event, reason, attempts: attempt, failedAt: deps.now().toISOString() });
+        deps.metrics?.deadLetters.inc();
+        deps.metrics?.events.inc({ kind: event.kind, outcome: 'dead_lettered' });
+        deps.log.error({ ...context, reason, attempts: attempt }, 'event sent to the dead letters');
+        return;
+      }
+      const delay = delayBeforeRetry(error, attempt, policy);
+      deps.metrics?.retries.inc({ code: error instanceof PortError ? error.code : 'ERROR' });
+      deps.log.warn({ ...context, reason, attempt, delayMs: delay }, 'event failed; retrying');
+      await sleep(delay);
+    }
+  }
+}
+
+/** The failure shows on the ref's state while the previous content keeps serving. */
+async function recordFailure(deps: WorkerDeps, event: GitdexEvent, reason: string, attempt: number): Promise<void> {
+  const ref = 'ref' in event && event.ref ? event.ref : event.repository.defaultBranch ? `refs/heads/${event.repository.defaultBranch}` : undefined;
+  if (!ref) return;
+  try {
+    const state = (await deps.index.getRefState(event.repository.id, ref)) ?? emptyRefState(event.repository.id, ref);
+    await deps.index.putRefState({ ...state, status: 'failed', lastError: reason.slice(0, 2000), attempts: attempt });
+  } catch {
+    // Recording is best effort; the dead letter keeps the reason.
+  }
+}

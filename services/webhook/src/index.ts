@@ -1,0 +1,6 @@
+export { createWebhookApp, type WebhookAppOptions } from './app';
+export { createWebhookRouter, MAX_WEBHOOK_BYTES } from './router';
+export { receiveDelivery, type WebhookDeps, type IncomingDelivery, type WebhookAnswer } from './receive';
+export { normalizeDelivery, PayloadError, type Normalized } from './normalize';
+export { verifySignature, sign } from './signature';
+export { createWebhookMetrics, type WebhookMetrics } from './metrics';

@@ -1,0 +1,141 @@
+import type { z } from 'zod';
+import type { GitdexEvent, RepositoryIdentity } from '@gitdex/contracts';
+import {
+  InstallationPayloadSchema,
+  InstallationRepositoriesPayloadSchema,
+  PushPayloadSchema,
+  RefEventPayloadSchema,
+  RepositoryPayloadSchema,
+  type GitHubRepository,
+} from './github-payloads';
+
+export type Normalized =
+  | { outcome: 'events'; events: GitdexEvent[] }
+  | { outcome: 'ping' }
+  | { outcome: 'ignored'; reason: string };
+
+/** A payload that lacks what the pipeline needs; `field` names the first such field. */
+export class PayloadError extends Error {
+  readonly code = 'PAYLOAD_INVALID';
+  constructor(readonly field: string, detail: string) {
+    super(`payload field "${field}": ${detail}`);
+  }
+}
+
+interface Delivery {
+  event: string;
+  deliveryId: string;
+  payload: unknown;
+  receivedAt: string;
+}
+
+function parse<T extends z.ZodType>(schema: T, payload: unknown): z.infer<T> {
+  const result = schema.safeParse(payload);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new PayloadError(issue?.path.join('.') || '(body)', issue?.message ?? 'invalid');
+}
+
+function identity(full: Pick<GitHubRepository, 'id' | 'full_name'> & Partial<GitHubRepository>): RepositoryIdentity {
+  return {
+    id: full.id,
+    fullName: full.full_name,
+    ...(full.default_branch ?? full.master_branch ? { defaultBranch: full.default_branch ?? full.master_branch } : {}),
+    ...(full.private === undefined ? {} : { private: full.private }),
+    ...(full.html_url ? { htmlUrl: full.html_url } : {}),
+  };
+}
+
+function pushedAt(value: number | string | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/**
+ * Turns one GitHub delivery into the pipeline's events. Pure: the same delivery always
+ * gives the same events, with the delivery id as their idempotence key.
+ */
+export function normalizeDelivery({ event, deliveryId, payload, receivedAt }: Delivery): Normalized {
+  const base = (repository: RepositoryIdentity, installationId: number | undefined, suffix = '') => ({
+    eventId: suffix ? `${deliveryId}:${suffix}` : deliveryId,
+    repository,
+    receivedAt,
+    ...(installationId ? { installationId } : {}),
+  });
+
+  switch (event) {
+    case 'ping':
+      return { outcome: 'ping' };
+    case 'push': {
+      const push = parse(PushPayloadSchema, payload);
+      const at = pushedAt(push.repository.pushed_at);
+      return {
+        outcome: 'events',
+        events: [
+          {
+            kind: 'push',
+            ...base(identity(push.repository), push.installation?.id),
+            ref: push.ref,
+            before: push.before,
+            after: push.after,
+            created: push.created,
+            deleted: push.deleted,
+            forced: push.forced,
+            ...(at ? { pushedAt: at } : {}),
+          },
+        ],
+      };
+    }
+    case 'create':
+    case 'delete': {
+      const refEvent = parse(RefEventPayloadSchema, payload);
+      if (refEvent.ref_type !== 'branch') return { outcome: 'ignored', reason: `${event} of a ${refEvent.ref_type}` };
+      const ref = `refs/heads/${refEvent.ref}`;
+      const common = base(identity(refEvent.repository), refEvent.installation?.id);
+      // A deleted branch is checked against GitHub by the indexer before anything goes.
+      return event === 'create'
+        ? { outcome: 'events', events: [{ kind: 'backfill', ...common, ref, reason: 'branch_created' }] }
+        : { outcome: 'events', events: [{ kind: 'purge', ...common, ref, reason: 'branch_deleted' }] };
+    }
+    case 'repository': {
+      const change = parse(RepositoryPayloadSchema, payload);
+      const common = base(identity(change.repository), change.installation?.id);
+      if (change.action === 'deleted') return { outcome: 'events', events: [{ kind: 'purge', ...common, reason: 'repository_deleted' }] };
+      if (change.action === 'created') return { outcome: 'events', events: [{ kind: 'backfill', ...common, reason: 'repository_changed' }] };
+      const owner = change.repository.full_name.split('/')[0] ?? '';
+      const name = change.repository.full_name.split('/')[1] ?? '';
+      const fromOwner = change.changes?.owner?.from.user?.login ?? change.changes?.owner?.from.organization?.login;
+      const fromName = change.changes?.repository?.name?.from;
+      const previousFullName = fromName ? `${owner}/${fromName}` : fromOwner ? `${fromOwner}/${name}` : undefined;
+      return {
+        outcome: 'events',
+        events: [{ kind: 'repository_changed', ...common, action: change.action, ...(previousFullName ? { previousFullName } : {}) }],
+      };
+    }
+    case 'installation': {
+      const install = parse(InstallationPayloadSchema, payload);
+      const repositories = install.repositories ?? [];
+      if (install.action === 'created' || install.action === 'unsuspend') {
+        return { outcome: 'events', events: repositories.map((r) => ({ kind: 'backfill', ...base(identity(r), install.installation.id, String(r.id)), reason: 'installation' })) };
+      }
+      if (install.action === 'deleted' || install.action === 'suspend') {
+        return { outcome: 'events', events: repositories.map((r) => ({ kind: 'purge', ...base(identity(r), install.installation.id, String(r.id)), reason: 'installation_removed' })) };
+      }
+      return { outcome: 'ignored', reason: `installation ${install.action}` };
+    }
+    case 'installation_repositories': {
+      const change = parse(InstallationRepositoriesPayloadSchema, payload);
+      const id = change.installation.id;
+      return {
+        outcome: 'events',
+        events: [
+          ...change.repositories_added.map((r): GitdexEvent => ({ kind: 'backfill', ...base(identity(r), id, String(r.id)), reason: 'installation' })),
+          ...change.repositories_removed.map((r): GitdexEvent => ({ kind: 'purge', ...base(identity(r), id, String(r.id)), reason: 'installation_removed' })),
+        ],
+      };
+    }
+    default:
+      return { outcome: 'ignored', reason: `event ${event} is not used by gitdex` };
+  }
+}

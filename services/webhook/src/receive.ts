@@ -1,0 +1,89 @@
+import type { EventPublisher } from '@gitdex/ports';
+import { normalizeDelivery, PayloadError } from './normalize';
+import { verifySignature } from './signature';
+import type { WebhookMetrics } from './metrics';
+
+export interface WebhookDeps {
+  secrets: readonly string[];
+  publisher: EventPublisher;
+  metrics?: WebhookMetrics;
+  now?: () => Date;
+  /** Trace context to carry into the event log's headers. */
+  traceHeaders?: () => Record<string, string>;
+  log?: (level: 'info' | 'warn' | 'error', message: string, context: Record<string, unknown>) => void;
+}
+
+export interface IncomingDelivery {
+  headers: { event?: string; deliveryId?: string; signature256?: string };
+  rawBody: Buffer;
+}
+
+export interface WebhookAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** How long a sender should wait before redelivering after a 503: the event log usually recovers in seconds. */
+const RETRY_AFTER_SECONDS = '5';
+
+/**
+ * The framework-free core of the webhook service: verify, parse, normalise, publish.
+ * It answers 202 only once the event log acknowledged every event of the delivery.
+ */
+export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookDeps): Promise<WebhookAnswer> {
+  const { event = '', deliveryId = '', signature256 } = delivery.headers;
+  const count = (outcome: string) => deps.metrics?.deliveries.inc({ event: event || 'unknown', outcome });
+
+  if (!verifySignature(delivery.rawBody, signature256, deps.secrets)) {
+    count('unauthorized');
+    return { status: 401, body: { error: 'signature_invalid', message: 'X-Hub-Signature-256 is missing or does not match any configured secret' } };
+  }
+  if (!event || !deliveryId) {
+    count('invalid');
+    return { status: 400, body: { error: 'headers_missing', message: 'X-GitHub-Event and X-GitHub-Delivery headers are required' } };
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(delivery.rawBody.toString('utf8'));
+  } catch {
+    count('invalid');
+    return { status: 400, body: { error: 'json_invalid', message: 'the body is not valid JSON' } };
+  }
+
+  let normalized;
+  try {
+    normalized = normalizeDelivery({ event, deliveryId, payload, receivedAt: (deps.now?.() ?? new Date()).toISOString() });
+  } catch (error) {
+    if (!(error instanceof PayloadError)) throw error;
+    count('invalid');
+    return { status: 400, body: { error: 'payload_invalid', field: error.field, message: error.message } };
+  }
+
+  if (normalized.outcome === 'ping') {
+    count('ping');
+    return { status: 200, body: { ok: true, message: 'pong' } };
+  }
+  if (normalized.outcome === 'ignored') {
+    count('ignored');
+    return { status: 202, body: { delivery_id: deliveryId, ignored: normalized.reason } };
+  }
+
+  const stopTimer = deps.metrics?.publishSeconds.startTimer();
+  try {
+    const headers = { 'gitdex-delivery-id': deliveryId, ...(deps.traceHeaders?.() ?? {}) };
+    await deps.publisher.publish(normalized.events.map((e) => ({ event: e, headers })));
+  } catch (error) {
+    count('unavailable');
+    deps.log?.('error', 'event log did not accept a delivery; answered 503', { deliveryId, event, error: error instanceof Error ? error.message : String(error) });
+    return {
+      status: 503,
+      headers: { 'Retry-After': RETRY_AFTER_SECONDS },
+      body: { error: 'event_log_unavailable', message: 'the delivery was not stored; redeliver it later' },
+    };
+  } finally {
+    stopTimer?.();
+  }
+  count('accepted');
+  return { status: 202, body: { delivery_id: deliveryId, events: normalized.events.length } };
+}

@@ -1,0 +1,24 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+const PREFIX = 'sha256=';
+
+/**
+ * Checks X-Hub-Signature-256 against every configured secret, so a secret can be
+ * rotated by configuring old and new together. Comparison is constant-time, and
+ * every secret is tried, so timing does not tell which one matched.
+ */
+export function verifySignature(rawBody: Buffer, header: string | undefined, secrets: readonly string[]): boolean {
+  if (!header || !header.startsWith(PREFIX) || secrets.length === 0) return false;
+  const given = Buffer.from(header.slice(PREFIX.length), 'hex');
+  if (given.length !== 32) return false;
+  let matched = false;
+  for (const secret of secrets) {
+    const expected = createHmac('sha256', secret).update(rawBody).digest();
+    if (timingSafeEqual(expected, given)) matched = true;
+  }
+  return matched;
+}
+
+export function sign(rawBody: Buffer | string, secret: string): string {
+  return PREFIX + createHmac('sha256', secret).update(rawBody).digest('hex');
+}

@@ -1,0 +1,98 @@
+import examples from '@octokit/webhooks-examples';
+import { GitdexEventSchema } from '@gitdex/contracts';
+import { normalizeDelivery, PayloadError } from '../src/normalize';
+
+const receivedAt = '2026-11-30T10:00:00.000Z';
+type Example = { name: string; examples: Record<string, unknown>[] };
+const byName = (name: string) => (examples as unknown as Example[]).find((e) => e.name === name)?.examples ?? [];
+
+function normalize(event: string, payload: unknown) {
+  return normalizeDelivery({ event, deliveryId: 'd-1', payload, receivedAt });
+}
+
+describe('normalizeDelivery with every relevant example payload GitHub documents', () => {
+  it.each(byName('push').map((p, i) => [i, p] as const))('push example %i becomes one valid push event', (_i, payload) => {
+    const result = normalize('push', payload);
+    expect(result.outcome).toBe('events');
+    if (result.outcome !== 'events') return;
+    expect(result.events).toHaveLength(1);
+    const event = GitdexEventSchema.parse(result.events[0]);
+    const p = payload as { ref: string; after: string; repository: { id: number; full_name: string } };
+    expect(event).toMatchObject({ kind: 'push', eventId: 'd-1', ref: p.ref, after: p.after, repository: { id: p.repository.id, fullName: p.repository.full_name } });
+  });
+
+  it.each(byName('create').map((p, i) => [i, p] as const))('create example %i: branches are backfilled, tags ignored', (_i, payload) => {
+    const result = normalize('create', payload);
+    const refType = (payload as { ref_type: string }).ref_type;
+    if (refType === 'branch') {
+      expect(result).toMatchObject({ outcome: 'events', events: [{ kind: 'backfill', reason: 'branch_created' }] });
+    } else {
+      expect(result.outcome).toBe('ignored');
+    }
+  });
+
+  it.each(byName('delete').map((p, i) => [i, p] as const))('delete example %i: branches are purged after a check, tags ignored', (_i, payload) => {
+    const result = normalize('delete', payload);
+    const refType = (payload as { ref_type: string }).ref_type;
+    if (refType === 'branch') {
+      expect(result).toMatchObject({ outcome: 'events', events: [{ kind: 'purge', reason: 'branch_deleted', ref: `refs/heads/${(payload as { ref: string }).ref}` }] });
+    } else {
+      expect(result.outcome).toBe('ignored');
+    }
+  });
+
+  it.each(byName('repository').map((p) => [(p as { action: string }).action, p] as const))('repository %s example', (action, payload) => {
+    const result = normalize('repository', payload);
+    expect(result.outcome).toBe('events');
+    if (result.outcome !== 'events') return;
+    const [event] = result.events;
+    GitdexEventSchema.parse(event);
+    if (action === 'deleted') expect(event).toMatchObject({ kind: 'purge', reason: 'repository_deleted' });
+    else if (action === 'created') expect(event).toMatchObject({ kind: 'backfill' });
+    else expect(event).toMatchObject({ kind: 'repository_changed', action });
+    if (action === 'renamed') expect(event).toHaveProperty('previousFullName');
+    if (action === 'transferred') expect(event).toHaveProperty('previousFullName');
+  });
+
+  it.each(byName('installation').map((p) => [(p as { action: string }).action, p] as const))('installation %s example', (action, payload) => {
+    const result = normalize('installation', payload);
+    const repositories = ((payload as { repositories?: unknown[] }).repositories ?? []).length;
+    if (action === 'created') expect(result).toMatchObject({ outcome: 'events', events: expect.arrayContaining([]) });
+    if (result.outcome === 'events') {
+      expect(result.events).toHaveLength(repositories);
+      result.events.forEach((e) => GitdexEventSchema.parse(e));
+      const ids = result.events.map((e) => e.eventId);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+  });
+
+  it.each(byName('installation_repositories').map((p, i) => [i, p] as const))('installation_repositories example %i: added are backfilled, removed purged', (_i, payload) => {
+    const result = normalize('installation_repositories', payload);
+    const p = payload as { repositories_added: unknown[]; repositories_removed: unknown[] };
+    expect(result.outcome).toBe('events');
+    if (result.outcome !== 'events') return;
+    expect(result.events.filter((e) => e.kind === 'backfill')).toHaveLength(p.repositories_added.length);
+    expect(result.events.filter((e) => e.kind === 'purge')).toHaveLength(p.repositories_removed.length);
+  });
+
+  it('answers ping and ignores events gitdex does not use', () => {
+    expect(normalize('ping', byName('ping')[0]).outcome).toBe('ping');
+    expect(normalize('issues', byName('issues')[0])).toMatchObject({ outcome: 'ignored' });
+  });
+
+  it('names the missing field of an incomplete push', () => {
+    const payload = structuredClone(byName('push')[0]) as { repository: Record<string, unknown> };
+    delete payload.repository.id;
+    expect(() => normalize('push', payload)).toThrow(PayloadError);
+    try {
+      normalize('push', payload);
+    } catch (error) {
+      expect((error as PayloadError).field).toBe('repository.id');
+    }
+  });
+
+  it('refuses a payload that is not an object', () => {
+    expect(() => normalize('push', [])).toThrow(PayloadError);
+    expect(() => normalize('push', null)).toThrow(PayloadError);
+  });
+});
