@@ -1,0 +1,104 @@
+// Options, runtime configuration and the shared state every route works with.
+import type { FaultStore } from './faults';
+import type { RateLimiter } from './rate-limit';
+import type { OwnerType, Urls } from './repo-json';
+import type { RepoStore } from './repo-store';
+import type { RequestLog } from './request-log';
+import type { WebhookSender } from './webhooks';
+
+export interface GitHubStandInOptions {
+  /** Directory holding <owner>/<repo> git repositories. */
+  root: string;
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Where push/repository webhooks are delivered. */
+  webhookUrl?: string;
+  /** Webhook secret for X-Hub-Signature(-256); unsigned when absent. */
+  secret?: string;
+  /** When set, API requests need "Authorization: token <token>" (or Bearer). */
+  token?: string;
+  /** Base of html_url/compare links (default https://github.com). */
+  htmlBaseUrl?: string;
+  /** Recursive trees truncate after this many entries (GitHub: 100,000). */
+  maxTreeEntries?: number;
+  /** Recursive trees truncate when the entries' JSON exceeds this size (GitHub: 7 MB). */
+  maxTreeBytes?: number;
+  /** Core rate limit per window (default 5000 per 3600 s). */
+  rateLimit?: { limit?: number; windowSeconds?: number };
+  /** Seconds until x-ratelimit-reset for primary rate-limit faults (default 1). */
+  rateLimitResetSeconds?: number;
+  /** Maximum commits listed in a push payload (default 20). */
+  maxPayloadCommits?: number;
+  /** X-GitHub-Hook-ID (default 1). */
+  hookId?: number;
+  /** Adds `installation: {id, node_id}` to payloads and backs the /app installation endpoints. */
+  installationId?: number;
+  /** Owners that are organizations (owner.type "Organization", `organization` in payloads). */
+  organizations?: string[];
+  /** Login of the webhook `sender`/`pusher` (default: the repository owner). */
+  sender?: string;
+  /** Webhook delivery timeout (default 10 s). */
+  deliveryTimeoutMs?: number;
+  /** Where ids and delivery state persist (default <root>/.github-standin.json). */
+  stateFile?: string;
+  /** Called with one line per API request (for the CLI). */
+  onRequestLog?: (line: string) => void;
+}
+
+/** The part of the options that can change at runtime (POST /_admin/config). */
+export interface StandInConfig {
+  webhookUrl?: string;
+  secret?: string;
+  token?: string;
+  htmlBaseUrl: string;
+  maxTreeEntries: number;
+  maxTreeBytes: number;
+  rateLimitResetSeconds: number;
+  maxPayloadCommits: number;
+  hookId: number;
+  installationId?: number;
+  organizations: string[];
+  sender?: string;
+  deliveryTimeoutMs: number;
+}
+
+export function resolveConfig(o: GitHubStandInOptions): StandInConfig {
+  return {
+    webhookUrl: o.webhookUrl,
+    secret: o.secret,
+    token: o.token,
+    htmlBaseUrl: (o.htmlBaseUrl ?? 'https://github.com').replace(/\/$/, ''),
+    maxTreeEntries: o.maxTreeEntries ?? 100_000,
+    maxTreeBytes: o.maxTreeBytes ?? 7 * 1024 * 1024,
+    rateLimitResetSeconds: o.rateLimitResetSeconds ?? 1,
+    maxPayloadCommits: o.maxPayloadCommits ?? 20,
+    hookId: o.hookId ?? 1,
+    installationId: o.installationId,
+    organizations: o.organizations ?? [],
+    sender: o.sender,
+    deliveryTimeoutMs: o.deliveryTimeoutMs ?? 10_000,
+  };
+}
+
+export interface StandInContext {
+  config: StandInConfig;
+  store: RepoStore;
+  faults: FaultStore;
+  rateLimiter: RateLimiter;
+  requests: RequestLog;
+  webhooks: WebhookSender;
+  /** Installation tokens minted by POST /app/installations/{id}/access_tokens. */
+  mintedTokens: Set<string>;
+  /** The stand-in's own base url (known once it listens). */
+  apiUrl: string;
+}
+
+export function ownerType(ctx: StandInContext, login: string): OwnerType {
+  return ctx.config.organizations.some((o) => o.toLowerCase() === login.toLowerCase()) ? 'Organization' : 'User';
+}
+
+export function urlsOf(ctx: StandInContext): Urls {
+  return { apiUrl: ctx.apiUrl, htmlUrl: ctx.config.htmlBaseUrl };
+}

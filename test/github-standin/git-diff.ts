@@ -1,0 +1,57 @@
+// Changed files between two commits (GitHub reports renames as remove + add in push payloads).
+import { EMPTY_TREE_SHA, git, splitNul } from './git';
+
+export type ChangeStatus = 'added' | 'removed' | 'modified';
+
+export interface FileChange {
+  path: string;
+  status: ChangeStatus;
+  /** Object id after the change (the old one for removals). */
+  sha: string;
+  mode: string;
+  additions: number;
+  deletions: number;
+}
+
+const STATUS: Record<string, ChangeStatus> = { A: 'added', D: 'removed', M: 'modified', T: 'modified' };
+
+/**
+ * Files changed from `base` (null = empty tree, i.e. a root commit) to `head`.
+ * Uses `diff-tree --raw --numstat -z`, which prints every raw record, then every numstat record.
+ */
+export async function diffCommits(dir: string, base: string | null, head: string): Promise<FileChange[]> {
+  const args = ['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', '--no-abbrev', '--raw', '--numstat', base ?? EMPTY_TREE_SHA, head];
+  const fields = splitNul(await git(dir, args));
+  const changes: FileChange[] = [];
+  const byPath = new Map<string, FileChange>();
+  let i = 0;
+  while (i < fields.length) {
+    const field = fields[i] ?? '';
+    if (field.startsWith(':')) {
+      const [oldMode = '', newMode = '', oldSha = '', newSha = '', letter = 'M'] = field.slice(1).split(' ');
+      const path = fields[i + 1] ?? '';
+      const status = STATUS[letter.charAt(0)] ?? 'modified';
+      const change: FileChange = {
+        path,
+        status,
+        sha: status === 'removed' ? oldSha : newSha,
+        mode: status === 'removed' ? oldMode : newMode,
+        additions: 0,
+        deletions: 0,
+      };
+      changes.push(change);
+      byPath.set(path, change);
+      i += 2;
+    } else {
+      // numstat: "<added>\t<deleted>\t<path>" ("-" for binary files)
+      const [added = '0', deleted = '0', ...rest] = field.split('\t');
+      const change = byPath.get(rest.join('\t'));
+      if (change) {
+        change.additions = Number(added) || 0;
+        change.deletions = Number(deleted) || 0;
+      }
+      i += 1;
+    }
+  }
+  return changes;
+}
