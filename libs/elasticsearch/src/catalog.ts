@@ -1,0 +1,91 @@
+import type { RefState, RepositoryDocument } from '@gitdex/contracts';
+import { bulkWrite } from './bulk';
+import { isDocumentNotFound } from './errors';
+import { refStateDocumentId, repositoryDocumentId } from './ids';
+import { deleteMatching } from './scan';
+import { reposTarget, searchSorted, type StoreContext } from './context';
+
+/** The repos index holds both kinds; the contract document rides in `doc`. */
+interface CatalogSource<T> {
+  kind: 'repository' | 'ref';
+  repositoryId: number;
+  fullNameLower?: string;
+  ref?: string;
+  doc: T;
+}
+
+async function getDoc<T>(ctx: StoreContext, id: string): Promise<T | null> {
+  try {
+    const response = await ctx.client.get<CatalogSource<T>>({ index: ctx.repos, id });
+    return response.found && response._source ? response._source.doc : null;
+  } catch (error) {
+    if (isDocumentNotFound(error)) return null;
+    throw error;
+  }
+}
+
+async function putDoc<T>(ctx: StoreContext, id: string, source: CatalogSource<T>): Promise<void> {
+  await bulkWrite(reposTarget(ctx), [{ action: 'index', id, document: source }]);
+}
+
+export function getRepository(ctx: StoreContext, repositoryId: number): Promise<RepositoryDocument | null> {
+  return getDoc<RepositoryDocument>(ctx, repositoryDocumentId(repositoryId));
+}
+
+export async function findRepositoryByName(ctx: StoreContext, fullName: string): Promise<RepositoryDocument | null> {
+  const hits = await searchSorted<CatalogSource<RepositoryDocument>>(
+    ctx,
+    {
+      index: ctx.repos,
+      query: { bool: { filter: [{ term: { kind: 'repository' } }, { term: { fullNameLower: fullName.toLowerCase() } }] } },
+      sort: [{ repositoryId: 'asc' }],
+    },
+    1,
+  );
+  return hits[0]?._source?.doc ?? null;
+}
+
+export async function listRepositories(ctx: StoreContext): Promise<RepositoryDocument[]> {
+  const hits = await searchSorted<CatalogSource<RepositoryDocument>>(
+    ctx,
+    { index: ctx.repos, query: { term: { kind: 'repository' } }, sort: [{ fullNameLower: 'asc' }, { repositoryId: 'asc' }] },
+    Infinity,
+  );
+  return hits.map((hit) => (hit._source as CatalogSource<RepositoryDocument>).doc);
+}
+
+export function putRepository(ctx: StoreContext, repository: RepositoryDocument): Promise<void> {
+  return putDoc(ctx, repositoryDocumentId(repository.repositoryId), {
+    kind: 'repository',
+    repositoryId: repository.repositoryId,
+    fullNameLower: repository.fullNameLower,
+    doc: repository,
+  });
+}
+
+export async function deleteRepositoryEntries(ctx: StoreContext, repositoryId: number): Promise<void> {
+  await deleteMatching(reposTarget(ctx), { bool: { filter: [{ term: { kind: 'ref' } }, { term: { repositoryId } }] } });
+  await bulkWrite(reposTarget(ctx), [{ action: 'delete', id: repositoryDocumentId(repositoryId) }]);
+}
+
+export function getRefState(ctx: StoreContext, repositoryId: number, ref: string): Promise<RefState | null> {
+  return getDoc<RefState>(ctx, refStateDocumentId(repositoryId, ref));
+}
+
+export async function listRefStates(ctx: StoreContext, repositoryId?: number): Promise<RefState[]> {
+  const filter = [{ term: { kind: 'ref' } }, ...(repositoryId === undefined ? [] : [{ term: { repositoryId } }])];
+  const hits = await searchSorted<CatalogSource<RefState>>(
+    ctx,
+    { index: ctx.repos, query: { bool: { filter } }, sort: [{ repositoryId: 'asc' }, { ref: 'asc' }] },
+    Infinity,
+  );
+  return hits.map((hit) => (hit._source as CatalogSource<RefState>).doc);
+}
+
+export function putRefState(ctx: StoreContext, state: RefState): Promise<void> {
+  return putDoc(ctx, refStateDocumentId(state.repositoryId, state.ref), { kind: 'ref', repositoryId: state.repositoryId, ref: state.ref, doc: state });
+}
+
+export async function deleteRefState(ctx: StoreContext, repositoryId: number, ref: string): Promise<void> {
+  await bulkWrite(reposTarget(ctx), [{ action: 'delete', id: refStateDocumentId(repositoryId, ref) }]);
+}

@@ -1,0 +1,98 @@
+import type { estypes } from '@elastic/elasticsearch';
+
+/**
+ * Physical indices are versioned (`${prefix}-files-v1`) and reached through aliases
+ * (`${prefix}-files`). A mapping change bumps the version here; `reindex()` copies the
+ * documents into the new index and swaps the alias atomically.
+ *
+ * Only built-in field types are used (the test cluster is the minimal distribution without
+ * analysis-common): every matched field is a keyword whose terms are derived in TypeScript
+ * (contracts/path-terms), content is stored but not indexed.
+ */
+export const FILES_MAPPING_VERSION = 1;
+export const REPOS_MAPPING_VERSION = 1;
+
+export type IndexKind = 'files' | 'repos';
+
+export interface IndexNames {
+  alias: string;
+  physical: (version: number) => string;
+  version: number;
+}
+
+export function indexNames(prefix: string, kind: IndexKind): IndexNames {
+  return {
+    alias: `${prefix}-${kind}`,
+    physical: (version) => `${prefix}-${kind}-v${version}`,
+    version: kind === 'files' ? FILES_MAPPING_VERSION : REPOS_MAPPING_VERSION,
+  };
+}
+
+const keyword = { type: 'keyword' } as const;
+/** Stored in _source only: neither searchable nor sortable. */
+const storedOnly = { type: 'keyword', index: false, doc_values: false } as const;
+
+/** One document per file version; the _source is exactly the FileDocument. */
+export const filesMappings: estypes.MappingTypeMapping = {
+  dynamic: 'strict',
+  _meta: { gitdexMappingVersion: FILES_MAPPING_VERSION },
+  properties: {
+    repositoryId: { type: 'long' },
+    ref: keyword,
+    path: keyword,
+    folder: keyword,
+    name: keyword,
+    extension: keyword,
+    language: keyword,
+    category: keyword,
+    kind: keyword,
+    size: { type: 'long' },
+    lineCount: { type: 'integer' },
+    blobSha: keyword,
+    commitSha: keyword,
+    flags: {
+      properties: { binary: { type: 'boolean' }, vendored: { type: 'boolean' }, generated: { type: 'boolean' }, tooLarge: { type: 'boolean' } },
+    },
+    target: storedOnly,
+    content: { type: 'text', index: false, norms: false },
+    ancestors: keyword,
+    depth: { type: 'integer' },
+    nameLower: keyword,
+    pathLower: keyword,
+    tokens: keyword,
+    trigrams: keyword,
+    fromGeneration: { type: 'long' },
+    retiredAtGeneration: { type: 'long' },
+  },
+};
+
+/**
+ * Repositories and ref states share one small index, told apart by `kind`. Only the fields
+ * we filter and sort on are mapped; the contract document itself rides in `doc`, stored and
+ * not indexed, so a new optional field in the contracts needs no mapping change.
+ */
+export const reposMappings: estypes.MappingTypeMapping = {
+  dynamic: 'strict',
+  _meta: { gitdexMappingVersion: REPOS_MAPPING_VERSION },
+  properties: {
+    kind: keyword, // 'repository' | 'ref'
+    repositoryId: { type: 'long' },
+    fullNameLower: keyword,
+    ref: keyword,
+    doc: { type: 'object', enabled: false },
+  },
+};
+
+export function indexSettings(kind: IndexKind): estypes.IndicesIndexSettings {
+  return {
+    number_of_shards: 1,
+    // One replica as soon as a second node exists; a single-node cluster stays green.
+    auto_expand_replicas: '0-1',
+    // Folder listings match ancestors with a regex built from the folder path (escaped): allow long paths.
+    ...(kind === 'files' ? { max_regex_length: 16_384 } : {}),
+  };
+}
+
+export function mappingsOf(kind: IndexKind): estypes.MappingTypeMapping {
+  return kind === 'files' ? filesMappings : reposMappings;
+}

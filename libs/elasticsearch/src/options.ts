@@ -1,0 +1,91 @@
+import { Client } from '@elastic/elasticsearch';
+import { PortError } from '@gitdex/ports';
+
+export interface ElasticsearchIndexStoreOptions {
+  /** Elasticsearch URL, e.g. http://127.0.0.1:9200 (credentials may be inline). Required. */
+  node: string;
+  /** Names every index, alias and template: `${prefix}-files`, `${prefix}-repos`. Lower case. Default 'gitdex'. */
+  indexPrefix?: string;
+  /** A ready client (tests, custom transports); otherwise one is built from `node`. */
+  client?: Client;
+  /**
+   * Per-request deadline. 10 s: well below the indexer's Kafka session timeout and long
+   * enough for a 5 MB bulk on a busy node; an unreachable node fails after this, never hangs.
+   */
+  requestTimeoutMs?: number;
+  /** Client-level retries on connection errors and 502/503/504 (kept small: callers retry with backoff). */
+  maxRetries?: number;
+  /** Bulk batching: a batch closes at this many operations or bytes, whichever comes first. */
+  bulkMaxOperations?: number;
+  bulkMaxBytes?: number;
+  /** How often items rejected with 429/5xx are re-sent, with exponential backoff from bulkBackoffMs. */
+  bulkRetries?: number;
+  bulkBackoffMs?: number;
+}
+
+export interface ResolvedOptions {
+  node: string;
+  /** The node without credentials, for messages. */
+  nodeLabel: string;
+  indexPrefix: string;
+  requestTimeoutMs: number;
+  maxRetries: number;
+  bulkMaxOperations: number;
+  bulkMaxBytes: number;
+  bulkRetries: number;
+  bulkBackoffMs: number;
+}
+
+const DEFAULTS = {
+  indexPrefix: 'gitdex',
+  requestTimeoutMs: 10_000,
+  maxRetries: 1,
+  bulkMaxOperations: 500,
+  bulkMaxBytes: 5 * 1024 * 1024,
+  bulkRetries: 4,
+  bulkBackoffMs: 200,
+} as const;
+
+/** Index names must be lower case and may not start with -, _ or +. */
+const PREFIX = /^[a-z0-9][a-z0-9._-]*$/;
+
+function labelOf(node: string): string {
+  try {
+    const url = new URL(node);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return node;
+  }
+}
+
+/** Validates options and fills defaults; throws PortError('INVALID') on a missing node or a bad prefix. */
+export function resolveOptions(options: ElasticsearchIndexStoreOptions): ResolvedOptions {
+  if (!options || typeof options.node !== 'string' || options.node.trim() === '') {
+    throw new PortError('INVALID', 'ElasticsearchIndexStore needs options.node (the Elasticsearch URL)');
+  }
+  const indexPrefix = options.indexPrefix ?? DEFAULTS.indexPrefix;
+  if (!PREFIX.test(indexPrefix)) {
+    throw new PortError('INVALID', `indexPrefix "${indexPrefix}" must be lower case letters, digits, '.', '_' or '-'`);
+  }
+  return {
+    node: options.node,
+    nodeLabel: labelOf(options.node),
+    indexPrefix,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+    bulkMaxOperations: options.bulkMaxOperations ?? DEFAULTS.bulkMaxOperations,
+    bulkMaxBytes: options.bulkMaxBytes ?? DEFAULTS.bulkMaxBytes,
+    bulkRetries: options.bulkRetries ?? DEFAULTS.bulkRetries,
+    bulkBackoffMs: options.bulkBackoffMs ?? DEFAULTS.bulkBackoffMs,
+  };
+}
+
+export function createClient(options: ResolvedOptions): Client {
+  return new Client({
+    node: options.node,
+    requestTimeout: options.requestTimeoutMs,
+    maxRetries: options.maxRetries,
+    sniffOnStart: false,
+    sniffOnConnectionFault: false,
+  });
+}

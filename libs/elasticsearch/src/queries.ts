@@ -1,0 +1,66 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { Snapshot, SuggestQuery } from '@gitdex/ports';
+
+type Query = estypes.QueryDslQueryContainer;
+
+export function scopeFilter(repositoryId: number, ref: string): Query[] {
+  return [{ term: { repositoryId } }, { term: { ref } }];
+}
+
+/** Visible at G: fromGeneration <= G and (no retiredAtGeneration or retiredAtGeneration > G). */
+export function visibleFilter(snapshot: Snapshot): Query[] {
+  return [
+    ...scopeFilter(snapshot.repositoryId, snapshot.ref),
+    { range: { fromGeneration: { lte: snapshot.generation } } },
+    {
+      bool: {
+        should: [{ bool: { must_not: { exists: { field: 'retiredAtGeneration' } } } }, { range: { retiredAtGeneration: { gt: snapshot.generation } } }],
+        minimum_should_match: 1,
+      },
+    },
+  ];
+}
+
+export function visibleQuery(snapshot: Snapshot, ...more: Query[]): Query {
+  return { bool: { filter: [...visibleFilter(snapshot), ...more] } };
+}
+
+/** Files anywhere under a folder ('' = every file): every file lists its ancestors. */
+export function underFolder(folder: string): Query[] {
+  return folder === '' ? [] : [{ term: { ancestors: folder } }];
+}
+
+export function depthOf(folder: string): number {
+  return folder === '' ? 0 : folder.split('/').length;
+}
+
+/** Lucene regular expression syntax: escape every operator so a folder name matches itself. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[.?+*|{}[\]()"\\#@&<>~^$]/g, '\\$&');
+}
+
+/** Matches folders 1..levels segments below `folder` (levels >= 1). */
+export function foldersBelowPattern(folder: string, levels: number): string {
+  const prefix = folder === '' ? '' : `${escapeRegex(folder)}/`;
+  return levels <= 1 ? `${prefix}[^/]+` : `${prefix}[^/]+(/[^/]+){0,${levels - 1}}`;
+}
+
+/**
+ * Exact candidate score as a sum of constant scores: 1 per distinct query trigram present,
+ * 100 for an equal name, 50 for a path prefix, 10 per distinct query token present.
+ * The filter (visibility) scores nothing; at least one clause must match.
+ */
+export function suggestClauses(query: SuggestQuery): Query[] {
+  const clause = (filter: Query, boost: number): Query => ({ constant_score: { filter, boost } });
+  return [
+    ...[...new Set(query.trigrams)].map((trigram) => clause({ term: { trigrams: trigram } }, 1)),
+    ...(query.nameLower !== '' ? [clause({ term: { nameLower: query.nameLower } }, 100)] : []),
+    ...(query.pathLower !== '' ? [clause({ prefix: { pathLower: query.pathLower } }, 50)] : []),
+    ...[...new Set(query.tokens)].map((token) => clause({ term: { tokens: token } }, 10)),
+  ];
+}
+
+/** Code point order (= UTF-8 byte order = keyword order); JS `<` compares UTF-16 units instead. */
+export function compareCodePoints(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}

@@ -1,0 +1,106 @@
+import type { Client } from '@elastic/elasticsearch';
+import { PortError } from '@gitdex/ports';
+import { describeEsError } from './errors';
+import { indexNames, indexSettings, mappingsOf, type IndexKind } from './mappings';
+import { scrollHits } from './scan';
+import { bulkWrite, type BulkContext } from './bulk';
+
+const KINDS: IndexKind[] = ['files', 'repos'];
+
+function errorType(error: unknown): string {
+  return describeEsError((error as { body?: unknown })?.body).split(':')[0] ?? '';
+}
+
+/** The template applies settings and mappings to the physical index of this version. */
+async function putTemplate(client: Client, prefix: string, kind: IndexKind, version: number): Promise<void> {
+  const names = indexNames(prefix, kind);
+  await client.indices.putIndexTemplate({
+    name: names.physical(version),
+    index_patterns: [names.physical(version)],
+    priority: 500,
+    template: { settings: indexSettings(kind), mappings: mappingsOf(kind) },
+    _meta: { managedBy: 'gitdex', gitdexMappingVersion: version },
+  });
+}
+
+/** The physical indices an alias points at, with their version suffix. */
+async function aliasTargets(client: Client, alias: string): Promise<{ index: string; version: number }[]> {
+  const exists = await client.indices.existsAlias({ name: alias });
+  if (!exists) return [];
+  const response = await client.indices.getAlias({ name: alias });
+  return Object.keys(response).map((index) => ({ index, version: Number(/-v(\d+)$/.exec(index)?.[1] ?? 0) }));
+}
+
+async function ensureIndex(client: Client, prefix: string, kind: IndexKind): Promise<void> {
+  const names = indexNames(prefix, kind);
+  await putTemplate(client, prefix, kind, names.version);
+  const check = async (): Promise<boolean> => {
+    const targets = await aliasTargets(client, names.alias);
+    if (targets.length === 0) return false;
+    const oldest = Math.min(...targets.map((target) => target.version));
+    if (oldest < names.version) {
+      throw new PortError(
+        'INVALID',
+        `alias ${names.alias} points at mapping version ${oldest}, this build needs ${names.version}: run reindex('${kind}', ${names.version})`,
+        { retriable: false },
+      );
+    }
+    return true;
+  };
+  if (await check()) return;
+  try {
+    await client.indices.create({ index: names.physical(names.version), aliases: { [names.alias]: { is_write_index: true } } });
+  } catch (error) {
+    // A concurrent ensureReady created it first: fine, as long as the alias is there.
+    if (errorType(error) !== 'resource_already_exists_exception') throw error;
+  }
+  if (!(await check())) {
+    await client.indices.updateAliases({
+      actions: [{ add: { index: names.physical(names.version), alias: names.alias, is_write_index: true } }],
+    });
+  }
+}
+
+/** Creates templates, physical indices and aliases that do not exist yet. Idempotent and safe concurrently. */
+export async function ensureIndices(client: Client, prefix: string): Promise<void> {
+  for (const kind of KINDS) await ensureIndex(client, prefix, kind);
+}
+
+/**
+ * Copies every document behind `${prefix}-${kind}` into the physical index of this build's
+ * mapping version and swaps the alias to it atomically. Runs on the minimal distribution
+ * too (scroll + bulk instead of _reindex). Stop writers while it runs, or replay their
+ * events afterwards: writes are idempotent.
+ */
+export async function reindex(ctx: BulkContext, kind: IndexKind): Promise<{ from: string[]; to: string; copied: number }> {
+  const { client } = ctx;
+  const names = indexNames(ctx.prefix, kind);
+  const target = names.physical(names.version);
+  const sources = (await aliasTargets(client, names.alias)).map((entry) => entry.index);
+  if (sources.includes(target)) return { from: sources, to: target, copied: 0 };
+  await putTemplate(client, ctx.prefix, kind, names.version);
+  try {
+    await client.indices.create({ index: target });
+  } catch (error) {
+    if (errorType(error) !== 'resource_already_exists_exception') throw error;
+  }
+  let copied = 0;
+  if (sources.length > 0) {
+    await client.indices.refresh({ index: names.alias });
+    for await (const hits of scrollHits(client, { index: names.alias, query: { match_all: {} }, _source: true })) {
+      await bulkWrite(
+        { ...ctx, index: target, requireAlias: false },
+        hits.map((hit) => ({ action: 'index' as const, id: hit._id as string, document: hit._source })),
+      );
+      copied += hits.length;
+    }
+  }
+  await client.indices.refresh({ index: target });
+  await client.indices.updateAliases({
+    actions: [
+      ...sources.map((index) => ({ remove: { index, alias: names.alias } })),
+      { add: { index: target, alias: names.alias, is_write_index: true } },
+    ],
+  });
+  return { from: sources, to: target, copied };
+}

@@ -1,0 +1,190 @@
+import type { Client } from '@elastic/elasticsearch';
+import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
+import type {
+  FileSummary,
+  FileWrite,
+  FolderCount,
+  FolderScope,
+  IndexStats,
+  IndexStore,
+  Snapshot,
+  SuggestCandidate,
+  SuggestQuery,
+  VisibleEntry,
+} from '@gitdex/ports';
+import * as catalog from './catalog';
+import type { StoreContext } from './context';
+import { toPortError } from './errors';
+import * as reads from './file-reads';
+import * as writes from './file-writes';
+import * as listings from './listings';
+import { indexNames, type IndexKind } from './mappings';
+import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
+import { ensureIndices, reindex } from './setup';
+
+/** How long ping() waits: a health probe must answer fast, whatever the request timeout. */
+const PING_TIMEOUT_MS = 2_000;
+
+/**
+ * The index port on Elasticsearch 9. File versions live behind `${prefix}-files`,
+ * repositories and ref states behind `${prefix}-repos`. File writes are not refreshed
+ * (call refresh() before a flip); repository and ref-state writes are, so a flip is
+ * visible to the next search at once.
+ */
+export class ElasticsearchIndexStore implements IndexStore {
+  private readonly ctx: StoreContext;
+  private readonly ownsClient: boolean;
+
+  constructor(options: ElasticsearchIndexStoreOptions) {
+    const resolved = resolveOptions(options);
+    const client = options.client ?? createClient(resolved);
+    this.ownsClient = options.client === undefined;
+    this.ctx = {
+      client,
+      nodeLabel: resolved.nodeLabel,
+      prefix: resolved.indexPrefix,
+      files: indexNames(resolved.indexPrefix, 'files').alias,
+      repos: indexNames(resolved.indexPrefix, 'repos').alias,
+      maxOperations: resolved.bulkMaxOperations,
+      maxBytes: resolved.bulkMaxBytes,
+      retries: resolved.bulkRetries,
+      backoffMs: resolved.bulkBackoffMs,
+    };
+  }
+
+  /** The client, for tooling (e.g. deleting test indices). */
+  get client(): Client {
+    return this.ctx.client;
+  }
+
+  private async call<T>(action: string, body: (ctx: StoreContext) => Promise<T>): Promise<T> {
+    try {
+      return await body(this.ctx);
+    } catch (error) {
+      throw toPortError(error, this.ctx.nodeLabel, action);
+    }
+  }
+
+  ensureReady(): Promise<void> {
+    return this.call('ensureReady', (ctx) => ensureIndices(ctx.client, ctx.prefix));
+  }
+
+  /** Cluster health, not `HEAD /`: the minimal distribution does not serve the root endpoint. */
+  async ping(): Promise<boolean> {
+    try {
+      await this.ctx.client.cluster.health({ timeout: '1s' }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsClient) await this.ctx.client.close();
+  }
+
+  /** Copies the documents behind an alias into this build's mapping version and swaps the alias. */
+  reindex(kind: IndexKind): Promise<{ from: string[]; to: string; copied: number }> {
+    return this.call('reindex', (ctx) => reindex(ctx, kind));
+  }
+
+  getRepository(repositoryId: number): Promise<RepositoryDocument | null> {
+    return this.call('getRepository', (ctx) => catalog.getRepository(ctx, repositoryId));
+  }
+
+  findRepositoryByName(fullName: string): Promise<RepositoryDocument | null> {
+    return this.call('findRepositoryByName', (ctx) => catalog.findRepositoryByName(ctx, fullName));
+  }
+
+  listRepositories(): Promise<RepositoryDocument[]> {
+    return this.call('listRepositories', (ctx) => catalog.listRepositories(ctx));
+  }
+
+  putRepository(repository: RepositoryDocument): Promise<void> {
+    return this.call('putRepository', (ctx) => catalog.putRepository(ctx, repository));
+  }
+
+  deleteRepository(repositoryId: number): Promise<void> {
+    return this.call('deleteRepository', async (ctx) => {
+      await writes.deleteFilesOf(ctx, repositoryId);
+      await catalog.deleteRepositoryEntries(ctx, repositoryId);
+    });
+  }
+
+  getRefState(repositoryId: number, ref: string): Promise<RefState | null> {
+    return this.call('getRefState', (ctx) => catalog.getRefState(ctx, repositoryId, ref));
+  }
+
+  listRefStates(repositoryId?: number): Promise<RefState[]> {
+    return this.call('listRefStates', (ctx) => catalog.listRefStates(ctx, repositoryId));
+  }
+
+  putRefState(state: RefState): Promise<void> {
+    return this.call('putRefState', (ctx) => catalog.putRefState(ctx, state));
+  }
+
+  deleteRef(repositoryId: number, ref: string): Promise<void> {
+    return this.call('deleteRef', async (ctx) => {
+      await writes.deleteFilesOf(ctx, repositoryId, ref);
+      await catalog.deleteRefState(ctx, repositoryId, ref);
+    });
+  }
+
+  writeFiles(fileWrites: FileWrite[]): Promise<void> {
+    return this.call('writeFiles', (ctx) => writes.writeFiles(ctx, fileWrites));
+  }
+
+  discardAfter(snapshot: Snapshot): Promise<void> {
+    return this.call('discardAfter', (ctx) => writes.discardAfter(ctx, snapshot));
+  }
+
+  pruneRetired(repositoryId: number, ref: string, generation: number): Promise<void> {
+    return this.call('pruneRetired', (ctx) => writes.pruneRetired(ctx, repositoryId, ref, generation));
+  }
+
+  refresh(): Promise<void> {
+    return this.call('refresh', async (ctx) => {
+      await ctx.client.indices.refresh({ index: [ctx.files, ctx.repos] });
+    });
+  }
+
+  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number): Promise<VisibleEntry[]> {
+    return this.call('visibleEntries', (ctx) => reads.visibleEntries(ctx, snapshot, afterPath, limit));
+  }
+
+  lookupEntries(snapshot: Snapshot, paths: string[]): Promise<VisibleEntry[]> {
+    return this.call('lookupEntries', (ctx) => reads.lookupEntries(ctx, snapshot, paths));
+  }
+
+  getFile(snapshot: Snapshot, path: string): Promise<FileDocument | null> {
+    return this.call('getFile', (ctx) => reads.getFile(ctx, snapshot, path));
+  }
+
+  listFolders(scope: FolderScope): Promise<FolderCount[]> {
+    return this.call('listFolders', (ctx) => listings.listFolders(ctx, scope));
+  }
+
+  listFiles(scope: FolderScope, afterPath: string | null, limit: number): Promise<{ files: FileSummary[]; total: number }> {
+    return this.call('listFiles', (ctx) => listings.listFiles(ctx, scope, afterPath, limit));
+  }
+
+  stats(snapshot: Snapshot): Promise<IndexStats> {
+    return this.call('stats', (ctx) => listings.stats(ctx, snapshot));
+  }
+
+  suggestCandidates(snapshot: Snapshot, query: SuggestQuery): Promise<SuggestCandidate[]> {
+    return this.call('suggestCandidates', (ctx) => reads.suggestCandidates(ctx, snapshot, query));
+  }
+
+  findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number): Promise<string[]> {
+    return this.call('findByBlobSha', (ctx) => reads.findByBlobSha(ctx, snapshot, blobSha, limit));
+  }
+
+  findRetired(snapshot: Snapshot, path: string): Promise<FileSummary | null> {
+    return this.call('findRetired', (ctx) => reads.findRetired(ctx, snapshot, path));
+  }
+
+  snapshotsWithPath(snapshots: Snapshot[], path: string): Promise<Snapshot[]> {
+    return this.call('snapshotsWithPath', (ctx) => reads.snapshotsWithPath(ctx, snapshots, path));
+  }
+}

@@ -1,0 +1,127 @@
+import type { FileDocument } from '@gitdex/contracts';
+import type { FileWrite } from '@gitdex/ports';
+import { fileDocumentId } from './ids';
+import type { FileBodyRow, FileRow, Statements } from './statements';
+
+const TRIGRAM = 0;
+const TOKEN = 1;
+
+type Retire = Extract<FileWrite, { type: 'retire' }>;
+
+/** Folders of a file version that get a row in `file_folders` (the root is implied). */
+function foldersOf(ancestors: readonly string[]): string[] {
+  return [...new Set(ancestors)].filter((folder) => folder !== '');
+}
+
+function folderDepth(folder: string): number {
+  return folder.split('/').length;
+}
+
+function ancestorsOfRow(row: FileRow): string[] {
+  return (JSON.parse(row.summary) as { ancestors: string[] }).ancestors;
+}
+
+/** Splits a document into the stored columns; the summary JSON leaves out what has its own column. */
+function columnsOf(doc: FileDocument) {
+  const { content, tokens, trigrams, retiredAtGeneration, ...summary } = doc;
+  return {
+    summary: JSON.stringify(summary),
+    content,
+    tokens: JSON.stringify(tokens),
+    trigrams: JSON.stringify(trigrams),
+    retiredGen: retiredAtGeneration ?? null,
+  };
+}
+
+function scopeOf(st: Statements, repositoryId: number, ref: string): number {
+  st.insertScope.run({ repositoryId, ref });
+  return st.scopeId.get({ repositoryId, ref }) as number;
+}
+
+/** Deletes a file version and every row derived from it. */
+export function removeFile(st: Statements, row: FileBodyRow): void {
+  const s = row.scope_id;
+  const fid = row.fid;
+  for (const folder of foldersOf(ancestorsOfRow(row))) st.deleteFolder.run({ s, folder, fid });
+  for (const term of JSON.parse(row.trigrams) as string[]) st.deleteTerm.run({ s, kind: TRIGRAM, term, fid });
+  for (const term of JSON.parse(row.tokens) as string[]) st.deleteTerm.run({ s, kind: TOKEN, term, fid });
+  st.deleteBody.run({ fid });
+  st.deleteFile.run({ fid });
+}
+
+/** Upserts a whole document; rewriting an identical document changes nothing. */
+export function putFile(st: Statements, doc: FileDocument): void {
+  const id = fileDocumentId(doc.repositoryId, doc.ref, doc.path, doc.fromGeneration);
+  const columns = columnsOf(doc);
+  const existing = st.fileById.get({ id }) as FileBodyRow | undefined;
+  if (existing) {
+    const same =
+      existing.summary === columns.summary &&
+      existing.content === columns.content &&
+      existing.tokens === columns.tokens &&
+      existing.trigrams === columns.trigrams &&
+      existing.retired_gen === columns.retiredGen;
+    if (same) return;
+    removeFile(st, existing);
+  }
+  const s = scopeOf(st, doc.repositoryId, doc.ref);
+  const fid = Number(
+    st.insertFile.run({
+      id,
+      s,
+      path: doc.path,
+      depth: doc.depth,
+      fromGen: doc.fromGeneration,
+      retiredGen: columns.retiredGen,
+      blobSha: doc.blobSha,
+      kind: doc.kind,
+      language: doc.language,
+      category: doc.category,
+      size: doc.size,
+      nameLower: doc.nameLower,
+      pathLower: doc.pathLower,
+      summary: columns.summary,
+    }).lastInsertRowid,
+  );
+  st.insertBody.run({ fid, content: columns.content, tokens: columns.tokens, trigrams: columns.trigrams });
+  for (const folder of foldersOf(doc.ancestors)) {
+    st.insertFolder.run({ s, folder, fid, depth: folderDepth(folder), fromGen: doc.fromGeneration, retiredGen: columns.retiredGen });
+  }
+  for (const term of doc.trigrams) st.insertTerm.run({ s, kind: TRIGRAM, term, fid });
+  for (const term of doc.tokens) st.insertTerm.run({ s, kind: TOKEN, term, fid });
+}
+
+/** Sets (or clears, with null) the retirement of a version on the file and its folder rows. */
+function setRetired(st: Statements, row: FileRow, retiredGen: number | null): void {
+  st.setRetired.run({ fid: row.fid, retiredGen });
+  for (const folder of foldersOf(ancestorsOfRow(row))) {
+    st.setFolderRetired.run({ s: row.scope_id, folder, fid: row.fid, retiredGen });
+  }
+}
+
+/** Hides a version from `atGeneration` on; a version that does not exist is ignored. */
+export function retireFile(st: Statements, write: Retire): void {
+  const id = fileDocumentId(write.repositoryId, write.ref, write.path, write.fromGeneration);
+  const existing = st.fileById.get({ id }) as FileBodyRow | undefined;
+  if (!existing || existing.retired_gen === write.atGeneration) return;
+  setRetired(st, existing, write.atGeneration);
+}
+
+/** Drops versions from generations after `g` and retirements made after `g`. */
+export function discardAfter(st: Statements, s: number, g: number): void {
+  for (const row of st.filesFromAfter.all({ s, g }) as FileBodyRow[]) removeFile(st, row);
+  for (const row of st.filesRetiredAfter.all({ s, g }) as FileRow[]) setRetired(st, row, null);
+}
+
+export function pruneRetired(st: Statements, s: number, g: number): void {
+  for (const row of st.filesRetiredUpTo.all({ s, g }) as FileBodyRow[]) removeFile(st, row);
+}
+
+/** Removes every file version of a scope and the scope itself. */
+export function deleteScope(st: Statements, s: number): void {
+  st.deleteScopeTerms.run({ s });
+  st.deleteScopeFolders.run({ s });
+  st.deleteScopeBodies.run({ s });
+  st.deleteScopeFiles.run({ s });
+  st.deleteScope.run({ s });
+}

@@ -1,0 +1,119 @@
+import type { Database } from 'better-sqlite3';
+
+/** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
+export const INDEX_SCHEMA_VERSION = 1;
+
+/**
+ * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
+ * the same order as an Elasticsearch keyword sort):
+ *
+ * - `scopes`: one small integer per (repository, ref), so the big tables repeat an
+ *   integer instead of the ref name.
+ * - `files`: one row per file version, the columns every filter and sort needs, and the
+ *   FileSummary (minus retiredAtGeneration, which lives in its own column) as JSON.
+ * - `file_bodies`: content, tokens and trigrams, kept apart so scans of `files`
+ *   (counts, stats, listings) never read file content.
+ * - `file_folders`: one row per (non-root) ancestor folder of a file version, with the
+ *   version's generations copied in, so folder counts are a covering-index scan.
+ * - `file_terms`: one row per distinct trigram (kind 0) and token (kind 1) of a file
+ *   version, for exact suggestion scoring.
+ *
+ * Derived rows are removed by primary key using the ancestors/tokens/trigrams stored
+ * with the file, so no secondary index on `fid` slows down bulk writes.
+ */
+const DDL = `
+CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID, STRICT;
+
+CREATE TABLE IF NOT EXISTS repositories (
+  repository_id INTEGER PRIMARY KEY,
+  full_name_lower TEXT NOT NULL,
+  doc TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS repositories_by_name ON repositories (full_name_lower, repository_id);
+
+CREATE TABLE IF NOT EXISTS ref_states (
+  repository_id INTEGER NOT NULL,
+  ref TEXT NOT NULL,
+  doc TEXT NOT NULL,
+  PRIMARY KEY (repository_id, ref)
+) WITHOUT ROWID, STRICT;
+
+CREATE TABLE IF NOT EXISTS scopes (
+  scope_id INTEGER PRIMARY KEY,
+  repository_id INTEGER NOT NULL,
+  ref TEXT NOT NULL,
+  UNIQUE (repository_id, ref)
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS files (
+  fid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  scope_id INTEGER NOT NULL,
+  path TEXT NOT NULL,
+  depth INTEGER NOT NULL,
+  from_gen INTEGER NOT NULL,
+  retired_gen INTEGER,
+  blob_sha TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  language TEXT,
+  category TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  name_lower TEXT NOT NULL,
+  path_lower TEXT NOT NULL,
+  summary TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS files_by_path ON files (scope_id, path, from_gen, retired_gen, depth);
+CREATE INDEX IF NOT EXISTS files_by_blob ON files (scope_id, blob_sha, path);
+CREATE INDEX IF NOT EXISTS files_by_name ON files (scope_id, name_lower);
+CREATE INDEX IF NOT EXISTS files_by_path_lower ON files (scope_id, path_lower);
+CREATE INDEX IF NOT EXISTS files_for_stats ON files (scope_id, language, category, from_gen, retired_gen, size);
+CREATE INDEX IF NOT EXISTS files_retired ON files (scope_id, retired_gen) WHERE retired_gen IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS file_bodies (
+  fid INTEGER PRIMARY KEY,
+  content TEXT,
+  tokens TEXT NOT NULL,
+  trigrams TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS file_folders (
+  scope_id INTEGER NOT NULL,
+  folder TEXT NOT NULL,
+  fid INTEGER NOT NULL,
+  folder_depth INTEGER NOT NULL,
+  from_gen INTEGER NOT NULL,
+  retired_gen INTEGER,
+  PRIMARY KEY (scope_id, folder, fid)
+) WITHOUT ROWID, STRICT;
+
+CREATE TABLE IF NOT EXISTS file_terms (
+  scope_id INTEGER NOT NULL,
+  kind INTEGER NOT NULL,
+  term TEXT NOT NULL,
+  fid INTEGER NOT NULL,
+  PRIMARY KEY (scope_id, kind, term, fid)
+) WITHOUT ROWID, STRICT;
+`;
+
+/** Connection settings: WAL lets readers run beside the single writer; NORMAL sync is safe with WAL. */
+export function configureConnection(db: Database): void {
+  if (db.name !== ':memory:' && db.name !== '') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -65536');
+}
+
+export function ensureSchema(db: Database): void {
+  db.transaction(() => {
+    db.exec(DDL);
+    const row = db.prepare<[], { value: string }>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).get();
+    const found = row ? Number(row.value) : 0;
+    if (found > INDEX_SCHEMA_VERSION) {
+      throw new Error(`index file has schema version ${found}, this build understands up to ${INDEX_SCHEMA_VERSION}`);
+    }
+    if (found < INDEX_SCHEMA_VERSION) {
+      db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));
+    }
+  }).immediate();
+}

@@ -1,0 +1,111 @@
+import type { Database } from 'better-sqlite3';
+import type { SuggestCandidate, SuggestQuery } from '@gitdex/ports';
+import type { Stmt } from './statements';
+import { prefixSuccessor } from './text-order';
+
+const TRIGRAM = 0;
+const TOKEN = 1;
+const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
+const PREFIX_MATCH = `@prefix <> '' AND substr(f.path_lower, 1, length(@prefix)) = @prefix`;
+
+/** Exact score of a file row from every clause: used for candidates found by the rare clauses. */
+const FULL_SCORE = `
+  c.rare
+  + (SELECT count(*) FROM file_terms t WHERE t.scope_id = @s AND t.kind = ${TRIGRAM} AND t.fid = c.fid AND t.term IN (SELECT value FROM json_each(@bigTrigrams)))
+  + 10 * (SELECT count(*) FROM file_terms t WHERE t.scope_id = @s AND t.kind = ${TOKEN} AND t.fid = c.fid AND t.term IN (SELECT value FROM json_each(@bigTokens)))
+  + CASE WHEN @name <> '' AND f.name_lower = @name THEN 100 ELSE 0 END
+  + CASE WHEN ${PREFIX_MATCH} THEN 50 ELSE 0 END`;
+
+function build(db: Database) {
+  const p = <R>(sql: string): Stmt<R> => db.prepare(sql) as unknown as Stmt<R>;
+  const v = <R>(sql: string): Stmt<R> => db.prepare(sql).pluck() as unknown as Stmt<R>;
+  return {
+    /** Postings of a term, counted up to @cap + 1 (is it frequent?). */
+    termDocs: v<number>(`SELECT count(*) FROM (SELECT 1 FROM file_terms WHERE scope_id = @s AND kind = @kind AND term = @term LIMIT @cap + 1)`),
+    nameDocs: v<number>(`SELECT count(*) FROM (SELECT 1 FROM files WHERE scope_id = @s AND name_lower = @name LIMIT @cap + 1)`),
+    prefixDocs: v<number>(`SELECT count(*) FROM (SELECT 1 FROM files
+      WHERE scope_id = @s AND path_lower >= @prefix AND path_lower < @prefixEnd LIMIT @cap + 1)`),
+    /** Candidates: files matching at least one rare clause, scored on every clause. */
+    pruned: p<SuggestCandidate>(`
+      WITH hits (fid, points) AS (
+        SELECT fid, 1 FROM file_terms WHERE scope_id = @s AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@rareTrigrams))
+        UNION ALL
+        SELECT fid, 10 FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@rareTokens))
+        UNION ALL
+        SELECT fid, 0 FROM files WHERE @nameRare AND scope_id = @s AND name_lower = @name
+        UNION ALL
+        SELECT fid, 0 FROM files WHERE @prefixRare AND scope_id = @s AND path_lower >= @prefix AND path_lower < @prefixEnd
+      ),
+      c AS (SELECT fid, SUM(points) AS rare FROM hits GROUP BY fid)
+      SELECT f.path AS path, f.blob_sha AS blobSha, ${FULL_SCORE} AS score
+      FROM c JOIN files f ON f.fid = c.fid
+      WHERE ${VISIBLE_F}
+      ORDER BY score DESC, f.path ASC LIMIT @limit`),
+    /** Every file matching any clause, scored by summing the postings. */
+    full: p<SuggestCandidate>(`
+      WITH hits (fid, points) AS (
+        SELECT fid, 1 FROM file_terms WHERE scope_id = @s AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@trigrams))
+        UNION ALL
+        SELECT fid, 10 FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@tokens))
+        UNION ALL
+        SELECT fid, 100 FROM files WHERE @name <> '' AND scope_id = @s AND name_lower = @name
+        UNION ALL
+        SELECT fid, 50 FROM files WHERE @prefix <> '' AND scope_id = @s AND path_lower >= @prefix AND path_lower < @prefixEnd
+          AND substr(path_lower, 1, length(@prefix)) = @prefix
+      )
+      SELECT f.path AS path, f.blob_sha AS blobSha, h.score AS score
+      FROM (SELECT fid, SUM(points) AS score FROM hits GROUP BY fid) h JOIN files f ON f.fid = h.fid
+      WHERE ${VISIBLE_F}
+      ORDER BY h.score DESC, f.path ASC LIMIT @limit`),
+  };
+}
+
+export type SuggestStatements = ReturnType<typeof build>;
+export const prepareSuggestStatements: (db: Database) => SuggestStatements = build;
+
+/**
+ * Exact suggestion scoring (see SqliteIndexStore.suggestCandidates) that stays fast when
+ * some query terms are in most files of a large ref ("src", "ts"): summing those postings
+ * is what costs. Clauses with more than `frequent` files are "big". Candidates come from
+ * the rare clauses only and get the big clauses' points by primary-key lookups. A file
+ * matching no rare clause scores at most the big clauses' total weight, so when the k-th
+ * candidate scores strictly more, the answer is exact; otherwise the full sum runs.
+ */
+export function suggest(st: SuggestStatements, s: number, g: number, query: SuggestQuery, frequent: number): SuggestCandidate[] {
+  const trigrams = [...new Set(query.trigrams)];
+  const tokens = [...new Set(query.tokens)];
+  const name = query.nameLower;
+  const prefix = query.pathLower;
+  // A prefix made only of U+10FFFF has no successor: any bound past every real path will do.
+  const prefixEnd = prefixSuccessor(prefix) ?? `${prefix}${'\u{10ffff}'.repeat(4096)}`;
+  const base = { s, g, name, prefix, prefixEnd, limit: query.limit };
+
+  const isBig = (count: number) => count > frequent;
+  const bigTrigrams = trigrams.filter((term) => isBig(st.termDocs.get({ s, kind: TRIGRAM, term, cap: frequent }) as number));
+  const bigTokens = tokens.filter((term) => isBig(st.termDocs.get({ s, kind: TOKEN, term, cap: frequent }) as number));
+  const nameBig = name !== '' && isBig(st.nameDocs.get({ s, name, cap: frequent }) as number);
+  const prefixBig = prefix !== '' && isBig(st.prefixDocs.get({ s, prefix, prefixEnd, cap: frequent }) as number);
+  const bigWeight = bigTrigrams.length + 10 * bigTokens.length + (nameBig ? 100 : 0) + (prefixBig ? 50 : 0);
+
+  const full = () => st.full.all({ ...base, trigrams: JSON.stringify(trigrams), tokens: JSON.stringify(tokens) });
+  if (bigWeight === 0) return full();
+
+  const big = { trigrams: new Set(bigTrigrams), tokens: new Set(bigTokens) };
+  const rareTrigrams = trigrams.filter((term) => !big.trigrams.has(term));
+  const rareTokens = tokens.filter((term) => !big.tokens.has(term));
+  const nameRare = name !== '' && !nameBig;
+  const prefixRare = prefix !== '' && !prefixBig;
+  if (rareTrigrams.length + rareTokens.length === 0 && !nameRare && !prefixRare) return full();
+
+  const candidates = st.pruned.all({
+    ...base,
+    rareTrigrams: JSON.stringify(rareTrigrams),
+    rareTokens: JSON.stringify(rareTokens),
+    bigTrigrams: JSON.stringify(bigTrigrams),
+    bigTokens: JSON.stringify(bigTokens),
+    nameRare: nameRare ? 1 : 0,
+    prefixRare: prefixRare ? 1 : 0,
+  });
+  const kth = candidates[query.limit - 1];
+  return candidates.length === query.limit && kth !== undefined && kth.score > bigWeight ? candidates : full();
+}

@@ -1,0 +1,117 @@
+// The IndexStore conformance suite on a real Elasticsearch, plus what only this adapter has:
+// aliases and templates, strict mappings, bulk batching and failures, reindexing, and an
+// unreachable node.
+import { Client } from '@elastic/elasticsearch';
+import { ElasticsearchIndexStore, filesMappings } from '@gitdex/elasticsearch';
+import { PortError } from '@gitdex/ports';
+import { describeIndexStoreConformance } from '../conformance/index-store.cases';
+import { MAIN, makeFile, put } from '../conformance/index-store.fixtures';
+
+jest.setTimeout(120_000);
+
+function elasticsearchUrl(): string {
+  const url = process.env.ELASTICSEARCH_URL;
+  if (!url) throw new Error('ELASTICSEARCH_URL is not set: the integration global setup provides it');
+  return url;
+}
+
+/** One prefix per test file run, lower case (index names must be). */
+const prefix = `t${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const admin = new Client({ node: elasticsearchUrl() });
+
+async function dropPrefix(name: string): Promise<void> {
+  await admin.indices.delete({ index: `${name}-*`, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true });
+  await admin.indices.deleteIndexTemplate({ name: `${name}-*` }).catch(() => undefined);
+}
+
+afterAll(async () => {
+  await dropPrefix(prefix);
+  await admin.close();
+});
+
+describeIndexStoreConformance('Elasticsearch', async () => new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: prefix }));
+
+describe('ElasticsearchIndexStore', () => {
+  it('refuses to be built without a node or with an upper-case prefix', () => {
+    expect(() => new ElasticsearchIndexStore({} as never)).toThrow(PortError);
+    expect(() => new ElasticsearchIndexStore({ node: '' })).toThrow(/options.node/);
+    expect(() => new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: 'Upper' })).toThrow(/lower case/);
+  });
+
+  it('creates versioned indices behind aliases, with strict mappings, idempotently', async () => {
+    const name = `${prefix}-setup`;
+    const store = new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: name });
+    try {
+      await Promise.all([store.ensureReady(), store.ensureReady()]);
+      await store.ensureReady();
+      const files = await admin.indices.getAlias({ name: `${name}-files` });
+      const repos = await admin.indices.getAlias({ name: `${name}-repos` });
+      expect(Object.keys(files)).toEqual([`${name}-files-v1`]);
+      expect(Object.keys(repos)).toEqual([`${name}-repos-v1`]);
+      const mapping = await admin.indices.getMapping({ index: `${name}-files-v1` });
+      expect(mapping[`${name}-files-v1`]?.mappings.dynamic).toBe('strict');
+      expect(mapping[`${name}-files-v1`]?.mappings._meta).toEqual({ gitdexMappingVersion: 1 });
+      const templates = await admin.indices.getIndexTemplate({ name: `${name}-files-v1` });
+      expect(templates.index_templates).toHaveLength(1);
+    } finally {
+      await store.close();
+      await dropPrefix(name);
+    }
+  });
+
+  it('writes in bounded batches and reports refused items instead of dropping them', async () => {
+    const name = `${prefix}-bulk`;
+    const store = new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: name, bulkMaxOperations: 7, bulkMaxBytes: 4096 });
+    try {
+      await store.ensureReady();
+      const docs = Array.from({ length: 100 }, (_, i) => makeFile({ repositoryId: 5, path: `f/${i}.ts`, content: 'x'.repeat(i * 30) }));
+      await store.writeFiles(docs.map(put));
+      await store.refresh();
+      expect(await store.visibleEntries({ repositoryId: 5, ref: MAIN, generation: 1 }, null, 1000)).toHaveLength(100);
+
+      const bad = { ...makeFile({ repositoryId: 5, path: 'bad.ts' }), unexpected: true };
+      const error = await store.writeFiles([put(makeFile({ repositoryId: 5, path: 'ok.ts' })), put(bad)]).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(PortError);
+      expect(error).toMatchObject({ code: 'INVALID', retriable: false });
+      expect((error as Error).message).toMatch(/strict_dynamic_mapping_exception/);
+      expect((error as Error).message).toMatch(/Elasticsearch/);
+    } finally {
+      await store.close();
+      await dropPrefix(name);
+    }
+  });
+
+  it('fails fast with UNAVAILABLE naming Elasticsearch when the node is unreachable', async () => {
+    const store = new ElasticsearchIndexStore({ node: 'http://127.0.0.1:1', indexPrefix: `${prefix}-down`, requestTimeoutMs: 2000 });
+    const started = Date.now();
+    expect(await store.ping()).toBe(false);
+    const error = await store.getRepository(1).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PortError);
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', retriable: true });
+    expect((error as Error).message).toMatch(/Elasticsearch at http:\/\/127\.0\.0\.1:1/);
+    await expect(store.writeFiles([put(makeFile({ repositoryId: 1, path: 'a.ts' }))])).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await store.close();
+  });
+
+  it('reindexes an older physical index into the current version and swaps the alias', async () => {
+    const name = `${prefix}-reindex`;
+    try {
+      // An index of an "older" version (v0) behind the alias, holding documents.
+      await admin.indices.create({ index: `${name}-files-v0`, mappings: filesMappings, aliases: { [`${name}-files`]: { is_write_index: true } } });
+      const docs = Array.from({ length: 1200 }, (_, i) => makeFile({ repositoryId: 9, path: `r/${i}.ts` }));
+      await admin.bulk({ index: `${name}-files`, refresh: true, operations: docs.flatMap((doc) => [{ index: {} }, doc]) });
+
+      const store = new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: name });
+      await expect(store.ensureReady()).rejects.toMatchObject({ code: 'INVALID', message: expect.stringMatching(/reindex/) });
+      expect(await store.reindex('files')).toEqual({ from: [`${name}-files-v0`], to: `${name}-files-v1`, copied: 1200 });
+      await store.ensureReady();
+      expect(Object.keys(await admin.indices.getAlias({ name: `${name}-files` }))).toEqual([`${name}-files-v1`]);
+      expect(await store.visibleEntries({ repositoryId: 9, ref: MAIN, generation: 1 }, null, 5000)).toHaveLength(1200);
+      expect(await store.reindex('files')).toMatchObject({ copied: 0 });
+      await store.close();
+    } finally {
+      await dropPrefix(name);
+    }
+  });
+});
