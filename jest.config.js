@@ -18,6 +18,7 @@ const shared = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleNameMapper,
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  testEnvironmentOptions: { globalsCleanup: 'off' },
 };
 
 module.exports = {
@@ -29,7 +30,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/test/harness/timeouts.ts'],
     },
   ],
 };
