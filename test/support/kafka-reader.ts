@@ -11,8 +11,8 @@ export interface ReadEvent {
 }
 
 /** Reads a topic from the beginning until `count` events arrived (or the timeout passed). */
-export async function readEvents(topic: string, count: number, timeoutMs = 20_000): Promise<ReadEvent[]> {
-  const kafka = new Kafka({ clientId: 'test-reader', brokers: kafkaBrokerList(), logLevel: logLevel.NOTHING });
+export async function readEvents(topic: string, count: number, timeoutMs = 20_000, brokers = kafkaBrokerList()): Promise<ReadEvent[]> {
+  const kafka = new Kafka({ clientId: 'test-reader', brokers, logLevel: logLevel.NOTHING });
   const consumer = kafka.consumer({ groupId: uniqueName('reader') });
   const events: ReadEvent[] = [];
   await consumer.connect();

@@ -14,8 +14,9 @@ export interface RunningWebhook {
 }
 
 /** The webhook service on a free port, publishing to `topic` on the test Kafka. */
-export async function startWebhookService(topic: string, secrets: string[], options: { publishTimeoutMs?: number } = {}): Promise<RunningWebhook> {
-  const publisher = new KafkaPublisher(createKafka({ brokers: kafkaBrokerList(), clientId: 'test-webhook' }), { topic, partitions: 6, ...options });
+export async function startWebhookService(topic: string, secrets: string[], options: { publishTimeoutMs?: number; brokers?: string[] } = {}): Promise<RunningWebhook> {
+  const { brokers = kafkaBrokerList(), ...publisherOptions } = options;
+  const publisher = new KafkaPublisher(createKafka({ brokers, clientId: 'test-webhook' }), { topic, partitions: 6, ...publisherOptions });
   const registry = new Registry();
   const app = createWebhookApp({ secrets, publisher, registry });
   const server = await new Promise<Server>((resolve) => {
