@@ -1,1 +1,2 @@
 export * from './index-store';
+export * from './event-log';

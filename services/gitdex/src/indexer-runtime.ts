@@ -1,0 +1,38 @@
+import type { Env } from '@gitdex/contracts';
+import type { Logger } from '@gitdex/observability';
+import { createBatchHandler, createIndexerMetrics, DEFAULT_INDEX_REF_OPTIONS, DEFAULT_RETRY_POLICY, RefSelection } from '@gitdex/indexer';
+import type { Registry } from 'prom-client';
+import type { Adapters } from './adapters';
+
+/** Starts the indexer worker on the adapters; resolves once it joined the consumer group. */
+export async function startIndexer(adapters: Adapters, env: Env, log: Logger, registry: Registry): Promise<{ stop(): Promise<void> }> {
+  const metrics = createIndexerMetrics(registry);
+  const consumer = adapters.consumer();
+  const handler = createBatchHandler({
+    index: adapters.index,
+    source: adapters.source,
+    deadLetters: adapters.deadLetters,
+    refs: new RefSelection(env.GITDEX_INDEXED_REFS),
+    options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES },
+    retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS },
+    now: () => new Date(),
+    log,
+    metrics,
+    onIndexed: (event, _ref, outcome) => {
+      if (outcome.status === 'indexed') metrics.freshnessSeconds.observe((Date.now() - Date.parse(event.receivedAt)) / 1000);
+    },
+  });
+  await adapters.index.ensureReady();
+  await consumer.start(handler);
+  const lagTimer = setInterval(() => {
+    consumer.lag().then((lag) => metrics.lag.set(lag), () => undefined);
+  }, 10_000);
+  lagTimer.unref();
+  log.info({ eventLog: adapters.engines.eventLog, index: adapters.engines.index }, 'indexer started');
+  return {
+    async stop() {
+      clearInterval(lagTimer);
+      await consumer.stop();
+    },
+  };
+}
