@@ -41,12 +41,21 @@ const ref = z
     'Branch ("main"), full ref ("refs/heads/main", "refs/tags/v1.2.0"), or the indexed commit sha (7 to 40 hex digits, a unique prefix). Default: the repository\'s default branch.',
   );
 
-const lineNumber = (field: string) =>
+/** "got -3", "got \"ten\"": the value a caller sent, for messages. */
+const got = (input: unknown): string => {
+  const text = JSON.stringify(input);
+  return text === undefined ? '' : ` (got ${text.length > 40 ? `${text.slice(0, 40)}…` : text})`;
+};
+
+/** A whole number from min to max whose every error says what the argument takes and what came. */
+const wholeNumber = (field: string, min: number, max: number, what: string) =>
   z
-    .number({ error: `${field}: a whole line number, 1 or more` })
-    .int(`${field}: a whole line number, 1 or more`)
-    .min(1, `${field}: line numbers start at 1`)
-    .optional();
+    .number({ error: (issue) => `${field}: ${what}${got(issue.input)}` })
+    .int({ error: (issue) => `${field}: ${what}${got(issue.input)}` })
+    .min(min, { error: (issue) => `${field}: ${what}${got(issue.input)}` })
+    .max(max, { error: (issue) => `${field}: ${what}${got(issue.input)}` });
+
+const lineNumber = (field: string) => wholeNumber(field, 1, Number.MAX_SAFE_INTEGER, 'a whole line number, 1 or more (lines are numbered from 1)').optional();
 
 /** What a result shows and whether it is the newest: the indexed commit and any push not indexed yet. */
 export const FreshnessSchema = z.object({
@@ -117,18 +126,10 @@ export const ListFilesInputSchema = strictInput({
     .optional()
     .describe('The folder from the repository root, e.g. "src/api"; "" or "/" or omitted for the root. A GitHub URL ".../tree/<ref>/<folder>" also gives ref.'),
   ref,
-  depth: z
-    .number({ error: 'depth: a whole number from 1 to 10' })
-    .int('depth: a whole number from 1 to 10')
-    .min(1, 'depth: at least 1 (the folder\'s own entries)')
-    .max(10, 'depth: at most 10')
+  depth: wholeNumber('depth', 1, 10, 'a whole number from 1 (the folder\'s own entries) to 10')
     .optional()
     .describe('How many levels to list: 1 = the folder\'s own entries (default), 2 = theirs too, up to 10.'),
-  limit: z
-    .number({ error: 'limit: a whole number from 1 to 300' })
-    .int('limit: a whole number from 1 to 300')
-    .min(1, 'limit: at least 1')
-    .max(300, 'limit: at most 300 entries a page; page on with cursor')
+  limit: wholeNumber('limit', 1, 300, 'a whole number from 1 to 300 entries a page (page on with cursor)')
     .optional()
     .describe('Most entries on this page, 1 to 300. Default 200.'),
   cursor: z
@@ -253,11 +254,7 @@ export const SuggestPathsInputSchema = strictInput({
     .max(1000, 'query: at most 1,000 characters')
     .describe('A path as remembered, misspelt, partial (as typed so far) or misplaced, e.g. "src/compnents/Buton.tsx" or "butto".'),
   ref,
-  limit: z
-    .number({ error: 'limit: a whole number from 1 to 50' })
-    .int('limit: a whole number from 1 to 50')
-    .min(1, 'limit: at least 1')
-    .max(50, 'limit: at most 50')
+  limit: wholeNumber('limit', 1, 50, 'a whole number from 1 to 50')
     .optional()
     .describe('Most suggestions, 1 to 50. Default 10.'),
 });

@@ -1,0 +1,102 @@
+import type { RepositoryDocument } from '@gitdex/contracts';
+import type { EventPublisher, IndexStore } from '@gitdex/ports';
+
+/** Who is calling, as an authenticate hook found out; null for an anonymous caller. */
+export interface Principal {
+  id: string;
+  /** Whatever the hook wants the access hook to see (teams, scopes, installation ids). */
+  [key: string]: unknown;
+}
+
+export interface ReaderLimits {
+  /** Most lines read_file returns a call. */
+  maxLines: number;
+  /** Most characters of file text read_file returns a call. */
+  maxChars: number;
+  /** Most entries a list_files page holds. */
+  maxListEntries: number;
+  /** Deepest list_files depth. */
+  maxDepth: number;
+  /** Characters of README an overview shows. */
+  maxReadmeChars: number;
+  /**
+   * Budget of one tool result, text block and structured content together:
+   * clients cap a tool result near 25,000 tokens, about 4 characters each.
+   */
+  maxResultChars: number;
+  /** A call that the index does not answer within this time fails as "index unavailable" instead of hanging. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: ReaderLimits = {
+  maxLines: 400,
+  maxChars: 16_000,
+  maxListEntries: 300,
+  maxDepth: 10,
+  maxReadmeChars: 6_000,
+  maxResultChars: 60_000,
+  timeoutMs: 10_000,
+};
+
+/** Minimal logger shape (pino's), so the core takes any logger or none. */
+export interface ReaderLogger {
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+export interface ReaderOptions {
+  index: IndexStore;
+  /** Where backfills of repositories that are not indexed yet are queued; without it nothing is queued. */
+  publisher?: EventPublisher;
+  limits?: Partial<ReaderLimits>;
+  /** Base of the GitHub web URLs in answers, and of the URLs accepted as input. */
+  githubWebUrl?: string;
+  /**
+   * Authorisation hook: whether the caller may read a repository. Default: public
+   * repositories only. A repository it refuses is answered exactly like one that does
+   * not exist: never listed, suggested, counted or hinted at.
+   */
+  access?: (repository: RepositoryDocument, principal: Principal | null) => boolean;
+  now?: () => Date;
+  logger?: ReaderLogger;
+}
+
+/** ReaderOptions with every default applied: what the tool core works with. */
+export interface ReaderDeps {
+  index: IndexStore;
+  publisher: EventPublisher | undefined;
+  limits: ReaderLimits;
+  githubWebUrl: string;
+  access: (repository: RepositoryDocument, principal: Principal | null) => boolean;
+  now: () => Date;
+  logger: ReaderLogger | undefined;
+  /** Repositories queued for a backfill by this process, and when: queues each at most once in a while. */
+  backfillsQueued: Map<number, number>;
+}
+
+export const publicOnly = (repository: RepositoryDocument): boolean => !repository.private;
+
+export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
+  if ('backfillsQueued' in options) return options;
+  if (!options.index) throw new TypeError('reader: an index (IndexStore) is required');
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isInteger(value) || value < 1) throw new TypeError(`reader: limits.${name} must be a positive whole number, got ${String(value)}`);
+  }
+  const githubWebUrl = (options.githubWebUrl ?? 'https://github.com').replace(/\/+$/, '');
+  try {
+    new URL(githubWebUrl);
+  } catch {
+    throw new TypeError(`reader: githubWebUrl must be a URL, got ${githubWebUrl}`);
+  }
+  return {
+    index: options.index,
+    publisher: options.publisher,
+    limits,
+    githubWebUrl,
+    access: options.access ?? publicOnly,
+    now: options.now ?? (() => new Date()),
+    logger: options.logger,
+    backfillsQueued: new Map(),
+  };
+}

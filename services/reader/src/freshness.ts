@@ -1,0 +1,22 @@
+import type { Freshness, RefState } from '@gitdex/contracts';
+
+/** Which commit an answer shows and whether a newer push of the ref waits to be indexed. */
+export function freshnessOf(state: RefState): Freshness {
+  const pending = state.pendingCommitSha !== null && state.pendingCommitSha !== state.commitSha;
+  return {
+    commit: state.commitSha ?? '',
+    indexed_at: state.indexedAt,
+    pending,
+    ...(pending && state.pendingCommitSha ? { pending_commit: state.pendingCommitSha } : {}),
+  };
+}
+
+/** Short form of a sha for messages. */
+export function shortSha(sha: string | null | undefined): string {
+  return sha ? sha.slice(0, 12) : 'none';
+}
+
+/** "refs/heads/main" → "main", "refs/tags/v1" → "v1" (tags keep no prefix; a branch of the same name wins). */
+export function shortRef(ref: string): string {
+  return ref.replace(/^refs\/(heads|tags)\//, '');
+}

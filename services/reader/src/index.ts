@@ -1,0 +1,14 @@
+export { createReaderApp, createReaderRouter, type ReaderHttpOptions } from './app';
+export { DEFAULT_LIMITS, publicOnly, resolveDeps, type Principal, type ReaderDeps, type ReaderLimits, type ReaderLogger, type ReaderOptions } from './deps';
+export { bearerTokens, parseReaderTokens, type Authenticate } from './http/auth';
+export { originAllowed } from './http/origin';
+export { createMcpRouter, type McpHttpOptions } from './mcp/http';
+export { createMcpServer, type McpServerContext } from './mcp/server';
+export { runStdio, type StdioOptions } from './mcp/stdio';
+export { readerMetrics } from './metrics';
+export { createRestRouter, type RestOptions } from './rest/router';
+export { openApiDocument } from './rest/openapi';
+export { rankPaths, type RankedPath, type SuggestReason } from './suggest/rank';
+export { callTool, type ToolObserver, type ToolOutcome } from './tools/call-tool';
+export { TOOLS } from './tools/registry';
+export { ToolError, HTTP_STATUS } from './tool-error';

@@ -1,0 +1,67 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { ReaderDeps } from '../deps';
+import { authGuard, principalOf, type Authenticate } from '../http/auth';
+import { originGuard } from '../http/origin';
+import type { ToolObserver } from '../tools/call-tool';
+import { createMcpServer } from './server';
+
+export interface McpHttpOptions {
+  /** Browser origins allowed besides localhost ("*" allows any). */
+  allowedOrigins?: readonly string[];
+  authenticate?: Authenticate;
+  observe?: ToolObserver;
+  /** Largest JSON-RPC request body accepted. */
+  maxBodyBytes?: number;
+}
+
+/** A JSON-RPC error answer outside any request (transport-level refusals). */
+function rpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/**
+ * Streamable HTTP at /mcp, stateless: every POST gets its own McpServer and transport,
+ * answered as plain JSON. Nothing is kept between requests, so any replica behind a load
+ * balancer can answer any request and 32+ concurrent clients cost no session memory;
+ * building a server is a few object allocations next to an index round trip. The tools
+ * are read-only and send no notifications, which is all a session would add.
+ */
+export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}): Router {
+  const router = express.Router();
+  const refuse403 = (res: Response, message: string) => rpcError(res, 403, -32000, message);
+  const refuse401 = (res: Response, message: string) => rpcError(res, 401, -32001, message);
+  router.use('/mcp', originGuard(options.allowedOrigins ?? [], refuse403), authGuard(options.authenticate, refuse401));
+  router.post('/mcp', express.json({ limit: options.maxBodyBytes ?? 1024 * 1024 }), (req: Request, res: Response) => {
+    const server = createMcpServer(deps, { principal: principalOf(res), transport: 'http', ...(options.observe ? { observe: options.observe } : {}) });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    server
+      .connect(transport)
+      .then(() => transport.handleRequest(req, res, req.body))
+      .catch((error: unknown) => {
+        deps.logger?.error({ err: error }, 'reader: MCP request failed');
+        if (!res.headersSent) rpcError(res, 500, -32603, 'Internal server error');
+      });
+  });
+  const notHere = (_req: Request, res: Response) => {
+    res.setHeader('Allow', 'POST');
+    rpcError(res, 405, -32000, 'This MCP endpoint is stateless: send every JSON-RPC message with POST; there is no SSE stream or session to open or close.');
+  };
+  router.get('/mcp', notHere);
+  router.delete('/mcp', notHere);
+  // A body that is not JSON: a JSON-RPC parse error rather than an HTML page.
+  router.use('/mcp', (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const status = (error as { status?: number; type?: string }).status;
+    if (res.headersSent || status === undefined) {
+      next(error);
+      return;
+    }
+    if (status === 413) rpcError(res, 413, -32600, 'Request body too large.');
+    else rpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
+  });
+  return router;
+}

@@ -1,0 +1,79 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_NAMES, type ToolName } from '@gitdex/contracts';
+import { resolveDeps, type Principal, type ReaderDeps, type ReaderOptions } from '../deps';
+import { callTool, type ToolObserver } from '../tools/call-tool';
+import { TOOLS } from '../tools/registry';
+import { ToolError } from '../tool-error';
+import { READER_VERSION } from '../version';
+import { registerFilePrompts, registerFileResources } from './resources';
+
+export interface McpServerContext {
+  /** Who calls: the access hook decides what they may read. Null: anonymous. */
+  principal?: Principal | null;
+  /** Told of every tool call (metrics). */
+  observe?: ToolObserver;
+  /** Transport label for metrics: "http", "stdio", "memory". */
+  transport?: string;
+}
+
+const INSTRUCTIONS = [
+  'gitdex serves GitHub repositories from an index that push webhooks keep fresh: reads never wait for GitHub.',
+  'Start with repository_overview (or repositories_state to see what is indexed), browse with list_files, read with read_file, and use suggest_paths when a path is wrong or half-known.',
+  'Answers name the indexed commit; freshness.pending says a newer push is still being indexed.',
+].join(' ');
+
+/** Every tool is a read of the index: no side effects a client must confirm (a backfill request is idempotent). */
+const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
+
+/**
+ * An MCP server with the five reader tools, a resource template for files and prompts
+ * whose arguments complete. Cheap to create: the HTTP transport makes one per request.
+ */
+export function createMcpServer(options: ReaderOptions | ReaderDeps, context: McpServerContext = {}): McpServer {
+  const deps = resolveDeps(options);
+  const principal = context.principal ?? null;
+  const transport = context.transport ?? 'mcp';
+  const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS });
+
+  const run = async (name: ToolName, args: unknown, parsed: boolean): Promise<CallToolResult> => {
+    try {
+      const answer = await callTool(deps, name, args, principal, { transport, parsed, ...(context.observe ? { observe: context.observe } : {}) });
+      return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
+    } catch (error) {
+      return errorResult(error);
+    }
+  };
+  for (const name of TOOL_NAMES) {
+    const tool = TOOLS[name];
+    server.registerTool(
+      name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...ANNOTATIONS } },
+      (args: unknown) => run(name, args, true),
+    );
+  }
+  // tools/call is answered by the reader itself, so that wrong arguments get the same
+  // caller error as any other (INVALID_ARGUMENT, one sentence per argument saying what it
+  // takes) instead of the SDK's generic validation text. tools/list stays the SDK's.
+  server.server.removeRequestHandler('tools/call');
+  server.server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const name = request.params.name;
+    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found: gitdex has ${TOOL_NAMES.join(', ')}`);
+    }
+    return run(name as ToolName, request.params.arguments ?? {}, false);
+  });
+  registerFileResources(server, deps, principal);
+  registerFilePrompts(server, deps, principal);
+  return server;
+}
+
+/** A caller error as a tool result: the message for the model, code and suggestions for programs in _meta. */
+export function errorResult(error: unknown): CallToolResult {
+  const toolError = error instanceof ToolError ? error : new ToolError('INTERNAL', 'Internal error; it was logged. Retry.');
+  return {
+    isError: true,
+    content: [{ type: 'text', text: toolError.message }],
+    _meta: { 'gitdex/error': { code: toolError.code, suggestions: toolError.suggestions } },
+  };
+}

@@ -1,0 +1,87 @@
+import { cutText } from '../format/text';
+
+/** Lines of a file chosen for one read_file answer, within the line and character limits. */
+export interface LineSlice {
+  /** The lines, without line ends ("\r\n" or "\n"); a cut line holds its first part. */
+  lines: string[];
+  /** First and last line numbers in `lines`; 0 and 0 when the file has no lines. */
+  startLine: number;
+  endLine: number;
+  totalLines: number;
+  /** The last line of the file is in `lines`, whole. */
+  complete: boolean;
+  /** The limits stopped the read before the end asked for (or cut a line). */
+  truncated: boolean;
+  /** A line longer than the character limit, cut; null when none. */
+  cutLine: number | null;
+  /** Characters of the cut line, whole. */
+  cutLineLength: number;
+  nextStartLine: number | null;
+}
+
+/** Splits file text into lines as git and editors count them: a final newline ends the last line, it does not start one. */
+export function splitLines(content: string): string[] {
+  if (content === '') return [];
+  const lines = content.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+/**
+ * Picks lines start..end (1-based, inclusive) of `lines`: at most maxLines lines and
+ * maxChars characters (each line counting its newline), and always at least one line
+ * when the file has any. A start past the end reads the last line; a first line longer
+ * than maxChars is cut to fit. The caller has checked that end >= start.
+ */
+export function sliceLines(lines: string[], options: { start?: number; end?: number; maxLines: number; maxChars: number }): LineSlice {
+  const total = lines.length;
+  if (total === 0) {
+    return { lines: [], startLine: 0, endLine: 0, totalLines: 0, complete: true, truncated: false, cutLine: null, cutLineLength: 0, nextStartLine: null };
+  }
+  const start = Math.min(Math.max(1, options.start ?? 1), total);
+  const wantedEnd = Math.min(Math.max(start, options.end ?? total), total);
+  const picked: string[] = [];
+  let used = 0;
+  let cutLine: number | null = null;
+  let cutLineLength = 0;
+  let end = start - 1;
+  for (let number = start; number <= wantedEnd && picked.length < options.maxLines; number += 1) {
+    const line = lines[number - 1] as string;
+    const cost = line.length + 1;
+    if (used + cost > options.maxChars) {
+      if (picked.length > 0) break;
+      // A single line over the limit: its first part, and a note says the rest is not shown.
+      picked.push(cutText(line, Math.max(1, options.maxChars - 1)));
+      cutLine = number;
+      cutLineLength = line.length;
+      end = number;
+      break;
+    }
+    picked.push(line);
+    used += cost;
+    end = number;
+  }
+  return {
+    lines: picked,
+    startLine: start,
+    endLine: end,
+    totalLines: total,
+    complete: end === total && cutLine === null,
+    truncated: end < wantedEnd || cutLine !== null,
+    cutLine,
+    cutLineLength,
+    nextStartLine: end < total ? end + 1 : null,
+  };
+}
+
+/** The lines as `cat -n` shows them: the number right-aligned, a tab, the line as it is. */
+export function numberLines(slice: LineSlice): string {
+  const width = String(slice.endLine).length;
+  return slice.lines
+    .map((line, i) => {
+      const number = slice.startLine + i;
+      const marker = number === slice.cutLine ? ` … [line ${number} cut: ${slice.cutLineLength.toLocaleString('en-US')} characters, the first ${line.length.toLocaleString('en-US')} shown]` : '';
+      return `${String(number).padStart(width)}\t${line}${marker}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,130 @@
+import {
+  ErrorBodySchema,
+  ListFilesInputSchema,
+  ListFilesOutputSchema,
+  ReadFileInputSchema,
+  ReadFileOutputSchema,
+  RepositoriesStateOutputSchema,
+  RepositoryOverviewInputSchema,
+  RepositoryOverviewOutputSchema,
+  SuggestPathsInputSchema,
+  SuggestPathsOutputSchema,
+} from '@gitdex/contracts';
+import { z } from 'zod';
+import { TOOLS } from '../tools/registry';
+import { READER_VERSION } from '../version';
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const result = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  delete result.$schema;
+  return result;
+}
+
+/** Query parameters of a tool's input schema, less those the path carries, some renamed (query → q). */
+function queryParameters(schema: z.ZodType, skip: string[], rename: Record<string, string> = {}) {
+  const json = jsonSchema(schema, 'input');
+  return Object.entries(json.properties ?? {})
+    .filter(([name]) => !skip.includes(name))
+    .map(([name, property]) => {
+      const { description, ...rest } = property;
+      return { name: rename[name] ?? name, in: 'query', required: (json.required ?? []).includes(name), description, schema: rest };
+    });
+}
+
+const ownerRepo = [
+  { name: 'owner', in: 'path', required: true, schema: { type: 'string' }, description: 'Repository owner (case-insensitive).' },
+  { name: 'repo', in: 'path', required: true, schema: { type: 'string' }, description: 'Repository name (case-insensitive).' },
+];
+
+function responses(output: string) {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+  return {
+    '200': { description: 'The answer, as the MCP tool gives it in structuredContent.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${output}` } } } },
+    '400': error('INVALID_ARGUMENT: the message says which argument is wrong and what it takes.'),
+    '401': error('UNAUTHENTICATED: send a bearer token this gitdex accepts.'),
+    '404': error('NOT_FOUND, REPOSITORY_NOT_FOUND or NOT_INDEXED, with suggestions of what was meant.'),
+    '410': error('CURSOR_EXPIRED: the listing the cursor continued is gone; start again without cursor.'),
+    '503': error('UNAVAILABLE: the index cannot be reached; retry after Retry-After seconds.'),
+  };
+}
+
+let cached: Record<string, unknown> | undefined;
+
+/** OpenAPI 3.1 description of /v1, generated from the same zod schemas as the MCP tools. */
+export function openApiDocument(): Record<string, unknown> {
+  cached ??= {
+    openapi: '3.1.0',
+    info: {
+      title: 'gitdex reader',
+      version: READER_VERSION,
+      description: 'Read indexed GitHub repositories: files, folders, overviews, index state and path suggestions. The same operations as the MCP tools of /mcp.',
+    },
+    paths: {
+      '/v1/repositories': {
+        get: {
+          operationId: 'repositories_state',
+          summary: TOOLS.repositories_state.title,
+          description: TOOLS.repositories_state.description,
+          parameters: [
+            { name: 'repository', in: 'query', required: false, description: 'Repositories to report on (owner/name), repeated or comma-separated; omitted: every readable one.', schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true },
+          ],
+          responses: responses('RepositoriesStateOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}': {
+        get: {
+          operationId: 'repository_overview',
+          summary: TOOLS.repository_overview.title,
+          description: TOOLS.repository_overview.description,
+          parameters: [...ownerRepo, ...queryParameters(RepositoryOverviewInputSchema, ['repository'])],
+          responses: responses('RepositoryOverviewOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/tree': {
+        get: {
+          operationId: 'list_files',
+          summary: TOOLS.list_files.title,
+          description: `${TOOLS.list_files.description} The folder may also follow /tree/ in the path.`,
+          parameters: [...ownerRepo, ...queryParameters(ListFilesInputSchema, ['repository'])],
+          responses: responses('ListFilesOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/files/{path}': {
+        get: {
+          operationId: 'read_file',
+          summary: TOOLS.read_file.title,
+          description: TOOLS.read_file.description,
+          parameters: [
+            ...ownerRepo,
+            { name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: 'The file path from the repository root; its slashes stay as they are (files/src/index.ts).' },
+            ...queryParameters(ReadFileInputSchema, ['repository', 'path']),
+          ],
+          responses: responses('ReadFileOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/suggest': {
+        get: {
+          operationId: 'suggest_paths',
+          summary: TOOLS.suggest_paths.title,
+          description: TOOLS.suggest_paths.description,
+          parameters: [...ownerRepo, ...queryParameters(SuggestPathsInputSchema, ['repository'], { query: 'q' })],
+          responses: responses('SuggestPathsOutput'),
+        },
+      },
+    },
+    components: {
+      schemas: {
+        ReadFileOutput: jsonSchema(ReadFileOutputSchema, 'output'),
+        ListFilesOutput: jsonSchema(ListFilesOutputSchema, 'output'),
+        RepositoryOverviewOutput: jsonSchema(RepositoryOverviewOutputSchema, 'output'),
+        RepositoriesStateOutput: jsonSchema(RepositoriesStateOutputSchema, 'output'),
+        SuggestPathsOutput: jsonSchema(SuggestPathsOutputSchema, 'output'),
+        ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
+      },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+    },
+  };
+  return cached;
+}

@@ -1,0 +1,26 @@
+import { invalid } from '../tool-error';
+
+/** Query parameters that are whole numbers in the tool inputs. */
+const NUMBERS = new Set(['depth', 'limit', 'start_line', 'end_line']);
+
+/**
+ * Tool arguments from a query string: numbers parsed, a parameter given twice refused,
+ * parameters starting with "_" (cache busters) ignored. The tool's own schema judges the rest.
+ */
+export function queryArgs(query: Record<string, unknown>, rename: Record<string, string> = {}): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (key.startsWith('_')) continue;
+    if (Array.isArray(value) || (typeof value === 'object' && value !== null)) throw invalid(`${key}: give it once, as plain text`);
+    const name = rename[key] ?? key;
+    args[name] = NUMBERS.has(name) && typeof value === 'string' && /^-?\d{1,15}$/.test(value.trim()) ? Number(value) : value;
+  }
+  return args;
+}
+
+/** A list parameter given as ?x=a&x=b or ?x=a,b. */
+export function listParam(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = Array.isArray(value) ? value : [value];
+  return items.flatMap((item) => String(item).split(',')).map((s) => s.trim()).filter(Boolean);
+}

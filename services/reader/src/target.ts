@@ -1,0 +1,121 @@
+import type { Freshness, RefState, RepositoryDocument } from '@gitdex/contracts';
+import type { Snapshot } from '@gitdex/ports';
+import { parseRepositoryName } from './address/repository-name';
+import { backfillSentence, queueBackfill } from './backfill';
+import type { Principal, ReaderDeps } from './deps';
+import { freshnessOf, shortRef, shortSha } from './freshness';
+import { rankPaths } from './suggest/rank';
+import { ToolError } from './tool-error';
+
+/** A readable ref of a repository: the snapshot a tool reads, pinned to the state's generation. */
+export interface Target {
+  repository: RepositoryDocument;
+  state: RefState & { commitSha: string };
+  snapshot: Snapshot;
+  freshness: Freshness;
+}
+
+const SHA_PREFIX = /^[0-9a-f]{7,40}$/i;
+
+/** The repository a caller means, if it is indexed and the caller may read it; else a REPOSITORY_NOT_FOUND error. */
+export async function findRepository(deps: ReaderDeps, principal: Principal | null, input: string): Promise<RepositoryDocument> {
+  const name = parseRepositoryName(input, deps.githubWebUrl);
+  const repository = await lookupByName(deps, name);
+  if (repository && deps.access(repository, principal)) return repository;
+  throw await unknownRepository(deps, principal, name);
+}
+
+/** A repository by name, or null: tries the name as given, then lower-cased (names are case-insensitive). */
+export async function lookupByName(deps: ReaderDeps, name: string): Promise<RepositoryDocument | null> {
+  const found = await deps.index.findRepositoryByName(name);
+  if (found) return found;
+  const lower = name.toLowerCase();
+  return lower !== name ? deps.index.findRepositoryByName(lower) : null;
+}
+
+/**
+ * The error for a repository the index does not hold, or that the caller may not read:
+ * the same words for both, and suggestions only among repositories the caller may read.
+ */
+export async function unknownRepository(deps: ReaderDeps, principal: Principal | null, name: string): Promise<ToolError> {
+  const readable = (await deps.index.listRepositories()).filter((r) => deps.access(r, principal));
+  const suggestions = rankPaths(name, readable.map((r) => r.fullName), 3)
+    .filter((r) => r.score >= 0.6)
+    .map((r) => r.path);
+  const didYouMean = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';
+  return new ToolError(
+    'REPOSITORY_NOT_FOUND',
+    `${name} is not indexed: gitdex has never received an event for it.${didYouMean} To index it, run \`gitdex index ${name}\` where gitdex runs, or install the gitdex GitHub App on it (a private repository also needs gitdex's GitHub access). repositories_state lists the repositories you can read.`,
+    { suggestions },
+  );
+}
+
+/** The readable state of a ref (the default branch when `refInput` is omitted), or a caller error saying what is indexed. */
+export async function resolveTarget(deps: ReaderDeps, repository: RepositoryDocument, refInput: string | undefined, known?: RefState[]): Promise<Target> {
+  const states = known ?? (await deps.index.listRefStates(repository.repositoryId));
+  const defaultRef = `refs/heads/${repository.defaultBranch}`;
+  const state = refInput === undefined ? states.find((s) => s.ref === defaultRef) : matchRef(states, refInput);
+  if (!state) {
+    if (refInput === undefined) throw await notIndexedYet(deps, repository, defaultRef, null);
+    throw unknownRef(repository, states, refInput);
+  }
+  if (state.commitSha === null) throw await notIndexedYet(deps, repository, state.ref, state);
+  const ready = state as RefState & { commitSha: string };
+  return {
+    repository,
+    state: ready,
+    snapshot: { repositoryId: repository.repositoryId, ref: ready.ref, generation: ready.generation },
+    freshness: freshnessOf(ready),
+  };
+}
+
+/** A branch ("main"), full ref, "heads/x" / "tags/x", or a prefix of an indexed commit. */
+export function matchRef(states: RefState[], input: string): RefState | undefined {
+  const text = input.trim();
+  const byRef = (ref: string) => states.find((s) => s.ref === ref);
+  if (text.startsWith('refs/')) return byRef(text);
+  const named = byRef(`refs/heads/${text}`) ?? byRef(`refs/tags/${text}`) ?? (/^(heads|tags)\//.test(text) ? byRef(`refs/${text}`) : undefined);
+  if (named) return named;
+  if (!SHA_PREFIX.test(text)) return undefined;
+  const prefix = text.toLowerCase();
+  // Several refs may sit at the same commit: the same content, so the first (by ref) will do.
+  return states.find((s) => s.commitSha !== null && s.commitSha.startsWith(prefix));
+}
+
+function unknownRef(repository: RepositoryDocument, states: RefState[], input: string): ToolError {
+  const indexed = states.filter((s) => s.commitSha !== null);
+  const list = indexed.length > 0 ? indexed.map((s) => `${shortRef(s.ref)} (${shortSha(s.commitSha)})`).join(', ') : 'none yet';
+  const text = input.trim();
+  if (SHA_PREFIX.test(text)) {
+    const prefix = text.toLowerCase();
+    const pending = states.find((s) => s.pendingCommitSha?.startsWith(prefix));
+    if (pending) {
+      return new ToolError(
+        'NOT_INDEXED',
+        `Commit ${text} of ${repository.fullName} was pushed to ${shortRef(pending.ref)} and is being indexed now: try again in a few seconds, or leave out ref to read the commit indexed before it (${shortSha(pending.commitSha)}).`,
+      );
+    }
+    return new ToolError(
+      'NOT_FOUND',
+      `Commit ${text} is not indexed for ${repository.fullName}: gitdex serves the newest commit of each indexed ref, which are: ${list}. Leave out ref to read the default branch, or pass one of these.`,
+    );
+  }
+  const suggestions = rankPaths(text, indexed.map((s) => shortRef(s.ref)), 3)
+    .filter((r) => r.score >= 0.6)
+    .map((r) => r.path);
+  const didYouMean = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';
+  return new ToolError(
+    'NOT_FOUND',
+    `Ref ${text} is not indexed for ${repository.fullName}.${didYouMean} Indexed refs: ${list}. Leave out ref to read the default branch (${repository.defaultBranch}); which refs gitdex indexes is set by its configuration (GITDEX_INDEXED_REFS).`,
+    { suggestions },
+  );
+}
+
+async function notIndexedYet(deps: ReaderDeps, repository: RepositoryDocument, ref: string, state: RefState | null): Promise<ToolError> {
+  let detail = '';
+  if (state?.status === 'indexing') detail = ' (its first index is running)';
+  else if (state?.status === 'failed') detail = ` (the last attempt failed: ${state.lastError ?? 'no reason recorded'})`;
+  // A first index under way needs no second request.
+  const outcome = state?.status === 'indexing' ? 'already_queued' : await queueBackfill(deps, repository, ref);
+  return new ToolError('NOT_INDEXED', `${repository.fullName} (${shortRef(ref)}) is not indexed yet${detail}. ${backfillSentence(outcome, repository.fullName)}`);
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { ToolErrorCode, ToolName } from '@gitdex/contracts';
+import { PortError } from '@gitdex/ports';
+import type { z } from 'zod';
+import type { Principal, ReaderDeps } from '../deps';
+import { indexUnavailable, invalid, ToolError } from '../tool-error';
+import type { ToolAnswer } from './answer';
+import { TOOLS } from './registry';
+
+export type ToolOutcome = 'ok' | ToolErrorCode;
+
+/** Told of every call: drives the metrics of whichever transport served it. */
+export type ToolObserver = (call: { tool: ToolName; transport: string; outcome: ToolOutcome; seconds: number }) => void;
+
+export interface CallOptions {
+  transport: string;
+  observe?: ToolObserver;
+  /** The arguments were parsed by the tool's input schema already (the MCP SDK does). */
+  parsed?: boolean;
+}
+
+/**
+ * Runs a tool the same way for every transport: parses its input, bounds it in time
+ * (an index that does not answer becomes "index unavailable", never a hang), and turns
+ * every failure into a ToolError for the caller. Internal failures are logged with their
+ * details and answered with a reference only.
+ */
+export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, principal: Principal | null, options: CallOptions): Promise<ToolAnswer<unknown>> {
+  const started = process.hrtime.bigint();
+  const finish = (outcome: ToolOutcome) => options.observe?.({ tool: name, transport: options.transport, outcome, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+  try {
+    const tool = TOOLS[name];
+    const input = options.parsed ? args : parseInput(tool.input, args);
+    const answer = await withDeadline((tool.run as (d: ReaderDeps, p: Principal | null, i: unknown) => Promise<ToolAnswer<unknown>>)(deps, principal, input), deps.limits.timeoutMs);
+    finish('ok');
+    return answer;
+  } catch (error) {
+    const toolError = asToolError(deps, name, error);
+    finish(toolError.code);
+    throw toolError;
+  }
+}
+
+/** Parses arguments with a tool's input schema; the error names each wrong argument and what it takes. */
+export function parseInput<S extends z.ZodType>(schema: S, args: unknown): z.infer<S> {
+  const parsed = schema.safeParse(args ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const where = issue.path.map(String).join('.');
+    return where && !issue.message.startsWith(`${where.split('.')[0]}:`) ? `${where}: ${issue.message}` : issue.message;
+  });
+  throw invalid(problems.join('; '));
+}
+
+class DeadlineExceeded extends Error {}
+
+/** Bounds a piece of work in time: past `ms`, it fails as the index not answering (asToolError says so). */
+export async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineExceeded(`no answer within ${ms} ms`)), ms);
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function asToolError(deps: ReaderDeps, tool: string, error: unknown): ToolError {
+  if (error instanceof ToolError) return error;
+  if (error instanceof DeadlineExceeded) {
+    deps.logger?.warn({ tool, timeoutMs: deps.limits.timeoutMs }, 'reader: the index did not answer in time');
+    const ms = deps.limits.timeoutMs;
+    return indexUnavailable(`it did not answer within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`);
+  }
+  if (error instanceof PortError && (error.code === 'UNAVAILABLE' || error.code === 'RATE_LIMITED')) {
+    deps.logger?.warn({ tool, err: error }, 'reader: index unavailable');
+    return indexUnavailable('it cannot be reached');
+  }
+  const reference = randomUUID().slice(0, 8);
+  deps.logger?.error({ tool, err: error, reference }, 'reader: internal error in a tool');
+  return new ToolError('INTERNAL', `Internal error in ${tool} (reference ${reference}); it was logged. Retry; if it persists, tell whoever runs gitdex, with the reference.`);
+}

@@ -1,0 +1,142 @@
+import { posix } from 'node:path';
+import type { FileDocument, ReadFileInput, ReadFileOutput } from '@gitdex/contracts';
+import { locate } from '../address/locate';
+import type { Principal, ReaderDeps } from '../deps';
+import { shortRef, shortSha } from '../freshness';
+import { flagsOutput, formatBytes, resultChars } from '../format/text';
+import { blobUrl, treeUrl } from '../github-links';
+import { pathNotFound } from '../not-found';
+import { numberLines, sliceLines, splitLines, type LineSlice } from '../read/line-slice';
+import type { Target } from '../target';
+import { invalid } from '../tool-error';
+import { pendingLine, type ToolAnswer } from './answer';
+
+/** A folder is any path that has files under it, at any depth. */
+const ANY_DEPTH = 10_000;
+
+/**
+ * read_file: numbered lines of a file at the indexed commit, within the line and
+ * character limits, with where to read on. Files without readable text (binary, too
+ * large, symlink, submodule) are described, never dumped.
+ */
+export async function readFile(deps: ReaderDeps, principal: Principal | null, input: ReadFileInput): Promise<ToolAnswer<ReadFileOutput>> {
+  if (input.start_line !== undefined && input.end_line !== undefined && input.end_line < input.start_line) {
+    throw invalid(`end_line (${input.end_line}) is before start_line (${input.start_line}): give an end_line of at least ${input.start_line}, or leave end_line out to read as far as the limits allow`);
+  }
+  const located = await locate(deps, principal, { repository: input.repository, path: input.path, ref: input.ref }, 'file');
+  const { target, path } = located;
+  if (path === '') throw invalid('path: give a file path, e.g. "README.md"; to see the root, use list_files or repository_overview');
+  const start = input.start_line ?? located.startLine;
+  const end = input.end_line ?? (input.start_line === undefined ? located.endLine : undefined);
+  if (start !== undefined && end !== undefined && end < start) throw invalid(`the URL's line range ends (${end}) before it starts (${start}); pass start_line and end_line instead`);
+
+  const file = await deps.index.getFile(target.snapshot, path);
+  if (!file) {
+    const folder = await deps.index.listFiles({ ...target.snapshot, folder: path, depth: ANY_DEPTH }, null, 1);
+    if (folder.total > 0) {
+      throw invalid(`${path} is a folder (${folder.total.toLocaleString('en-US')} files under it), not a file: list it with list_files (folder "${path}")`);
+    }
+    throw await pathNotFound(deps, principal, target, path, 'file');
+  }
+  return answer(deps, target, file, start, end);
+}
+
+function answer(deps: ReaderDeps, target: Target, file: FileDocument, start: number | undefined, end: number | undefined): ToolAnswer<ReadFileOutput> {
+  const { repository, freshness } = target;
+  const commit = target.state.commitSha;
+  const base: Omit<ReadFileOutput, 'content' | 'start_line' | 'end_line' | 'total_lines' | 'complete' | 'truncated' | 'cut_line' | 'next_start_line' | 'url'> = {
+    repository: repository.fullName,
+    ref: target.state.ref,
+    path: file.path,
+    kind: file.kind,
+    size: file.size,
+    language: file.language,
+    flags: flagsOutput(file.flags),
+    ...(file.target !== undefined ? { target: file.target } : {}),
+    freshness,
+  };
+  const header = `${repository.fullName} ${file.path} at ${shortRef(target.state.ref)} (${shortSha(commit)})`;
+  const opaque = describeOpaque(file);
+  if (opaque !== null) {
+    const url = file.kind === 'submodule' ? treeUrl(deps.githubWebUrl, repository.fullName, commit, file.path) : blobUrl(deps.githubWebUrl, repository.fullName, commit, file.path);
+    const structured: ReadFileOutput = {
+      ...base,
+      note: opaque,
+      content: '',
+      start_line: 0,
+      end_line: 0,
+      total_lines: file.lineCount ?? 0,
+      complete: true,
+      truncated: false,
+      cut_line: null,
+      next_start_line: null,
+      url,
+    };
+    return { structured, text: `${header}\n${opaque}\n${url}${pendingLine(freshness)}` };
+  }
+
+  const lines = splitLines(file.content ?? '');
+  let maxChars = deps.limits.maxChars;
+  // Text whose JSON form is much longer than itself (control characters, quotes) gets fewer lines.
+  for (;;) {
+    const slice = sliceLines(lines, { ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}), maxLines: deps.limits.maxLines, maxChars });
+    const result = textAnswer(deps, target, file, base, header, slice);
+    if (resultChars(result.text, result.structured) <= deps.limits.maxResultChars || maxChars < 500) return result;
+    maxChars = Math.floor(maxChars / 2);
+  }
+}
+
+function textAnswer(
+  deps: ReaderDeps,
+  target: Target,
+  file: FileDocument,
+  base: Omit<ReadFileOutput, 'content' | 'start_line' | 'end_line' | 'total_lines' | 'complete' | 'truncated' | 'cut_line' | 'next_start_line' | 'url'>,
+  header: string,
+  slice: LineSlice,
+): ToolAnswer<ReadFileOutput> {
+  const url = blobUrl(deps.githubWebUrl, target.repository.fullName, target.state.commitSha, file.path, { start: slice.startLine, end: slice.endLine });
+  const notes: string[] = [];
+  if (file.flags.vendored) notes.push('vendored: third-party code kept in the repository');
+  if (file.flags.generated) notes.push('generated: produced by a tool, edit its source instead');
+  if (slice.cutLine !== null) notes.push(`line ${slice.cutLine} has ${slice.cutLineLength.toLocaleString('en-US')} characters; only its first ${(slice.lines[slice.lines.length - 1] ?? '').length.toLocaleString('en-US')} are shown (a result holds at most ${deps.limits.maxChars.toLocaleString('en-US')})`);
+  if (slice.totalLines === 0) notes.push('the file is empty');
+  const structured: ReadFileOutput = {
+    ...base,
+    ...(notes.length > 0 ? { note: `${notes.join('; ')}.` } : {}),
+    content: slice.lines.join('\n'),
+    start_line: slice.startLine,
+    end_line: slice.endLine,
+    total_lines: slice.totalLines,
+    complete: slice.complete,
+    truncated: slice.truncated,
+    cut_line: slice.cutLine,
+    next_start_line: slice.nextStartLine,
+    url,
+  };
+  const range = slice.totalLines === 0 ? 'empty file' : `lines ${slice.startLine}-${slice.endLine} of ${slice.totalLines}`;
+  const about = [file.language, formatBytes(file.size), ...(file.flags.vendored ? ['vendored'] : []), ...(file.flags.generated ? ['generated'] : [])].filter(Boolean).join(', ');
+  let footer: string;
+  if (slice.nextStartLine !== null) {
+    const left = slice.totalLines - slice.endLine;
+    footer = `[${left.toLocaleString('en-US')} more line${left === 1 ? '' : 's'}: read on with start_line ${slice.nextStartLine}]`;
+  } else footer = slice.totalLines === 0 ? '' : slice.cutLine !== null ? '[end of file; its last line was cut]' : '[end of file]';
+  const noteLine = structured.note ? `\nNote: ${structured.note}` : '';
+  const text = `${header}, ${range} (${about})\n${url}${noteLine}${pendingLine(target.freshness)}\n\n${numberLines(slice)}${footer ? `\n${footer}` : ''}`;
+  return { structured, text };
+}
+
+/** What a file without readable text is, or null when its text can be shown. */
+function describeOpaque(file: FileDocument): string | null {
+  const size = formatBytes(file.size);
+  if (file.kind === 'submodule') return `A submodule: it points at commit ${file.target ?? 'unknown'} of another repository; its files are not in this one.`;
+  if (file.kind === 'symlink') {
+    const target = file.target ?? file.content ?? '';
+    const resolved = posix.normalize(posix.join(file.folder, target));
+    const inside = !posix.isAbsolute(target) && !resolved.startsWith('..');
+    return `A symbolic link to ${target}${inside ? `: read ${resolved} for its content` : ', outside the repository'}.`;
+  }
+  if (file.flags.binary) return `A binary file (${size}${file.language ? `, ${file.language}` : ''}): its content is not shown; open the URL to view it.`;
+  if (file.flags.tooLarge) return `Too large to index (${size}): listed, but its content is not stored; open the URL to view it.`;
+  if (file.content === null) return `Its content is not stored (${size}); open the URL to view it.`;
+  return null;
+}

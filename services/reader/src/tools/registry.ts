@@ -1,0 +1,113 @@
+import {
+  ListFilesInputSchema,
+  ListFilesOutputSchema,
+  ReadFileInputSchema,
+  ReadFileOutputSchema,
+  RepositoriesStateInputSchema,
+  RepositoriesStateOutputSchema,
+  RepositoryOverviewInputSchema,
+  RepositoryOverviewOutputSchema,
+  SuggestPathsInputSchema,
+  SuggestPathsOutputSchema,
+  type ToolName,
+} from '@gitdex/contracts';
+import type { z } from 'zod';
+import type { Principal, ReaderDeps } from '../deps';
+import type { ToolAnswer } from './answer';
+import { listFiles } from './list-files';
+import { readFile } from './read-file';
+import { repositoriesState } from './repositories-state';
+import { repositoryOverview } from './repository-overview';
+import { suggestPaths } from './suggest-paths';
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: ToolName;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  run(deps: ReaderDeps, principal: Principal | null, input: z.infer<I>): Promise<ToolAnswer<z.infer<O>>>;
+}
+
+function define<I extends z.ZodType, O extends z.ZodType>(definition: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return definition;
+}
+
+const REPOSITORY_HINT = 'repository is "owner/name" or its GitHub URL; ref is a branch, a full ref or the indexed commit (default: the default branch).';
+const FRESHNESS_HINT = 'Every answer says the indexed commit it shows and whether a newer push is still being indexed (freshness.pending).';
+
+/** The reader tools: what MCP registers and the REST API serves, from one table. */
+export const TOOLS = {
+  read_file: define({
+    name: 'read_file',
+    title: 'Read a file',
+    description: [
+      'Read a file of an indexed GitHub repository, or a range of its lines, from the index (never GitHub itself).',
+      'Lines come numbered as `cat -n` shows them: the line number right-aligned, a tab, then the line exactly as in the file.',
+      'At most 400 lines and 16,000 characters a call, always at least one line; a single longer line is cut and says so.',
+      'The answer gives total_lines, complete (the end of the file was reached) and next_start_line: call again with start_line = next_start_line to read on.',
+      'path is from the repository root (a leading slash is ignored) or a GitHub URL .../blob/<ref>/<path>#L10-L20, which also gives ref and lines. start_line and end_line are 1-based and inclusive; a start_line past the end reads the last line.',
+      'Binary, too large, symlink and submodule files are described (size, link target, submodule commit) instead of dumped; vendored and generated files are readable and flagged.',
+      'A path that does not exist answers with the closest paths ("Did you mean") and where a moved file went.',
+      REPOSITORY_HINT,
+      FRESHNESS_HINT,
+    ].join(' '),
+    input: ReadFileInputSchema,
+    output: ReadFileOutputSchema,
+    run: readFile,
+  }),
+  list_files: define({
+    name: 'list_files',
+    title: 'List a folder',
+    description: [
+      'List a folder of an indexed repository: folders first (each with the number of files under it), then files (with size, language and flags), each in path order.',
+      'depth 1 (default) lists the folder\'s own entries; up to 10 lists deeper levels too. Entries carry their full path from the root.',
+      'A page holds at most limit entries (default 200, at most 300, fewer when paths are very long); total_entries and remaining count the rest.',
+      'To page, pass next_cursor back as cursor, unchanged: later pages list the same commit as the first one, even after a push, until the index drops that commit (then the cursor expires and says so).',
+      'folder may be a GitHub URL .../tree/<ref>/<folder>.',
+      REPOSITORY_HINT,
+      FRESHNESS_HINT,
+    ].join(' '),
+    input: ListFilesInputSchema,
+    output: ListFilesOutputSchema,
+    run: listFiles,
+  }),
+  repository_overview: define({
+    name: 'repository_overview',
+    title: 'Repository overview',
+    description: [
+      'Describe an indexed repository: the indexed commit and when it was indexed, numbers of files, code files and documentation files, languages by number of files, the top-level folders (with file counts) and files, and the README (its first 6,000 characters, whether it was cut, and its path: read_file reads the rest).',
+      'A good first call on an unfamiliar repository.',
+      REPOSITORY_HINT,
+    ].join(' '),
+    input: RepositoryOverviewInputSchema,
+    output: RepositoryOverviewOutputSchema,
+    run: repositoryOverview,
+  }),
+  repositories_state: define({
+    name: 'repositories_state',
+    title: 'Index state of repositories',
+    description: [
+      'Say for each repository whether it is indexed and readable: commit, number of files, when it was indexed, status and last error of the indexer, and whether a newer push is being indexed (pending).',
+      'Without repositories, reports every repository you can read (at most 200; name others to see them).',
+      'A repository that is known but not indexed yet is queued for indexing by this call; one gitdex never heard of says how to index it.',
+    ].join(' '),
+    input: RepositoriesStateInputSchema,
+    output: RepositoriesStateOutputSchema,
+    run: repositoriesState,
+  }),
+  suggest_paths: define({
+    name: 'suggest_paths',
+    title: 'Suggest paths',
+    description: [
+      'Find the files of an indexed repository that a path most likely means: misspelt ("src/compnents/Buton.tsx"), typed so far ("src/comp"), misplaced (wrong or missing folders, a file name alone), in the wrong case, case style (snake_case, kebab-case, camelCase) or extension.',
+      'Best first, each with a score from 0 to 1 and the reason it matches; a file that moved comes first with reason "moved". limit: default 10, at most 50.',
+      REPOSITORY_HINT,
+    ].join(' '),
+    input: SuggestPathsInputSchema,
+    output: SuggestPathsOutputSchema,
+    run: suggestPaths,
+  }),
+} satisfies Record<ToolName, ToolDefinition<z.ZodType, z.ZodType>>;
+
+export type Tools = typeof TOOLS;

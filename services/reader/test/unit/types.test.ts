@@ -1,0 +1,20 @@
+import { createLogger } from '@gitdex/observability';
+import type { ReaderLogger } from '../../src/deps';
+import { resolveDeps } from '../../src/deps';
+import { MemoryIndexStore } from '../support/memory-index';
+
+test('a pino logger from @gitdex/observability is a ReaderLogger', () => {
+  const logger: ReaderLogger = createLogger({ level: 'silent' });
+  expect(resolveDeps({ index: new MemoryIndexStore(), logger }).logger).toBe(logger);
+});
+
+test('resolveDeps applies defaults and refuses nonsense at construction', () => {
+  const deps = resolveDeps({ index: new MemoryIndexStore() });
+  expect(deps.limits).toMatchObject({ maxLines: 400, maxChars: 16_000, maxListEntries: 300, maxDepth: 10 });
+  expect(deps.githubWebUrl).toBe('https://github.com');
+  expect(deps.access({ private: true } as never, null)).toBe(false);
+  expect(resolveDeps(deps)).toBe(deps);
+  expect(() => resolveDeps({ index: new MemoryIndexStore(), limits: { maxLines: 0 } })).toThrow(/limits.maxLines must be a positive whole number/);
+  expect(() => resolveDeps({ index: new MemoryIndexStore(), githubWebUrl: 'not a url' })).toThrow(/githubWebUrl must be a URL/);
+  expect(() => resolveDeps({} as never)).toThrow(/an index \(IndexStore\) is required/);
+});
