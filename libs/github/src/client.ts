@@ -60,7 +60,8 @@ export class GitHubClients {
       userAgent: this.options.userAgent ?? 'gitdex-indexer',
       ...auth,
       log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
-      retry: { retries: 2, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429] },
+      // A couple of quick retries for a flaky 5xx; longer waits belong to the indexer's own backoff.
+      retry: { retries: 2, retryAfterBaseValue: 200, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429] },
       throttle: { onRateLimit: onLimit, onSecondaryRateLimit: onLimit },
       request: { timeout: 30_000 },
     });
