@@ -16,6 +16,7 @@ export interface Pipeline {
   webhook: RunningWebhook;
   index: IndexStore;
   topic: string;
+  indexPrefix: string;
   deadLetters: KafkaDeadLetters;
   publisher: KafkaPublisher;
   logs: { level: string; message: string; context: object }[];
@@ -70,7 +71,7 @@ export async function startPipeline(options: { indexRef?: Partial<IndexRefOption
   };
 
   return {
-    root, standIn, webhook, index, topic, deadLetters, publisher, logs, waitFor,
+    root, standIn, webhook, index, topic, indexPrefix: prefix, deadLetters, publisher, logs, waitFor,
     waitForCommit: (repositoryId, ref, commitSha, timeoutMs) =>
       waitFor(async () => {
         const state = await index.getRefState(repositoryId, ref);

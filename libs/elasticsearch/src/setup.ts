@@ -16,7 +16,8 @@ async function putTemplate(client: Client, prefix: string, kind: IndexKind, vers
   const names = indexNames(prefix, kind);
   await client.indices.putIndexTemplate({
     name: names.physical(version),
-    index_patterns: [names.physical(version)],
+    // Rebuilt copies of a version (`-v1-r<time>`) take the same template.
+    index_patterns: [names.physical(version), `${names.physical(version)}-r*`],
     priority: 500,
     template: { settings: indexSettings(kind), mappings: mappingsOf(kind) },
     _meta: { managedBy: 'gitdex', gitdexMappingVersion: version },
@@ -28,7 +29,7 @@ async function aliasTargets(client: Client, alias: string): Promise<{ index: str
   const exists = await client.indices.existsAlias({ name: alias });
   if (!exists) return [];
   const response = await client.indices.getAlias({ name: alias });
-  return Object.keys(response).map((index) => ({ index, version: Number(/-v(\d+)$/.exec(index)?.[1] ?? 0) }));
+  return Object.keys(response).map((index) => ({ index, version: Number(/-v(\d+)(?:-r\d+)?$/.exec(index)?.[1] ?? 0) }));
 }
 
 async function ensureIndex(client: Client, prefix: string, kind: IndexKind): Promise<void> {
@@ -72,10 +73,11 @@ export async function ensureIndices(client: Client, prefix: string): Promise<voi
  * too (scroll + bulk instead of _reindex). Stop writers while it runs, or replay their
  * events afterwards: writes are idempotent.
  */
-export async function reindex(ctx: BulkContext, kind: IndexKind): Promise<{ from: string[]; to: string; copied: number }> {
+export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<{ from: string[]; to: string; copied: number }> {
   const { client } = ctx;
   const names = indexNames(ctx.prefix, kind);
-  const target = names.physical(names.version);
+  // A rebuild copies into a fresh physical index of the same version (e.g. to change shard counts or compact).
+  const target = options.rebuild ? `${names.physical(names.version)}-r${Date.now()}` : names.physical(names.version);
   const sources = (await aliasTargets(client, names.alias)).map((entry) => entry.index);
   if (sources.includes(target)) return { from: sources, to: target, copied: 0 };
   await putTemplate(client, ctx.prefix, kind, names.version);
@@ -102,5 +104,7 @@ export async function reindex(ctx: BulkContext, kind: IndexKind): Promise<{ from
       { add: { index: target, alias: names.alias, is_write_index: true } },
     ],
   });
+  // The alias no longer reaches the old copies: nothing reads them any more.
+  for (const index of sources) await client.indices.delete({ index }).catch(() => undefined);
   return { from: sources, to: target, copied };
 }

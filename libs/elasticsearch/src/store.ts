@@ -84,8 +84,8 @@ export class ElasticsearchIndexStore implements IndexStore {
   }
 
   /** Copies the documents behind an alias into this build's mapping version and swaps the alias. */
-  reindex(kind: IndexKind): Promise<{ from: string[]; to: string; copied: number }> {
-    return this.call('reindex', (ctx) => reindex(ctx, kind));
+  reindex(kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<{ from: string[]; to: string; copied: number }> {
+    return this.call('reindex', (ctx) => reindex(ctx, kind, options));
   }
 
   getRepository(repositoryId: number): Promise<RepositoryDocument | null> {

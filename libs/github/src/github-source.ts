@@ -29,6 +29,18 @@ export class GitHubSource implements Source {
     }
   }
 
+  async repositoryByName(fullName: string, installationId?: number): Promise<SourceRepository | null> {
+    const [owner = '', repo = ''] = fullName.split('/');
+    try {
+      const { data } = await this.clients.forInstallation(installationId).rest.repos.get({ owner, repo });
+      return { id: data.id, fullName: data.full_name, defaultBranch: data.default_branch, private: data.private, archived: data.archived, htmlUrl: data.html_url };
+    } catch (error) {
+      const mapped = toPortError(error, `repository ${fullName}`);
+      if (mapped.code === 'NOT_FOUND') return null;
+      throw mapped;
+    }
+  }
+
   async head(repository: SourceRepository, branch: string, installationId?: number): Promise<SourceCommit | null> {
     try {
       const { data } = await this.clients.forInstallation(installationId).rest.repos.getBranch({ ...split(repository), branch });

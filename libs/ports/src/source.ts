@@ -38,6 +38,8 @@ export interface SourceTree {
 export interface Source {
   /** By id, so renames and transfers do not lose the repository; null when it is gone. */
   repository(repositoryId: number, installationId?: number): Promise<SourceRepository | null>;
+  /** By owner/name, for operators who name a repository (the CLI); null when it does not exist. */
+  repositoryByName(fullName: string, installationId?: number): Promise<SourceRepository | null>;
   /** The commit a branch points at now; null when the branch does not exist. */
   head(repository: SourceRepository, branch: string, installationId?: number): Promise<SourceCommit | null>;
   branches(repository: SourceRepository, installationId?: number): Promise<string[]>;

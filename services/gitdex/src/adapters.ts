@@ -23,7 +23,7 @@ export interface Adapters {
  * Chooses each port's adapter from the configuration: Kafka and Elasticsearch where
  * they are configured, the embedded SQLite adapters in the data folder otherwise.
  */
-export function createAdapters(env: Env, overrides: { topic?: string; groupId?: string } = {}): Adapters {
+export function createAdapters(env: Env): Adapters {
   const closers: (() => Promise<void>)[] = [];
   const needsDataDir = !env.KAFKA_BROKERS || !env.ELASTICSEARCH_URL;
   if (needsDataDir) mkdirSync(env.GITDEX_DATA_DIR, { recursive: true });
@@ -41,11 +41,11 @@ export function createAdapters(env: Env, overrides: { topic?: string; groupId?: 
   let deadLetters: DeadLetterStore;
   if (env.KAFKA_BROKERS) {
     const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID });
-    const topic = overrides.topic;
-    publisher = new KafkaPublisher(kafka, { partitions: env.KAFKA_PARTITIONS, ...(topic ? { topic } : {}) });
+    const topic = env.KAFKA_TOPIC;
+    publisher = new KafkaPublisher(kafka, { partitions: env.KAFKA_PARTITIONS, topic });
     let made: KafkaConsumer | undefined;
-    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, ...(topic ? { topic } : {}), ...(overrides.groupId ? { groupId: overrides.groupId } : {}) }));
-    const letters = new KafkaDeadLetters(kafka, topic ? `${topic}.dlq` : undefined);
+    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID }));
+    const letters = new KafkaDeadLetters(kafka, `${topic}.dlq`);
     deadLetters = letters;
     closers.push(() => publisher.close(), () => letters.close(), async () => made?.stop());
   } else {

@@ -1,6 +1,6 @@
 import type { Env } from '@gitdex/contracts';
 import type { Logger } from '@gitdex/observability';
-import { createBatchHandler, createIndexerMetrics, DEFAULT_INDEX_REF_OPTIONS, DEFAULT_RETRY_POLICY, RefSelection } from '@gitdex/indexer';
+import { createBatchHandler, createIndexerMetrics, DEFAULT_INDEX_REF_OPTIONS, DEFAULT_RETRY_POLICY, reconcile, RefSelection } from '@gitdex/indexer';
 import type { Registry } from 'prom-client';
 import type { Adapters } from './adapters';
 
@@ -28,11 +28,33 @@ export async function startIndexer(adapters: Adapters, env: Env, log: Logger, re
     consumer.lag().then((lag) => metrics.lag.set(lag), () => undefined);
   }, 10_000);
   lagTimer.unref();
+  const reconcileTimer = env.GITDEX_RECONCILE_INTERVAL_SECONDS > 0 ? startReconciler(adapters, env.GITDEX_RECONCILE_INTERVAL_SECONDS, log) : undefined;
   log.info({ eventLog: adapters.engines.eventLog, index: adapters.engines.index }, 'indexer started');
   return {
     async stop() {
       clearInterval(lagTimer);
+      if (reconcileTimer) clearInterval(reconcileTimer);
       await consumer.stop();
     },
   };
+}
+
+/** Heals missed webhooks on an interval: drifted refs are queued for a backfill. */
+function startReconciler(adapters: Adapters, seconds: number, log: Logger): NodeJS.Timeout {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    reconcile({ index: adapters.index, source: adapters.source, publisher: adapters.publisher, now: () => new Date() })
+      .then((report) => {
+        if (report.drifted.length > 0 || report.failed.length > 0) log.warn({ ...report }, 'reconciler queued drifted refs');
+        else log.info({ checked: report.checked }, 'reconciler found no drift');
+      })
+      .catch((error: unknown) => log.error({ err: error }, 'reconciler failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, seconds * 1000);
+  timer.unref();
+  return timer;
 }

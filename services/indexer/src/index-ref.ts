@@ -34,6 +34,8 @@ export interface IndexRefDeps {
   options: IndexRefOptions;
   now: () => Date;
   heartbeat?: () => Promise<void>;
+  /** Called as entries are processed (for the CLI's progress bar). */
+  onProgress?: (entriesProcessed: number) => void;
 }
 
 export interface RefTarget {
@@ -170,6 +172,7 @@ async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
       : undefined;
     return { path: entry.path, mode: entry.mode, blobSha: entry.sha, size, ...(content ? { content } : {}) } satisfies FetchedEntry;
   });
+  deps.onProgress?.(changes.length);
   for (const entry of fetched) {
     const old = previous.get(entry.path);
     if (!old) delta += 1;
@@ -195,6 +198,7 @@ async function applyTarball(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
   const wants = (path: string, size: number) => path === '.gitmodules' || wantsContent({ mode: '100644', size, path }, plan.context);
   for await (const entry of tarballEntries(stream, { maxContentBytes: deps.options.maxFileBytes, wantsContent: wants })) {
     seen.add(entry.path);
+    deps.onProgress?.(seen.size);
     if (entry.path === '.gitmodules') gitmodules = entry.content;
     const old = previous.get(entry.path);
     if (!unchanged(old, entry.blobSha, entry.mode)) await put(plan, entry, old);

@@ -6,3 +6,4 @@ export { createIndexerMetrics, type IndexerMetrics } from './metrics';
 export { DEFAULT_RETRY_POLICY, delayBeforeRetry, type RetryPolicy } from './retry-policy';
 export { buildDocument, gitBlobSha, type FetchedEntry, type DocumentContext } from './build-document';
 export { DEFAULT_PATH_RULES, classifyPath, type PathRules } from './classify/vendored';
+export { reconcile, type ReconcileDeps, type ReconcileReport, type Drift } from './reconcile';

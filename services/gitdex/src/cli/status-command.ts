@@ -1,0 +1,39 @@
+import type { CliContext } from './context';
+import { age, formatTable, shortSha } from './table';
+
+/** `gitdex status`: repositories, refs, commits, freshness, failures, lag and dead letters. */
+export async function statusCommand(ctx: CliContext, options: { json?: boolean }): Promise<void> {
+  const { adapters, out } = ctx;
+  const [repositories, states, lag, letters] = await Promise.all([
+    adapters.index.listRepositories(),
+    adapters.index.listRefStates(),
+    adapters.consumer().lag().catch(() => null),
+    adapters.deadLetters.list(1000).catch(() => null),
+  ]);
+  const names = new Map(repositories.map((r) => [r.repositoryId, r.fullName]));
+  const rows = states
+    .map((s) => ({
+      repository: names.get(s.repositoryId) ?? `#${s.repositoryId}`,
+      ref: s.ref.replace(/^refs\/heads\//, ''),
+      commit: s.commitSha,
+      files: s.fileCount,
+      indexedAt: s.indexedAt,
+      status: s.status,
+      pending: s.pendingCommitSha,
+      lastError: s.lastError,
+    }))
+    .sort((a, b) => a.repository.localeCompare(b.repository) || a.ref.localeCompare(b.ref));
+  const summary = { repositories: repositories.length, refs: states.length, failed: states.filter((s) => s.status === 'failed').length, lag, deadLetters: letters?.length ?? null, eventLog: adapters.engines.eventLog, index: adapters.engines.index };
+  if (options.json) {
+    out.log(JSON.stringify({ summary, refs: rows }, null, 2));
+    return;
+  }
+  out.log(
+    formatTable(
+      ['REPOSITORY', 'REF', 'COMMIT', 'FILES', 'INDEXED', 'STATUS', 'PENDING', 'LAST ERROR'],
+      rows.map((r) => [r.repository, r.ref, shortSha(r.commit), String(r.files), age(r.indexedAt), r.status, r.pending ? shortSha(r.pending) : '-', (r.lastError ?? '-').slice(0, 60)]),
+    ),
+  );
+  out.log('');
+  out.log(`${summary.repositories} repositories, ${summary.refs} refs, ${summary.failed} failed; lag ${lag ?? 'unknown'}; dead letters ${summary.deadLetters ?? 'unknown'} (event log: ${summary.eventLog}, index: ${summary.index})`);
+}
