@@ -61,5 +61,7 @@ describe('single-process mode on embedded defaults', () => {
       const file = await (await fetch(`${url}/v1/repositories/crash/${repo.name}/files/src/later.ts`)).json() as { text?: string };
       expect(JSON.stringify(file)).toContain(`export const name = '${repo.name}';`);
     }
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    for (const name of ['gitdex_freshness_seconds_count', 'gitdex_indexer_events_total', 'gitdex_indexer_index_seconds_count', 'gitdex_github_rate_limit_remaining', 'gitdex_webhook_deliveries_total']) expect(metrics).toContain(name);
   });
 });

@@ -44,6 +44,7 @@ describe('webhook service → real Kafka', () => {
     expect(events[1]).toMatchObject({ key: String(id), event: { kind: 'push', ref: 'refs/heads/main', after, created: false, deleted: false } });
     expect(events[0]!.event).toMatchObject({ created: true });
     expect(events[1]!.headers['gitdex-delivery-id']).toBe(second.id);
+    expect(events[1]!.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
   });
 
   it('turns every relevant example payload of GitHub into the expected events', async () => {

@@ -1,7 +1,172 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
 const positiveInt = z.coerce.number().int().positive();
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * A reader bearer token and what it may read. Public repositories are readable by every
+ * caller; `repositories` adds private ones: "*", "owner/*" or "owner/name", lower-cased.
+ */
+export interface ReaderTokenSpec {
+  /** Who the token stands for: the principal id in logs, metrics and rate limits (never the token). */
+  name: string;
+  token: string;
+  repositories: string[];
+}
+
+/** Shortest token the configuration accepts: a guessable token is no lock. */
+export const MIN_READER_TOKEN_CHARS = 16;
+
+const TOKEN_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+const REPOSITORY_PATTERN = /^(\*|[A-Za-z0-9._-]+\/(\*|[A-Za-z0-9._-]+))$/;
+const PATTERN_HELP = 'owner/name, owner/* or *';
+
+/**
+ * Parses GITDEX_READER_TOKENS. The form is `name:token=patterns`, entries separated by ";"
+ * (or new lines), patterns by ",": `alice:3f9a…=acme/*,octo/hello; ci:77ab…=*`. The name
+ * ends at the first ":", the patterns start after the last "=", so a token may hold any
+ * visible ASCII character but ";" (base64 padding included); `=public` grants nothing
+ * private. A value without "=" or ";" is the older form `name:token,name:token` (or bare
+ * tokens): public repositories only. Problems never quote a token.
+ */
+export function parseReaderTokenList(text: string): { tokens: ReaderTokenSpec[]; problems: string[] } {
+  const tokens: ReaderTokenSpec[] = [];
+  const problems: string[] = [];
+  if (!/[=;\n]/.test(text)) {
+    csv(text).forEach((part, i) => {
+      const colon = part.indexOf(':');
+      const name = colon > 0 ? part.slice(0, colon) : `token-${i + 1}`;
+      const token = colon > 0 ? part.slice(colon + 1) : part;
+      const problem = tokenProblem(name, token);
+      if (problem) problems.push(`entry ${i + 1}: ${problem}`);
+      else tokens.push({ name, token, repositories: [] });
+    });
+    return { tokens, problems: [...problems, ...duplicates(tokens)] };
+  }
+  const entries = text.split(/[;\n]/).map((part) => part.trim()).filter(Boolean);
+  entries.forEach((entry, i) => {
+    const where = `entry ${i + 1}`;
+    const colon = entry.indexOf(':');
+    if (colon <= 0) {
+      problems.push(`${where}: write it as name:token=repositories (no name before ":")`);
+      return;
+    }
+    const name = entry.slice(0, colon);
+    const rest = entry.slice(colon + 1);
+    const equals = rest.lastIndexOf('=');
+    if (equals < 0) {
+      problems.push(`${where} (${TOKEN_NAME.test(name) ? name : 'unnamed'}): end it with "=" and the repositories it may read (${PATTERN_HELP}, or public)`);
+      return;
+    }
+    const token = rest.slice(0, equals);
+    const problem = tokenProblem(name, token);
+    if (problem) {
+      problems.push(`${where}: ${problem}`);
+      return;
+    }
+    const scope = rest.slice(equals + 1).trim();
+    if (scope === '') {
+      problems.push(`${where} (${name}): nothing after the last "=": give the repositories it may read (${PATTERN_HELP}, or public); a token that ends in "=" still needs them after another "="`);
+      return;
+    }
+    const repositories = patternsOf(scope.toLowerCase() === 'public' ? [] : scope.split(','), `${where} (${name})`, problems);
+    if (repositories) tokens.push({ name, token, repositories });
+  });
+  return { tokens, problems: [...problems, ...duplicates(tokens)] };
+}
+
+const TokenFileSchema = z.array(
+  z.strictObject({
+    name: z.string().regex(TOKEN_NAME, 'letters, digits, ".", "_" and "-", at most 64'),
+    token: z.string().regex(TOKEN_CHARS, 'visible ASCII characters, no spaces'),
+    repositories: z.array(z.string()),
+  }),
+);
+
+/** GITDEX_READER_TOKENS_FILE: a JSON array of {"name", "token", "repositories": ["acme/*"]}. */
+export function parseReaderTokenFile(json: string): { tokens: ReaderTokenSpec[]; problems: string[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return { tokens: [], problems: ['not valid JSON: write an array of {"name", "token", "repositories": ["owner/*"]}'] };
+  }
+  const parsed = TokenFileSchema.safeParse(value);
+  if (!parsed.success) {
+    // Issue paths name the entry and field; the value (maybe a token) is never quoted.
+    return { tokens: [], problems: parsed.error.issues.map((issue) => `${issue.path.length > 0 ? `entry ${issue.path.map((p) => (typeof p === 'number' ? p + 1 : String(p))).join('.')}` : 'the file'}: ${issue.code === 'invalid_type' ? issue.message.replace(/, received .*/, '') : issue.message}`) };
+  }
+  const problems: string[] = [];
+  const tokens: ReaderTokenSpec[] = [];
+  parsed.data.forEach((entry, i) => {
+    const repositories = patternsOf(entry.repositories, `entry ${i + 1} (${entry.name})`, problems);
+    if (repositories) tokens.push({ name: entry.name, token: entry.token, repositories });
+  });
+  return { tokens, problems: [...problems, ...duplicates(tokens)] };
+}
+
+function tokenProblem(name: string, token: string): string | null {
+  if (!TOKEN_NAME.test(name)) return 'the name (before ":") takes letters, digits, ".", "_" and "-", at most 64';
+  if (token === '') return `${name}: the token is empty`;
+  if (!TOKEN_CHARS.test(token)) return `${name}: the token holds a space or a character that is not visible ASCII`;
+  return null;
+}
+
+function patternsOf(items: string[], where: string, problems: string[]): string[] | null {
+  const patterns: string[] = [];
+  let ok = true;
+  items.forEach((item, i) => {
+    const pattern = item.trim();
+    // The pattern is not quoted: a token pasted in the wrong place must not reach a log.
+    if (!REPOSITORY_PATTERN.test(pattern)) {
+      problems.push(`${where}: repository pattern ${i + 1} is not ${PATTERN_HELP}`);
+      ok = false;
+    } else patterns.push(pattern.toLowerCase());
+  });
+  return ok ? [...new Set(patterns)] : null;
+}
+
+function duplicates(tokens: ReaderTokenSpec[]): string[] {
+  const problems: string[] = [];
+  const names = new Set<string>();
+  const values = new Map<string, string>();
+  for (const { name, token } of tokens) {
+    if (names.has(name)) problems.push(`the name ${name} is used twice`);
+    names.add(name);
+    const other = values.get(token);
+    if (other !== undefined) problems.push(`${other} and ${name} have the same token`);
+    values.set(token, name);
+  }
+  return problems;
+}
+
+type Issues = z.RefinementCtx<string | undefined>;
+
+function readerTokens(text: string | undefined, ctx: Issues): ReaderTokenSpec[] {
+  if (!text) return [];
+  const { tokens, problems } = parseReaderTokenList(text);
+  for (const message of problems) ctx.issues.push({ code: 'custom', message, input: '' });
+  return tokens;
+}
+
+function readerTokensFile(path: string | undefined, ctx: Issues): ReaderTokenSpec[] {
+  if (!path) return [];
+  let json: string;
+  try {
+    json = readFileSync(path, 'utf8');
+  } catch (error) {
+    ctx.issues.push({ code: 'custom', message: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, input: '' });
+    return [];
+  }
+  const { tokens, problems } = parseReaderTokenFile(json);
+  for (const message of problems) ctx.issues.push({ code: 'custom', message, input: '' });
+  return tokens;
+}
 
 /**
  * Every environment variable gitdex reads, with its default. Only entry points call
@@ -14,6 +179,8 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KAFKA_BROKERS: z.string().optional().transform((v) => (v ? csv(v) : undefined)),
   KAFKA_CLIENT_ID: z.string().default('gitdex'),
+  KAFKA_TOPIC: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ., _ and -').default('gitdex.push.v1'),
+  KAFKA_GROUP_ID: z.string().min(1).default('gitdex-indexer'),
   KAFKA_PARTITIONS: positiveInt.default(12),
   ELASTICSEARCH_URL: z.string().url().optional(),
   ELASTICSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _').default('gitdex'),
@@ -28,8 +195,13 @@ export const EnvSchema = z.object({
   GITDEX_MAX_ATTEMPTS: positiveInt.default(5),
   GITDEX_READ_MAX_LINES: positiveInt.default(400),
   GITDEX_READ_MAX_CHARS: positiveInt.default(16000),
-  GITDEX_READER_TOKENS: z.string().optional(),
+  GITDEX_READER_TOKENS: z.string().optional().transform(readerTokens),
+  GITDEX_READER_TOKENS_FILE: z.string().optional().transform(readerTokensFile),
+  GITDEX_REQUIRE_AUTH: flag.default(false),
+  GITDEX_READER_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
+  GITDEX_READER_RATE_BURST: positiveInt.optional(),
   GITDEX_ALLOWED_ORIGINS: z.string().optional().transform((v) => (v ? csv(v) : [])),
+  GITDEX_ALLOWED_HOSTS: z.string().optional().transform((v) => (v ? csv(v).map((host) => host.toLowerCase()) : [])),
   GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(0),
 });
 export type Env = z.infer<typeof EnvSchema>;
@@ -53,6 +225,18 @@ export function loadEnv(env: Record<string, string | undefined>): Env {
   const problems: { variable: string; message: string }[] = [];
   if ((value.GITHUB_APP_ID === undefined) !== (value.GITHUB_APP_PRIVATE_KEY === undefined)) {
     problems.push({ variable: value.GITHUB_APP_ID === undefined ? 'GITHUB_APP_ID' : 'GITHUB_APP_PRIVATE_KEY', message: 'a GitHub App needs both GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY' });
+  }
+  const tokens = [...value.GITDEX_READER_TOKENS, ...value.GITDEX_READER_TOKENS_FILE];
+  for (const [variable, list] of [['GITDEX_READER_TOKENS', value.GITDEX_READER_TOKENS], ['GITDEX_READER_TOKENS_FILE', value.GITDEX_READER_TOKENS_FILE]] as const) {
+    for (const { name, token } of list) {
+      if (token.length < MIN_READER_TOKEN_CHARS) problems.push({ variable, message: `${name}: the token has ${token.length} characters; use at least ${MIN_READER_TOKEN_CHARS} random ones (e.g. openssl rand -hex 32)` });
+    }
+  }
+  if (value.GITDEX_READER_TOKENS.length > 0 && value.GITDEX_READER_TOKENS_FILE.length > 0) {
+    for (const message of duplicates(tokens)) problems.push({ variable: 'GITDEX_READER_TOKENS_FILE', message: `${message} (with GITDEX_READER_TOKENS)` });
+  }
+  if (value.GITDEX_REQUIRE_AUTH && tokens.length === 0) {
+    problems.push({ variable: 'GITDEX_REQUIRE_AUTH', message: 'needs reader tokens (GITDEX_READER_TOKENS or GITDEX_READER_TOKENS_FILE): without any, every reader request would be refused' });
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return value;

@@ -14,6 +14,8 @@ export interface GitHubClientOptions extends GitHubAuth {
   /** Waits GitHub asks for up to this long are taken inside the client; longer ones go back to the indexer's retry. */
   maxInlineWaitSeconds?: number;
   userAgent?: string;
+  /** Reports GitHub's rate-limit headroom after every answer (for metrics and alerts). */
+  onRateLimit?: (remaining: number, resource: string) => void;
 }
 
 const GitdexOctokit = Octokit.plugin(retry, throttling);
@@ -55,7 +57,7 @@ export class GitHubClients {
       : this.options.token
         ? { auth: this.options.token }
         : {};
-    return new GitdexOctokit({
+    const client = new GitdexOctokit({
       baseUrl: this.options.baseUrl.replace(/\/$/, ''),
       userAgent: this.options.userAgent ?? 'gitdex-indexer',
       ...auth,
@@ -65,5 +67,13 @@ export class GitHubClients {
       throttle: { onRateLimit: onLimit, onSecondaryRateLimit: onLimit },
       request: { timeout: 30_000 },
     });
+    const report = this.options.onRateLimit;
+    if (report) {
+      client.hook.after('request', (response) => {
+        const remaining = Number(response.headers['x-ratelimit-remaining']);
+        if (Number.isFinite(remaining)) report(remaining, String(response.headers['x-ratelimit-resource'] ?? 'core'));
+      });
+    }
+    return client;
   }
 }

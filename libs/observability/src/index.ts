@@ -1,2 +1,3 @@
 export * from './health';
 export * from './logger';
+export * from './trace-context';

@@ -23,7 +23,7 @@ export interface Adapters {
  * Chooses each port's adapter from the configuration: Kafka and Elasticsearch where
  * they are configured, the embedded SQLite adapters in the data folder otherwise.
  */
-export function createAdapters(env: Env): Adapters {
+export function createAdapters(env: Env, hooks: { onRateLimit?: (remaining: number, resource: string) => void } = {}): Adapters {
   const closers: (() => Promise<void>)[] = [];
   const needsDataDir = !env.KAFKA_BROKERS || !env.ELASTICSEARCH_URL;
   if (needsDataDir) mkdirSync(env.GITDEX_DATA_DIR, { recursive: true });
@@ -58,6 +58,7 @@ export function createAdapters(env: Env): Adapters {
 
   const source = new GitHubSource({
     baseUrl: env.GITHUB_API_URL,
+    ...(hooks.onRateLimit ? { onRateLimit: hooks.onRateLimit } : {}),
     ...(env.GITHUB_TOKEN ? { token: env.GITHUB_TOKEN } : {}),
     ...(env.GITHUB_APP_ID && env.GITHUB_APP_PRIVATE_KEY ? { app: { appId: env.GITHUB_APP_ID, privateKey: env.GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n') } } : {}),
   });

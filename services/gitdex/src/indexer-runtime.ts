@@ -1,12 +1,10 @@
 import type { Env } from '@gitdex/contracts';
 import type { Logger } from '@gitdex/observability';
-import { createBatchHandler, createIndexerMetrics, DEFAULT_INDEX_REF_OPTIONS, DEFAULT_RETRY_POLICY, reconcile, RefSelection } from '@gitdex/indexer';
-import type { Registry } from 'prom-client';
+import { createBatchHandler, DEFAULT_INDEX_REF_OPTIONS, type IndexerMetrics, DEFAULT_RETRY_POLICY, reconcile, RefSelection } from '@gitdex/indexer';
 import type { Adapters } from './adapters';
 
 /** Starts the indexer worker on the adapters; resolves once it joined the consumer group. */
-export async function startIndexer(adapters: Adapters, env: Env, log: Logger, registry: Registry): Promise<{ stop(): Promise<void> }> {
-  const metrics = createIndexerMetrics(registry);
+export async function startIndexer(adapters: Adapters, env: Env, log: Logger, metrics: IndexerMetrics): Promise<{ stop(): Promise<void> }> {
   const consumer = adapters.consumer();
   const handler = createBatchHandler({
     index: adapters.index,

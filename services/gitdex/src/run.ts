@@ -5,9 +5,10 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Env } from '@gitdex/contracts';
 import { mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
-import { bearerTokens, createReaderRouter, parseReaderTokens, type ReaderOptions } from '@gitdex/reader';
+import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, scopedAccess, type ReaderHttpOptions, type ReaderOptions } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
 import { startIndexer } from './indexer-runtime';
+import { createIndexerMetrics } from '@gitdex/indexer';
 
 export type Role = 'all' | 'webhook' | 'indexer' | 'reader';
 export const ROLES: readonly Role[] = ['all', 'webhook', 'indexer', 'reader'];
@@ -26,6 +27,25 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger): Reader
     githubWebUrl: env.GITHUB_WEB_URL,
     limits: { maxLines: env.GITDEX_READ_MAX_LINES, maxChars: env.GITDEX_READ_MAX_CHARS },
     logger: log,
+    // Public repositories for every caller; private ones for the tokens whose patterns name them.
+    access: scopedAccess,
+  };
+}
+
+/**
+ * Who may call the reader over HTTP and how often: bearer tokens (GITDEX_READER_TOKENS and
+ * GITDEX_READER_TOKENS_FILE), anonymous callers unless GITDEX_REQUIRE_AUTH, the Host
+ * allow-list against DNS rebinding and the per-caller rate limit.
+ */
+export function readerHttpOptions(env: Env, log?: Logger): Omit<ReaderHttpOptions, 'registry'> {
+  const tokens = readerTokenEntries([...env.GITDEX_READER_TOKENS, ...env.GITDEX_READER_TOKENS_FILE]);
+  const allowedHosts = allowedHostsFor(env.HOST, env.GITDEX_ALLOWED_HOSTS);
+  if (!allowedHosts && !env.GITDEX_ALLOWED_HOSTS.includes('*')) log?.warn({ host: env.HOST }, 'reader: bound to every interface without GITDEX_ALLOWED_HOSTS: the Host header is not checked (set it to the names callers use)');
+  return {
+    allowedOrigins: env.GITDEX_ALLOWED_ORIGINS,
+    ...(allowedHosts ? { allowedHosts } : {}),
+    ...(tokens.length > 0 ? { authenticate: bearerTokens(tokens), anonymous: !env.GITDEX_REQUIRE_AUTH } : {}),
+    ...(env.GITDEX_READER_RATE_LIMIT > 0 ? { rateLimit: { perMinute: env.GITDEX_READER_RATE_LIMIT, ...(env.GITDEX_READER_RATE_BURST ? { burst: env.GITDEX_READER_RATE_BURST } : {}) } } : {}),
   };
 }
 
@@ -34,9 +54,11 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger): Reader
  * whichever adapters the configuration chose.
  */
 export async function runGitdex(env: Env, role: Role, log: Logger): Promise<RunningGitdex> {
-  const adapters = createAdapters(env);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const indexing = role === 'all' || role === 'indexer';
+  const indexerMetrics = indexing ? createIndexerMetrics(registry) : undefined;
+  const adapters = createAdapters(env, indexerMetrics ? { onRateLimit: (remaining, resource) => indexerMetrics.githubRateLimitRemaining.set({ resource }, remaining) } : {});
   const app = express();
   app.disable('x-powered-by');
   const checks: Record<string, () => Promise<boolean>> = {};
@@ -52,17 +74,10 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     checks.index = () => adapters.index.ping();
   }
   if (role === 'all' || role === 'reader') {
-    const tokens = env.GITDEX_READER_TOKENS ? parseReaderTokens(env.GITDEX_READER_TOKENS) : [];
-    app.use(
-      createReaderRouter(readerOptions(env, adapters, log), {
-        registry,
-        allowedOrigins: env.GITDEX_ALLOWED_ORIGINS,
-        ...(tokens.length > 0 ? { authenticate: bearerTokens(tokens) } : {}),
-      }),
-    );
+    app.use(createReaderRouter(readerOptions(env, adapters, log), { registry, ...readerHttpOptions(env, log) }));
   }
   if (role === 'all' || role === 'indexer') {
-    const indexer = await startIndexer(adapters, env, log, registry);
+    const indexer = await startIndexer(adapters, env, log, indexerMetrics ?? createIndexerMetrics(registry));
     stops.push(() => indexer.stop());
   }
   mountHealth(app, { registry, checks });

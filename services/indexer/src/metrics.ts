@@ -7,6 +7,7 @@ export interface IndexerMetrics {
   retries: Counter<'code'>;
   deadLetters: Counter;
   lag: Gauge;
+  githubRateLimitRemaining: Gauge<'resource'>;
 }
 
 export function createIndexerMetrics(registry: Registry): IndexerMetrics {
@@ -18,5 +19,6 @@ export function createIndexerMetrics(registry: Registry): IndexerMetrics {
     retries: new Counter({ name: 'gitdex_indexer_retries_total', help: 'Retried attempts by error code', labelNames: ['code'], registers }),
     deadLetters: new Counter({ name: 'gitdex_indexer_dead_letters_total', help: 'Events sent to the dead letters', registers }),
     lag: new Gauge({ name: 'gitdex_indexer_consumer_lag', help: 'Events accepted by the log and not yet handled', registers }),
+    githubRateLimitRemaining: new Gauge({ name: 'gitdex_github_rate_limit_remaining', help: 'Requests GitHub still allows in the current window', labelNames: ['resource'], registers }),
   };
 }

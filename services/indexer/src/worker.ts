@@ -1,5 +1,6 @@
 import type { GitdexEvent } from '@gitdex/contracts';
 import { PortError, type DeadLetterStore, type EventBatchHandler, type EventEnvelope } from '@gitdex/ports';
+import { parseTraceparent } from '@gitdex/observability';
 import { handleEvent, type HandleEventDeps } from './handle-event';
 import { emptyRefState } from './index-ref';
 import type { IndexerMetrics } from './metrics';
@@ -66,10 +67,22 @@ async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Pr
   const policy = deps.retry ?? DEFAULT_RETRY_POLICY;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const { event } = envelope;
-  const context = { eventId: event.eventId, kind: event.kind, repository: event.repository.fullName, position: envelope.position };
+  // Every log line of this work carries the delivery, repository, commit and trace, so one push can be followed.
+  const context = {
+    eventId: event.eventId,
+    kind: event.kind,
+    repository: event.repository.fullName,
+    ...('ref' in event && event.ref ? { ref: event.ref } : {}),
+    ...(event.kind === 'push' ? { commit: event.after } : {}),
+    traceId: parseTraceparent(envelope.headers.traceparent)?.traceId,
+    position: envelope.position,
+  };
   for (let attempt = 1; ; attempt += 1) {
     try {
+      const stopTimer = deps.metrics?.indexSeconds.startTimer();
       const outcome = await handleEvent(deps, event);
+      const strategy = outcome.action === 'synced' ? outcome.refs.map((r) => (r.outcome === 'deleted' ? 'deleted' : r.outcome.status === 'indexed' ? r.outcome.strategy : 'unchanged')).join('+') || 'none' : outcome.action;
+      stopTimer?.({ strategy });
       deps.metrics?.events.inc({ kind: event.kind, outcome: outcome.action });
       deps.log.info({ ...context, outcome }, 'event handled');
       return;

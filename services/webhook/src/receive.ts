@@ -1,4 +1,5 @@
 import type { EventPublisher } from '@gitdex/ports';
+import { childTraceparent } from '@gitdex/observability';
 import { normalizeDelivery, PayloadError } from './normalize';
 import { verifySignature } from './signature';
 import type { WebhookMetrics } from './metrics';
@@ -8,13 +9,11 @@ export interface WebhookDeps {
   publisher: EventPublisher;
   metrics?: WebhookMetrics;
   now?: () => Date;
-  /** Trace context to carry into the event log's headers. */
-  traceHeaders?: () => Record<string, string>;
   log?: (level: 'info' | 'warn' | 'error', message: string, context: Record<string, unknown>) => void;
 }
 
 export interface IncomingDelivery {
-  headers: { event?: string; deliveryId?: string; signature256?: string };
+  headers: { event?: string; deliveryId?: string; signature256?: string; traceparent?: string };
   rawBody: Buffer;
 }
 
@@ -71,7 +70,8 @@ export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookD
 
   const stopTimer = deps.metrics?.publishSeconds.startTimer();
   try {
-    const headers = { 'gitdex-delivery-id': deliveryId, ...(deps.traceHeaders?.() ?? {}) };
+    // The trace context travels with the events, so the indexer's work joins the delivery's trace.
+    const headers = { 'gitdex-delivery-id': deliveryId, traceparent: childTraceparent(delivery.headers.traceparent) };
     await deps.publisher.publish(normalized.events.map((e) => ({ event: e, headers })));
   } catch (error) {
     count('unavailable');

@@ -15,6 +15,7 @@ export function createWebhookRouter(deps: WebhookDeps): Router {
           event: req.get('x-github-event') ?? undefined,
           deliveryId: req.get('x-github-delivery') ?? undefined,
           signature256: req.get('x-hub-signature-256') ?? undefined,
+          traceparent: req.get('traceparent') ?? undefined,
         },
         rawBody,
       },
