@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Puts gitdex's index templates and creates its indices and write aliases, for clusters
+# where gitdex's own Elasticsearch user may not manage templates and indices. gitdex does
+# exactly this itself on start (ensureReady) when it may; running it twice changes nothing.
+#
+#   ELASTICSEARCH_URL=https://user:password@es.example:9200 deploy/elasticsearch/apply.sh
+#
+# ELASTICSEARCH_URL   the cluster (required); credentials may be in the URL
+# PREFIX              ELASTICSEARCH_INDEX_PREFIX of gitdex (default: gitdex)
+set -euo pipefail
+
+url=${ELASTICSEARCH_URL:?set ELASTICSEARCH_URL to the cluster, e.g. http://127.0.0.1:9200}
+url=${url%/}
+prefix=${PREFIX:-gitdex}
+dir=$(cd "$(dirname "$0")" && pwd)
+
+for file in "$dir"/gitdex-*-v*.json; do
+  template=$(basename "$file" .json)          # gitdex-files-v1
+  index=${prefix}${template#gitdex}           # <prefix>-files-v1: the physical index
+  alias=${index%-v*}                          # <prefix>-files: what gitdex reads and writes
+  sed "s/\"gitdex-/\"${prefix}-/g" "$file" \
+    | curl -fsS -X PUT "$url/_index_template/$index" -H 'Content-Type: application/json' --data-binary @- > /dev/null
+  echo "template $index: put"
+  if curl -fsS -o /dev/null "$url/_alias/$alias" 2> /dev/null; then
+    echo "alias $alias: exists"
+  else
+    curl -fsS -X PUT "$url/$index" -H 'Content-Type: application/json' \
+      --data-binary "{\"aliases\":{\"$alias\":{\"is_write_index\":true}}}" > /dev/null
+    echo "index $index with alias $alias: created"
+  fi
+done
