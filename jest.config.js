@@ -2,7 +2,7 @@
 // "integration" runs against real Kafka, Elasticsearch and the GitHub stand-in,
 // which the global setup provides before any test starts.
 const packages = ['contracts', 'ports', 'observability', 'kafka', 'elasticsearch', 'sqlite', 'github'];
-const services = ['webhook', 'indexer', 'reader', 'gitdex'];
+const services = ['webhook', 'indexer', 'reader', 'gitdex', 'console'];
 
 const moduleNameMapper = Object.fromEntries([
   ...packages.map((name) => [`^@gitdex/${name}$`, `<rootDir>/libs/${name}/src/index.ts`]),
@@ -28,6 +28,14 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/harness/timeouts.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/test/faults/**/*.test.ts'],
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/test/harness/timeouts.ts'],

@@ -1,4 +1,4 @@
-import { CompressionTypes, type Kafka, type Producer } from 'kafkajs';
+import { CompressionTypes, type Kafka, type Message, type Producer } from 'kafkajs';
 import { EVENTS_TOPIC, eventKey, GitdexEventSchema, type GitdexEvent } from '@gitdex/contracts';
 import type { EventHeaders, EventPublisher } from '@gitdex/ports';
 import { ensureTopics } from './topics';
@@ -21,6 +21,8 @@ export class KafkaPublisher implements EventPublisher {
   private readonly partitions: number;
   private readonly publishTimeoutMs: number;
   private connecting: Promise<void> | null = null;
+  private readonly waiting: { messages: Message[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private sending = false;
 
   constructor(private readonly kafka: Kafka, options: KafkaPublisherOptions = {}) {
     this.topic = options.topic ?? EVENTS_TOPIC;
@@ -34,19 +36,43 @@ export class KafkaPublisher implements EventPublisher {
 
   async publish(events: { event: GitdexEvent; headers?: EventHeaders }[]): Promise<void> {
     if (events.length === 0) return;
-    const messages = events.map(({ event, headers }) => ({
+    const messages: Message[] = events.map(({ event, headers }) => ({
       key: eventKey(event),
       value: JSON.stringify(GitdexEventSchema.parse(event)),
       headers: headers ?? {},
     }));
-    await withDeadline(
-      (async () => {
-        await this.connect();
-        await this.producer.send({ topic: this.topic, acks: -1, compression: CompressionTypes.None, messages });
-      })(),
-      this.publishTimeoutMs,
-      'publishing',
-    );
+    await withDeadline(this.enqueue(messages), this.publishTimeoutMs, 'publishing');
+  }
+
+  /**
+   * The idempotent producer keeps one request in flight, so concurrent publishes would
+   * queue one request each. Instead, everything that arrives while a request is in
+   * flight goes out together in the next one: one broker round trip for many webhooks,
+   * each caller still resolved only once its own messages were acknowledged.
+   */
+  private enqueue(messages: Message[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ messages, resolve, reject });
+      if (!this.sending) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.sending = true;
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0, this.waiting.length);
+        try {
+          await this.connect();
+          await this.producer.send({ topic: this.topic, acks: -1, compression: CompressionTypes.None, messages: batch.flatMap((b) => b.messages) });
+          batch.forEach((b) => b.resolve());
+        } catch (error) {
+          batch.forEach((b) => b.reject(error));
+        }
+      }
+    } finally {
+      this.sending = false;
+    }
   }
 
   async ping(): Promise<boolean> {

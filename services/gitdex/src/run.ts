@@ -8,6 +8,7 @@ import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, scopedAccess, type ReaderHttpOptions, type ReaderOptions } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
 import { startIndexer } from './indexer-runtime';
+import { createConsoleRouter } from '@gitdex/console';
 import { createIndexerMetrics } from '@gitdex/indexer';
 
 export type Role = 'all' | 'webhook' | 'indexer' | 'reader';
@@ -75,6 +76,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   }
   if (role === 'all' || role === 'reader') {
     app.use(createReaderRouter(readerOptions(env, adapters, log), { registry, ...readerHttpOptions(env, log) }));
+    app.use(createConsoleRouter());
   }
   if (role === 'all' || role === 'indexer') {
     const indexer = await startIndexer(adapters, env, log, indexerMetrics ?? createIndexerMetrics(registry));

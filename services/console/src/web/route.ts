@@ -1,0 +1,51 @@
+// The console's places, kept in the URL fragment so that the page needs one server route
+// (`/`), every view is a link that can be bookmarked or shared, and Back works:
+//
+//   #/                         the repositories
+//   #/owner/repo               the repository's root folder
+//   #/owner/repo/tree/a/b      folder a/b
+//   #/owner/repo/blob/a/b.ts   file a/b.ts
+//
+// Every segment is percent-encoded. Pure: no DOM, no imports (unit-tested under Node).
+
+export type Route =
+  | { view: 'home' }
+  | { view: 'tree'; owner: string; repo: string; folder: string }
+  | { view: 'file'; owner: string; repo: string; path: string };
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The route a fragment names; anything unrecognised is home. */
+export function parseRoute(hash: string): Route {
+  const segments = hash.replace(/^#/, '').split('/').filter((s) => s !== '').map(decode);
+  const [owner, repo, kind, ...rest] = segments;
+  if (owner === undefined || repo === undefined) return { view: 'home' };
+  const path = rest.filter((s) => s !== '.' && s !== '..').join('/');
+  if (kind === 'blob' && path !== '') return { view: 'file', owner, repo, path };
+  if (kind === 'tree') return { view: 'tree', owner, repo, folder: path };
+  return { view: 'tree', owner, repo, folder: '' };
+}
+
+/** The fragment of a route, "#/…". */
+export function routeHash(route: Route): string {
+  if (route.view === 'home') return '#/';
+  const base = `#/${encodeURIComponent(route.owner)}/${encodeURIComponent(route.repo)}`;
+  const path = route.view === 'tree' ? route.folder : route.path;
+  const encoded = path.split('/').filter((s) => s !== '').map(encodeURIComponent).join('/');
+  if (route.view === 'tree') return encoded === '' ? base : `${base}/tree/${encoded}`;
+  return `${base}/blob/${encoded}`;
+}
+
+export const treeHash = (owner: string, repo: string, folder: string): string => routeHash({ view: 'tree', owner, repo, folder });
+export const fileHash = (owner: string, repo: string, path: string): string => routeHash({ view: 'file', owner, repo, path });
+
+/** "owner/repo" of a route, or null at home. */
+export function routeRepository(route: Route): string | null {
+  return route.view === 'home' ? null : `${route.owner}/${route.repo}`;
+}
