@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -91,3 +92,11 @@ export const RepositoryDocumentSchema = z.object({
   backfillRequestedAt: z.string().datetime().nullable(),
 });
 export type RepositoryDocument = z.infer<typeof RepositoryDocumentSchema>;
+
+/**
+ * Deterministic id of one file version: the same (repository, ref, path, generation)
+ * always lands on the same document in every index adapter, so every write is idempotent.
+ */
+export function fileDocumentId(repositoryId: number, ref: string, path: string, fromGeneration: number): string {
+  return createHash('sha1').update(`${repositoryId}\0${ref}\0${path}\0${fromGeneration}`).digest('hex');
+}

@@ -2,7 +2,7 @@ import type { FileDocument } from '@gitdex/contracts';
 import type { FileWrite, Snapshot } from '@gitdex/ports';
 import { bulkWrite, type BulkOperation } from './bulk';
 import { filesTarget, type StoreContext } from './context';
-import { fileDocumentId } from './ids';
+import { fileDocumentId } from '@gitdex/contracts';
 import { scopeFilter } from './queries';
 import { deleteMatching, scrollHits } from './scan';
 

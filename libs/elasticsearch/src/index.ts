@@ -1,6 +1,6 @@
 export { ElasticsearchIndexStore } from './store';
 export { resolveOptions, createClient, type ElasticsearchIndexStoreOptions } from './options';
-export { fileDocumentId, repositoryDocumentId, refStateDocumentId } from './ids';
+export { repositoryDocumentId, refStateDocumentId } from './ids';
 export { FILES_MAPPING_VERSION, REPOS_MAPPING_VERSION, filesMappings, reposMappings, indexNames, type IndexKind } from './mappings';
 export { MAX_FOLDERS } from './listings';
 export { toPortError } from './errors';

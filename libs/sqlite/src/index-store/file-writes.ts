@@ -1,6 +1,6 @@
 import type { FileDocument } from '@gitdex/contracts';
 import type { FileWrite } from '@gitdex/ports';
-import { fileDocumentId } from './ids';
+import { fileDocumentId } from '@gitdex/contracts';
 import type { FileBodyRow, FileRow, Statements } from './statements';
 
 const TRIGRAM = 0;
