@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Snapshot, SuggestQuery } from '@gitdex/ports';
+import { CANDIDATE_WEIGHTS, type Snapshot, type SuggestQuery } from '@gitdex/ports';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -53,10 +53,10 @@ export function foldersBelowPattern(folder: string, levels: number): string {
 export function suggestClauses(query: SuggestQuery): Query[] {
   const clause = (filter: Query, boost: number): Query => ({ constant_score: { filter, boost } });
   return [
-    ...[...new Set(query.trigrams)].map((trigram) => clause({ term: { trigrams: trigram } }, 1)),
-    ...(query.nameLower !== '' ? [clause({ term: { nameLower: query.nameLower } }, 100)] : []),
-    ...(query.pathLower !== '' ? [clause({ prefix: { pathLower: query.pathLower } }, 50)] : []),
-    ...[...new Set(query.tokens)].map((token) => clause({ term: { tokens: token } }, 10)),
+    ...[...new Set(query.trigrams)].map((trigram) => clause({ term: { trigrams: trigram } }, CANDIDATE_WEIGHTS.trigram)),
+    ...(query.nameLower !== '' ? [clause({ term: { nameLower: query.nameLower } }, CANDIDATE_WEIGHTS.sameName)] : []),
+    ...(query.pathLower !== '' ? [clause({ prefix: { pathLower: query.pathLower } }, CANDIDATE_WEIGHTS.pathPrefix)] : []),
+    ...[...new Set(query.tokens)].map((token) => clause({ term: { tokens: token } }, CANDIDATE_WEIGHTS.token)),
   ];
 }
 

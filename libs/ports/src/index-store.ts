@@ -41,6 +41,13 @@ export interface SuggestQuery {
   limit: number;
 }
 
+/**
+ * How every index adapter scores a suggestion candidate, so all return the same list:
+ * one point per shared name trigram, plus these for an equal name, a path prefix and
+ * each shared path token. The services re-rank the candidates; this only picks them.
+ */
+export const CANDIDATE_WEIGHTS = { trigram: 1, sameName: 100, pathPrefix: 50, token: 10 } as const;
+
 export interface SuggestCandidate {
   path: string;
   blobSha: string;

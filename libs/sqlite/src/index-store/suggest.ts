@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { SuggestCandidate, SuggestQuery } from '@gitdex/ports';
+import { CANDIDATE_WEIGHTS as W, type SuggestCandidate, type SuggestQuery } from '@gitdex/ports';
 import type { Stmt } from './statements';
 import { prefixSuccessor } from './text-order';
 
@@ -11,10 +11,10 @@ const PREFIX_MATCH = `@prefix <> '' AND substr(f.path_lower, 1, length(@prefix))
 /** Exact score of a file row from every clause: used for candidates found by the rare clauses. */
 const FULL_SCORE = `
   c.rare
-  + (SELECT count(*) FROM file_terms t WHERE t.scope_id = @s AND t.kind = ${TRIGRAM} AND t.fid = c.fid AND t.term IN (SELECT value FROM json_each(@bigTrigrams)))
-  + 10 * (SELECT count(*) FROM file_terms t WHERE t.scope_id = @s AND t.kind = ${TOKEN} AND t.fid = c.fid AND t.term IN (SELECT value FROM json_each(@bigTokens)))
-  + CASE WHEN @name <> '' AND f.name_lower = @name THEN 100 ELSE 0 END
-  + CASE WHEN ${PREFIX_MATCH} THEN 50 ELSE 0 END`;
+  + ${W.trigram} * (SELECT count(*) FROM file_terms t WHERE t.scope_id = @s AND t.kind = ${TRIGRAM} AND t.fid = c.fid AND t.term IN (SELECT value FROM json_each(@bigTrigrams)))
+  + ${W.token} * (SELECT count(*) FROM file_terms t WHERE t.scope_id = @s AND t.kind = ${TOKEN} AND t.fid = c.fid AND t.term IN (SELECT value FROM json_each(@bigTokens)))
+  + CASE WHEN @name <> '' AND f.name_lower = @name THEN ${W.sameName} ELSE 0 END
+  + CASE WHEN ${PREFIX_MATCH} THEN ${W.pathPrefix} ELSE 0 END`;
 
 function build(db: Database) {
   const p = <R>(sql: string): Stmt<R> => db.prepare(sql) as unknown as Stmt<R>;
@@ -30,7 +30,7 @@ function build(db: Database) {
       WITH hits (fid, points) AS (
         SELECT fid, 1 FROM file_terms WHERE scope_id = @s AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@rareTrigrams))
         UNION ALL
-        SELECT fid, 10 FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@rareTokens))
+        SELECT fid, ${W.token} FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@rareTokens))
         UNION ALL
         SELECT fid, 0 FROM files WHERE @nameRare AND scope_id = @s AND name_lower = @name
         UNION ALL
@@ -44,13 +44,13 @@ function build(db: Database) {
     /** Every file matching any clause, scored by summing the postings. */
     full: p<SuggestCandidate>(`
       WITH hits (fid, points) AS (
-        SELECT fid, 1 FROM file_terms WHERE scope_id = @s AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@trigrams))
+        SELECT fid, ${W.trigram} FROM file_terms WHERE scope_id = @s AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@trigrams))
         UNION ALL
-        SELECT fid, 10 FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@tokens))
+        SELECT fid, ${W.token} FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@tokens))
         UNION ALL
-        SELECT fid, 100 FROM files WHERE @name <> '' AND scope_id = @s AND name_lower = @name
+        SELECT fid, ${W.sameName} FROM files WHERE @name <> '' AND scope_id = @s AND name_lower = @name
         UNION ALL
-        SELECT fid, 50 FROM files WHERE @prefix <> '' AND scope_id = @s AND path_lower >= @prefix AND path_lower < @prefixEnd
+        SELECT fid, ${W.pathPrefix} FROM files WHERE @prefix <> '' AND scope_id = @s AND path_lower >= @prefix AND path_lower < @prefixEnd
           AND substr(path_lower, 1, length(@prefix)) = @prefix
       )
       SELECT f.path AS path, f.blob_sha AS blobSha, h.score AS score
@@ -85,7 +85,7 @@ export function suggest(st: SuggestStatements, s: number, g: number, query: Sugg
   const bigTokens = tokens.filter((term) => isBig(st.termDocs.get({ s, kind: TOKEN, term, cap: frequent }) as number));
   const nameBig = name !== '' && isBig(st.nameDocs.get({ s, name, cap: frequent }) as number);
   const prefixBig = prefix !== '' && isBig(st.prefixDocs.get({ s, prefix, prefixEnd, cap: frequent }) as number);
-  const bigWeight = bigTrigrams.length + 10 * bigTokens.length + (nameBig ? 100 : 0) + (prefixBig ? 50 : 0);
+  const bigWeight = bigTrigrams.length * W.trigram + W.token * bigTokens.length + (nameBig ? W.sameName : 0) + (prefixBig ? W.pathPrefix : 0);
 
   const full = () => st.full.all({ ...base, trigrams: JSON.stringify(trigrams), tokens: JSON.stringify(tokens) });
   if (bigWeight === 0) return full();
