@@ -27,7 +27,7 @@ export interface Pipeline {
 }
 
 /** Webhook → Kafka → indexer → Elasticsearch, in this process, against the GitHub stand-in. */
-export async function startPipeline(options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; refs?: string[]; indexer?: boolean } = {}): Promise<Pipeline> {
+export async function startPipeline(options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean } = {}): Promise<Pipeline> {
   const root = await makeTempRoot('gitdex-pipeline-');
   const topic = uniqueName('events');
   const prefix = uniqueName('t').replace(/-/g, '');
@@ -53,7 +53,7 @@ export async function startPipeline(options: { indexRef?: Partial<IndexRefOption
         deadLetters,
         refs: new RefSelection(options.refs ?? ['default']),
         options: { ...DEFAULT_INDEX_REF_OPTIONS, ...options.indexRef },
-        retry: { maxAttempts: options.maxAttempts ?? 5, baseDelayMs: 100, maxDelayMs: 2000 },
+        retry: { maxAttempts: options.maxAttempts ?? 5, retryBudgetMs: options.retryBudgetMs ?? 0, baseDelayMs: 100, maxDelayMs: 2000 },
         now: () => new Date(),
         log,
       }),

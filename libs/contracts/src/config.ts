@@ -193,6 +193,7 @@ export const EnvSchema = z.object({
   GITDEX_INDEXED_REFS: z.string().default('default').transform(csv),
   GITDEX_MAX_FILE_BYTES: positiveInt.default(1024 * 1024),
   GITDEX_MAX_ATTEMPTS: positiveInt.default(5),
+  GITDEX_RETRY_BUDGET_SECONDS: z.coerce.number().int().nonnegative().default(600),
   GITDEX_READ_MAX_LINES: positiveInt.default(400),
   GITDEX_READ_MAX_CHARS: positiveInt.default(16000),
   GITDEX_READER_TOKENS: z.string().optional().transform(readerTokens),

@@ -69,11 +69,14 @@ export class ElasticsearchIndexStore implements IndexStore {
     return this.call('ensureReady', (ctx) => ensureIndices(ctx.client, ctx.prefix));
   }
 
-  /** Cluster health, not `HEAD /`: the minimal distribution does not serve the root endpoint. */
+  /**
+   * Cluster health, not `HEAD /`: the minimal distribution does not serve the root endpoint.
+   * A red cluster (just restarted, shards still recovering) refuses writes, so it counts as down.
+   */
   async ping(): Promise<boolean> {
     try {
-      await this.ctx.client.cluster.health({ timeout: '1s' }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
-      return true;
+      const health = await this.ctx.client.cluster.health({ timeout: '1s' }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
+      return health.status !== 'red';
     } catch {
       return false;
     }

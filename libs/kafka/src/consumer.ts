@@ -9,8 +9,11 @@ export interface KafkaConsumerOptions {
   partitions?: number;
   /** Partitions handled at the same time by one worker (different repositories). */
   concurrency?: number;
+  sessionTimeoutMs?: number;
   /** Called for a message that is not a valid event; it is skipped (it can never succeed). */
   onMalformed?: (raw: string, error: unknown) => void | Promise<void>;
+  /** Told when the consumer crashed, and whether kafkajs restarts it. */
+  onCrash?: (error: Error, restarting: boolean) => void;
 }
 
 /**
@@ -25,6 +28,7 @@ export class KafkaConsumer implements EventConsumer {
   private readonly partitions: number;
   private readonly concurrency: number;
   private readonly groupId: string;
+  private crashed = false;
 
   constructor(private readonly kafka: Kafka, private readonly options: KafkaConsumerOptions = {}) {
     this.topic = options.topic ?? EVENTS_TOPIC;
@@ -33,14 +37,25 @@ export class KafkaConsumer implements EventConsumer {
     this.groupId = options.groupId ?? 'gitdex-indexer';
     this.consumer = kafka.consumer({
       groupId: this.groupId,
-      sessionTimeout: 30000,
+      // A crashed member blocks the group's rebalance until its session expires; the
+      // heartbeat timer below keeps long batches alive, so a short session is safe.
+      sessionTimeout: options.sessionTimeoutMs ?? 10000,
       heartbeatInterval: 3000,
       rebalanceTimeout: 60000,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5000 },
     });
   }
 
+  /** False once kafkajs gave up restarting after a crash: /readyz reports it and the process should be replaced. */
+  get healthy(): boolean {
+    return !this.crashed;
+  }
+
   async start(handler: EventBatchHandler): Promise<void> {
+    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) this.crashed = true;
+      this.options.onCrash?.(payload.error, payload.restart);
+    });
     const admin = this.kafka.admin();
     await admin.connect();
     try {

@@ -29,6 +29,8 @@ export interface EventConsumer {
   start(handler: EventBatchHandler): Promise<void>;
   /** Events accepted but not yet handled, for status and metrics. */
   lag(): Promise<number>;
+  /** False when the consumer stopped for good and the process needs replacing (drives /readyz). */
+  readonly healthy: boolean;
   stop(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import { createBatchHandler, DEFAULT_INDEX_REF_OPTIONS, type IndexerMetrics, DEF
 import type { Adapters } from './adapters';
 
 /** Starts the indexer worker on the adapters; resolves once it joined the consumer group. */
-export async function startIndexer(adapters: Adapters, env: Env, log: Logger, metrics: IndexerMetrics): Promise<{ stop(): Promise<void> }> {
+export async function startIndexer(adapters: Adapters, env: Env, log: Logger, metrics: IndexerMetrics): Promise<{ stop(): Promise<void>; healthy(): boolean }> {
   const consumer = adapters.consumer();
   const handler = createBatchHandler({
     index: adapters.index,
@@ -12,7 +12,7 @@ export async function startIndexer(adapters: Adapters, env: Env, log: Logger, me
     deadLetters: adapters.deadLetters,
     refs: new RefSelection(env.GITDEX_INDEXED_REFS),
     options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES },
-    retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS },
+    retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS, retryBudgetMs: env.GITDEX_RETRY_BUDGET_SECONDS * 1000 },
     now: () => new Date(),
     log,
     metrics,
@@ -29,6 +29,7 @@ export async function startIndexer(adapters: Adapters, env: Env, log: Logger, me
   const reconcileTimer = env.GITDEX_RECONCILE_INTERVAL_SECONDS > 0 ? startReconciler(adapters, env.GITDEX_RECONCILE_INTERVAL_SECONDS, log) : undefined;
   log.info({ eventLog: adapters.engines.eventLog, index: adapters.engines.index }, 'indexer started');
   return {
+    healthy: () => consumer.healthy,
     async stop() {
       clearInterval(lagTimer);
       if (reconcileTimer) clearInterval(reconcileTimer);

@@ -81,6 +81,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   if (role === 'all' || role === 'indexer') {
     const indexer = await startIndexer(adapters, env, log, indexerMetrics ?? createIndexerMetrics(registry));
     stops.push(() => indexer.stop());
+    checks.consumer = async () => indexer.healthy();
   }
   mountHealth(app, { registry, checks });
 
@@ -96,9 +97,15 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     url,
     adapters,
     async close() {
+      // Requests in flight finish (a webhook being published still gets its answer);
+      // idle keep-alive connections close now, and stragglers after a grace period.
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        const grace = setTimeout(() => server.closeAllConnections(), 5000);
+        server.close(() => {
+          clearTimeout(grace);
+          resolve();
+        });
+        server.closeIdleConnections();
       });
       for (const stop of stops) await stop().catch(() => undefined);
       await adapters.close();

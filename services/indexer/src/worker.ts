@@ -77,6 +77,7 @@ async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Pr
     traceId: parseTraceparent(envelope.headers.traceparent)?.traceId,
     position: envelope.position,
   };
+  let firstFailureAt: number | undefined;
   for (let attempt = 1; ; attempt += 1) {
     try {
       const stopTimer = deps.metrics?.indexSeconds.startTimer();
@@ -99,7 +100,10 @@ async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Pr
       }
       await recordFailure(deps, event, reason, attempt);
       const retriable = !(error instanceof PortError) || error.retriable;
-      if (!retriable || attempt >= policy.maxAttempts) {
+      const now = deps.now().getTime();
+      firstFailureAt ??= now;
+      const budgetLeft = retriable && now - firstFailureAt < policy.retryBudgetMs;
+      if (!retriable || (attempt >= policy.maxAttempts && !budgetLeft)) {
         await deps.deadLetters.add({ raw: JSON.stringify(event), event, reason, attempts: attempt, failedAt: deps.now().toISOString() });
         deps.metrics?.deadLetters.inc();
         deps.metrics?.events.inc({ kind: event.kind, outcome: 'dead_lettered' });

@@ -74,6 +74,10 @@ export class SqliteEventLog implements EventPublisher, EventConsumer {
     return this.db.open;
   }
 
+  get healthy(): boolean {
+    return this.db.open;
+  }
+
   async start(handler: EventBatchHandler): Promise<void> {
     this.running = true;
     this.pumping = this.pump(handler);

@@ -1,0 +1,71 @@
+import type { DeadLetter } from '@gitdex/contracts';
+import { PortError, type DeadLetterStore, type EventEnvelope, type Source } from '@gitdex/ports';
+import { SqliteIndexStore } from '@gitdex/sqlite';
+import { DEFAULT_INDEX_REF_OPTIONS } from '../src/index-ref';
+import { RefSelection } from '../src/ref-selection';
+import { createBatchHandler } from '../src/worker';
+
+const envelope: EventEnvelope = {
+  event: { kind: 'backfill', eventId: 'e-1', repository: { id: 7, fullName: 'o/r' }, receivedAt: new Date(0).toISOString(), reason: 'cli' },
+  headers: {},
+  position: 'test/0/0',
+};
+
+/** GitHub answering with one error for every call, as in an outage. */
+function failingSource(error: PortError): Source {
+  const fail = async (): Promise<never> => {
+    throw error;
+  };
+  return { repository: fail, repositoryByName: fail, head: fail, branches: fail, tree: fail, blob: fail, tarball: fail };
+}
+
+function harness(error: PortError, budgetMs: number) {
+  let clock = 0;
+  const letters: DeadLetter[] = [];
+  const deadLetters: DeadLetterStore = { add: async (l) => void letters.push(l), list: async () => [], replay: async () => 0 };
+  const index = new SqliteIndexStore({ file: ':memory:' });
+  const handler = createBatchHandler({
+    index,
+    source: failingSource(error),
+    deadLetters,
+    refs: new RefSelection(['default']),
+    options: DEFAULT_INDEX_REF_OPTIONS,
+    retry: { maxAttempts: 3, retryBudgetMs: budgetMs, baseDelayMs: 1000, maxDelayMs: 30_000 },
+    now: () => new Date(clock),
+    // Sleeping moves the test's clock instead of waiting.
+    sleep: async (ms) => {
+      clock += ms;
+    },
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  return { index, handler, letters, elapsed: () => clock };
+}
+
+describe('worker retries', () => {
+  it('keeps retrying a GitHub outage for the whole budget before it dead-letters', async () => {
+    const h = harness(new PortError('UNAVAILABLE', 'GitHub 503', { retriable: true }), 10 * 60_000);
+    await h.index.ensureReady();
+    await h.handler([envelope], { heartbeat: async () => undefined });
+    expect(h.letters).toHaveLength(1);
+    expect(h.elapsed()).toBeGreaterThanOrEqual(10 * 60_000);
+    expect(h.letters[0]!.attempts).toBeGreaterThan(3);
+  });
+
+  it('dead-letters a failure that can never succeed at once', async () => {
+    const h = harness(new PortError('INVALID', 'Bad credentials', { retriable: false }), 10 * 60_000);
+    await h.index.ensureReady();
+    await h.handler([envelope], { heartbeat: async () => undefined });
+    expect(h.letters).toHaveLength(1);
+    expect(h.letters[0]).toMatchObject({ attempts: 1, reason: expect.stringContaining('Bad credentials') });
+    expect(await h.index.getRefState(7, 'refs/heads/main')).toBeNull();
+  });
+
+  it('with no budget, stops after the configured attempts', async () => {
+    const h = harness(new PortError('RATE_LIMITED', 'secondary rate limit', { retriable: true, retryAfterMs: 60_000 }), 0);
+    await h.index.ensureReady();
+    await h.handler([envelope], { heartbeat: async () => undefined });
+    expect(h.letters[0]!.attempts).toBe(3);
+    // Each wait was what GitHub asked for.
+    expect(h.elapsed()).toBeGreaterThanOrEqual(2 * 60_000);
+  });
+});
