@@ -43,7 +43,13 @@ const ref = z
 
 /** "got -3", "got \"ten\"": the value a caller sent, for messages. */
 const got = (input: unknown): string => {
-  const text = JSON.stringify(input);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(input);
+  } catch {
+    // Too deep or circular to show: the message still says what was expected.
+    text = `a ${Array.isArray(input) ? 'list' : typeof input} too deep to show`;
+  }
   return text === undefined ? '' : ` (got ${text.length > 40 ? `${text.slice(0, 40)}…` : text})`;
 };
 

@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import { Registry } from 'prom-client';
 import { resolveDeps, type ReaderDeps, type ReaderOptions } from './deps';
 import type { Authenticate } from './http/auth';
+import { rateLimitedCounter, RateLimiter, type RateLimitOptions } from './http/rate-limit';
 import { createMcpRouter } from './mcp/http';
 import { readerMetrics } from './metrics';
 import { createRestRouter } from './rest/router';
@@ -14,6 +15,17 @@ export interface ReaderHttpOptions {
   allowedOrigins?: readonly string[];
   /** Who calls (e.g. bearerTokens(...)); without it every caller is anonymous. */
   authenticate?: Authenticate;
+  /**
+   * With authenticate: requests without an Authorization header go on as anonymous callers
+   * (public repositories only) instead of 401. Wrong credentials are refused either way.
+   */
+  anonymous?: boolean;
+  /** Host names /mcp and /v1 answer to, against DNS rebinding (allowedHostsFor builds it); omitted: any. */
+  allowedHosts?: readonly string[];
+  /** Per-caller budget shared by /mcp and /v1 (per token, or per address when anonymous); omitted: unlimited. */
+  rateLimit?: RateLimitOptions | RateLimiter;
+  /** Largest MCP request body (default 1 MiB). */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -22,14 +34,19 @@ export interface ReaderHttpOptions {
  */
 export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: ReaderHttpOptions = {}): Router {
   const deps = resolveDeps(options);
-  const observe = readerMetrics(http.registry ?? new Registry());
+  const registry = http.registry ?? new Registry();
+  const observe = readerMetrics(registry);
+  const limiter = http.rateLimit === undefined ? undefined : http.rateLimit instanceof RateLimiter ? http.rateLimit : new RateLimiter(http.rateLimit);
   const shared = {
     observe,
     ...(http.allowedOrigins ? { allowedOrigins: http.allowedOrigins } : {}),
+    ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.authenticate ? { authenticate: http.authenticate } : {}),
+    ...(http.anonymous ? { anonymous: true } : {}),
+    ...(limiter ? { limiter, onLimited: rateLimitedCounter(registry) } : {}),
   };
   const router = express.Router();
-  router.use(createMcpRouter(deps, shared));
+  router.use(createMcpRouter(deps, { ...shared, ...(http.maxBodyBytes ? { maxBodyBytes: http.maxBodyBytes } : {}) }));
   router.use(createRestRouter(deps, shared));
   return router;
 }
@@ -46,6 +63,12 @@ export function createReaderApp(options: ReaderOptions | ReaderDeps, http: Reade
     res.status(404).json({ error: { code: 'NOT_FOUND', message: `No endpoint ${req.method} ${req.path}: the reader serves /mcp, /v1 (see /v1/openapi.json), /healthz, /readyz and /metrics.` } });
   });
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = (error as { status?: unknown } | null)?.status;
+    // A request that could not be read (bad encoding, a body where none belongs) is the caller's; anything else is a bug.
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      if (!res.headersSent) res.status(status).json({ error: { code: 'INVALID_ARGUMENT', message: 'The request could not be read; check its URL, headers and body.' } });
+      return;
+    }
     deps.logger?.error({ err: error }, 'reader: unhandled HTTP error');
     if (!res.headersSent) res.status(500).json({ error: { code: 'INTERNAL', message: 'Internal error; it was logged. Retry.' } });
   });

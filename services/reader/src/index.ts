@@ -1,7 +1,10 @@
 export { createReaderApp, createReaderRouter, type ReaderHttpOptions } from './app';
 export { DEFAULT_LIMITS, publicOnly, resolveDeps, type Principal, type ReaderDeps, type ReaderLimits, type ReaderLogger, type ReaderOptions } from './deps';
-export { bearerTokens, parseReaderTokens, type Authenticate } from './http/auth';
+export { patternMatches, readablePatterns, scopedAccess } from './access';
+export { bearerTokens, parseReaderTokens, readerTokenEntries, type Authenticate } from './http/auth';
+export { allowedHostsFor, hostAllowed } from './http/host';
 export { originAllowed } from './http/origin';
+export { RateLimiter, type RateLimitOptions } from './http/rate-limit';
 export { createMcpRouter, type McpHttpOptions } from './mcp/http';
 export { createMcpServer, type McpServerContext } from './mcp/server';
 export { runStdio, type StdioOptions } from './mcp/stdio';

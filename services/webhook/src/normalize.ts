@@ -49,7 +49,8 @@ function identity(full: Pick<GitHubRepository, 'id' | 'full_name'> & Partial<Git
 function pushedAt(value: number | string | null | undefined): string | undefined {
   if (value === null || value === undefined) return undefined;
   const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  // Only for information: a time no ISO string can hold (past year 9999) is dropped, not refused.
+  return Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999 ? undefined : date.toISOString();
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EventPublisher } from '@gitdex/ports';
 import { childTraceparent } from '@gitdex/observability';
+import { GitdexEventSchema } from '@gitdex/contracts';
 import { normalizeDelivery, PayloadError } from './normalize';
 import { verifySignature } from './signature';
 import type { WebhookMetrics } from './metrics';
@@ -59,6 +60,15 @@ export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookD
     return { status: 400, body: { error: 'payload_invalid', field: error.field, message: error.message } };
   }
 
+  // What the pipeline would refuse later is refused now, so a sender is told 400, not 503 forever.
+  for (const event of normalized.outcome === 'events' ? normalized.events : []) {
+    const checked = GitdexEventSchema.safeParse(event);
+    if (!checked.success) {
+      count('invalid');
+      const issue = checked.error.issues[0];
+      return { status: 400, body: { error: 'payload_invalid', field: issue?.path.join('.') ?? '(event)', message: `the delivery does not make a valid event: ${issue?.message ?? 'invalid'}` } };
+    }
+  }
   if (normalized.outcome === 'ping') {
     count('ping');
     return { status: 200, body: { ok: true, message: 'pong' } };

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { parseReaderTokenList, type ReaderTokenSpec } from '@gitdex/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import type { Principal } from '../deps';
 
@@ -12,10 +13,21 @@ export function principalOf(res: Response): Principal | null {
   return (res.locals[PRINCIPAL] as Principal | null | undefined) ?? null;
 }
 
+export interface AuthGuardOptions {
+  /**
+   * Requests that carry no credentials at all (no Authorization header) go on as anonymous
+   * callers, who read public repositories only; credentials that are wrong are still refused.
+   * Default false: with an authenticate hook every request needs credentials.
+   */
+  anonymous?: boolean;
+  /** Asked before a refusal: true when it answered the request itself (429 for a caller that keeps failing). */
+  throttle?: (req: Request, res: Response) => boolean;
+}
+
 /** Runs the authenticate hook, if any: a refused request gets 401 with a Bearer challenge. */
-export function authGuard(authenticate: Authenticate | undefined, refuse: (res: Response, message: string) => void) {
+export function authGuard(authenticate: Authenticate | undefined, refuse: (res: Response, message: string) => void, options: AuthGuardOptions = {}) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!authenticate) {
+    if (!authenticate || (options.anonymous && !hasCredentials(req))) {
       res.locals[PRINCIPAL] = null;
       next();
       return;
@@ -24,8 +36,14 @@ export function authGuard(authenticate: Authenticate | undefined, refuse: (res: 
       .then(() => authenticate(req))
       .then((principal) => {
         if (!principal) {
+          if (options.throttle?.(req, res)) return;
           res.setHeader('WWW-Authenticate', 'Bearer realm="gitdex"');
-          refuse(res, 'Authentication required: send "Authorization: Bearer <token>" with a token this gitdex accepts.');
+          refuse(
+            res,
+            hasCredentials(req)
+              ? 'The bearer token is not one this gitdex accepts (the token itself is never shown or logged). Check the token, or ask whoever runs gitdex for one.'
+              : 'Authentication required: send "Authorization: Bearer <token>" with a token this gitdex accepts.',
+          );
           return;
         }
         res.locals[PRINCIPAL] = principal;
@@ -33,6 +51,10 @@ export function authGuard(authenticate: Authenticate | undefined, refuse: (res: 
       })
       .catch(next);
   };
+}
+
+function hasCredentials(req: Request): boolean {
+  return req.headers.authorization !== undefined && req.headers.authorization.trim() !== '';
 }
 
 /**
@@ -54,16 +76,24 @@ export function bearerTokens(tokens: Iterable<{ token: string; principal: Princi
   };
 }
 
-/** "alice:tok1,bob:tok2" (or bare tokens) as GITDEX_READER_TOKENS holds them → bearerTokens entries. */
+/**
+ * Configured tokens (contracts' ReaderTokenSpec, from GITDEX_READER_TOKENS or its file) as
+ * bearerTokens entries. The principal is { id: name }, plus `repositories` (the patterns of
+ * private repositories it may read, for scopedAccess) when it has any.
+ */
+export function readerTokenEntries(specs: readonly ReaderTokenSpec[]): { token: string; principal: Principal }[] {
+  return specs.map((spec) => ({ token: spec.token, principal: spec.repositories.length > 0 ? { id: spec.name, repositories: [...spec.repositories] } : { id: spec.name } }));
+}
+
+/**
+ * GITDEX_READER_TOKENS as text → bearerTokens entries: `name:token=owner/*,owner/name;…`, or
+ * the older `alice:tok1,bob:tok2` (or bare tokens), which read public repositories only.
+ * Throws a TypeError naming what is wrong (never a token).
+ */
 export function parseReaderTokens(text: string): { token: string; principal: Principal }[] {
-  return text
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part, i) => {
-      const colon = part.indexOf(':');
-      return colon > 0 ? { token: part.slice(colon + 1), principal: { id: part.slice(0, colon) } } : { token: part, principal: { id: `token-${i + 1}` } };
-    });
+  const { tokens, problems } = parseReaderTokenList(text);
+  if (problems.length > 0) throw new TypeError(`reader tokens: ${problems.join('; ')}`);
+  return readerTokenEntries(tokens);
 }
 
 function digest(text: string): Buffer {

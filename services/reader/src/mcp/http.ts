@@ -1,24 +1,28 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { ReaderDeps } from '../deps';
-import { authGuard, principalOf, type Authenticate } from '../http/auth';
-import { originGuard } from '../http/origin';
+import { principalOf } from '../http/auth';
+import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } from '../http/guards';
 import type { ToolObserver } from '../tools/call-tool';
 import { createMcpServer } from './server';
 
-export interface McpHttpOptions {
-  /** Browser origins allowed besides localhost ("*" allows any). */
-  allowedOrigins?: readonly string[];
-  authenticate?: Authenticate;
+export interface McpHttpOptions extends ReaderGuardOptions {
   observe?: ToolObserver;
-  /** Largest JSON-RPC request body accepted. */
+  /** Largest JSON-RPC request body accepted (default 1 MiB). */
   maxBodyBytes?: number;
 }
 
 /** A JSON-RPC error answer outside any request (transport-level refusals). */
-function rpcError(res: Response, status: number, code: number, message: string): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+function rpcError(res: Response, status: number, code: number, message: string, data?: Record<string, unknown>): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null });
 }
+
+/** Transport refusals as JSON-RPC errors; a rate-limited caller also gets data.retry_after_seconds. */
+const MCP_REFUSALS: Refusals = {
+  forbidden: (res, message) => rpcError(res, 403, -32000, message),
+  unauthenticated: (res, message) => rpcError(res, 401, -32001, message),
+  rateLimited: (res, retryAfterSeconds, message) => rpcError(res, 429, -32000, message, { code: 'RATE_LIMITED', retry_after_seconds: retryAfterSeconds }),
+};
 
 /**
  * Streamable HTTP at /mcp, stateless: every POST gets its own McpServer and transport,
@@ -29,9 +33,7 @@ function rpcError(res: Response, status: number, code: number, message: string):
  */
 export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}): Router {
   const router = express.Router();
-  const refuse403 = (res: Response, message: string) => rpcError(res, 403, -32000, message);
-  const refuse401 = (res: Response, message: string) => rpcError(res, 401, -32001, message);
-  router.use('/mcp', originGuard(options.allowedOrigins ?? [], refuse403), authGuard(options.authenticate, refuse401));
+  router.use('/mcp', ...entryGuards(options, MCP_REFUSALS), ...callerGuards(options, MCP_REFUSALS));
   router.post('/mcp', express.json({ limit: options.maxBodyBytes ?? 1024 * 1024 }), (req: Request, res: Response) => {
     const server = createMcpServer(deps, { principal: principalOf(res), transport: 'http', ...(options.observe ? { observe: options.observe } : {}) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -1,18 +1,23 @@
 import type { ToolName } from '@gitdex/contracts';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { ReaderDeps } from '../deps';
-import { authGuard, principalOf, type Authenticate } from '../http/auth';
-import { originGuard } from '../http/origin';
+import { principalOf } from '../http/auth';
+import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } from '../http/guards';
 import { asToolError, callTool, type ToolObserver } from '../tools/call-tool';
 import { HTTP_STATUS, ToolError } from '../tool-error';
 import { openApiDocument } from './openapi';
 import { listParam, queryArgs } from './query';
 
-export interface RestOptions {
-  allowedOrigins?: readonly string[];
-  authenticate?: Authenticate;
+export interface RestOptions extends ReaderGuardOptions {
   observe?: ToolObserver;
 }
+
+/** Transport refusals in the REST error shape; RATE_LIMITED comes with Retry-After. */
+const REST_REFUSALS: Refusals = {
+  forbidden: (res, message) => res.status(403).json({ error: { code: 'FORBIDDEN', message } }),
+  unauthenticated: (res, message) => res.status(401).json({ error: { code: 'UNAUTHENTICATED', message } }),
+  rateLimited: (res, retryAfterSeconds, message) => res.status(429).json({ error: { code: 'RATE_LIMITED', message, retry_after_seconds: retryAfterSeconds } }),
+};
 
 /** Seconds a client should wait before retrying when the index is unavailable. */
 const RETRY_AFTER_SECONDS = 5;
@@ -25,14 +30,11 @@ export function sendError(res: Response, error: ToolError): void {
 /** The REST API under /v1: the tools as plain JSON GETs, errors as { error: { code, message } }. */
 export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): Router {
   const router = express.Router();
-  const refuse = (status: number, code: 'FORBIDDEN' | 'UNAUTHENTICATED') => (res: Response, message: string) => {
-    res.status(status).json({ error: { code, message } });
-  };
-  router.use('/v1', originGuard(options.allowedOrigins ?? [], refuse(403, 'FORBIDDEN')));
+  router.use('/v1', ...entryGuards(options, REST_REFUSALS));
   router.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
-  router.use('/v1', authGuard(options.authenticate, refuse(401, 'UNAUTHENTICATED')));
+  router.use('/v1', ...callerGuards(options, REST_REFUSALS));
 
   const serve = (tool: ToolName, args: (req: Request) => Record<string, unknown>) => (req: Request, res: Response) => {
     let input: Record<string, unknown>;
@@ -66,6 +68,20 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
   router.get('/v1/repositories/:owner/:repo/suggest', serve('suggest_paths', (req) => ({ ...queryArgs(req.query, { q: 'query' }), repository: repository(req) })));
   router.use('/v1', (req, res) => {
     sendError(res, new ToolError('NOT_FOUND', `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}: see /v1/openapi.json for what this API serves.`));
+  });
+  // A request express could not read (a path segment that is not percent-encoded UTF-8, such
+  // as %ff): the caller's mistake, answered in the API's error shape rather than as a 500.
+  router.use('/v1', (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+    if (res.headersSent || typeof status !== 'number' || status < 400 || status >= 500) {
+      next(error);
+      return;
+    }
+    const message =
+      error instanceof URIError
+        ? 'The URL is not valid: a part of its path is not percent-encoded UTF-8. Encode each path segment (encodeURIComponent) and send it again.'
+        : 'The request could not be read; check its URL and headers.';
+    sendError(res, new ToolError('INVALID_ARGUMENT', message));
   });
   return router;
 }

@@ -1,0 +1,1 @@
+export { patternMatches, readablePatterns, scopedAccess } from './patterns';

@@ -1,0 +1,151 @@
+import type { IndexStore } from '@gitdex/ports';
+import { SqliteIndexStore } from '@gitdex/sqlite';
+import type { Principal } from '../../src/deps';
+import { repositoryDocument, seedRepository } from '../support/documents';
+import { RecordingPublisher } from '../support/world';
+
+/**
+ * The world of the security suites: two public repositories and two private ones whose
+ * files hold canaries. The private ones share paths with the public ones (so "other
+ * repositories have this path" hints have something to leak), one shares an owner with a
+ * public repository (so owner patterns are tested), and a third private one is known but
+ * not indexed (so a backfill would be queued if it were treated as readable).
+ */
+export const PUBLIC = ['acme/tools', 'octo/web'] as const;
+export const ACME_PRIVATE = 'acme/internal-x9';
+export const VAULT = 'hidden-org/vault-q7';
+export const UNINDEXED_PRIVATE = 'hidden-org/pending-q7';
+export const PRIVATE = [ACME_PRIVATE, VAULT, UNINDEXED_PRIVATE] as const;
+
+/** Text that exists only in private files: no answer to a caller who may not read them may hold it. */
+export const CANARY = {
+  acme: 'CANARY-acme-6f1d2c9e',
+  vault: 'CANARY-vault-93b7aa01',
+} as const;
+
+/** Names and paths that exist only in each private repository (the owner hidden-org too: it has no public repository). */
+export const PRIVATE_MARKERS: Record<string, { content?: string; names: string[] }> = {
+  'acme/internal-x9': { content: 'CANARY-acme-6f1d2c9e', names: ['acme-only-k3', 'internal-x9'] },
+  'hidden-org/vault-q7': { content: 'CANARY-vault-93b7aa01', names: ['vault-only-z8', 'plan-zz9', 'vault-q7'] },
+  'hidden-org/pending-q7': { names: ['pending-q7'] },
+};
+
+export const PUBLIC_FILES: Record<string, string> = {
+  'README.md': '# Tools\n\nPublic tools.\n',
+  'src/index.ts': "export * from './server/http';\n",
+  'src/server/http.ts': Array.from({ length: 50 }, (_, i) => `// http ${i + 1}`).join('\n') + '\n',
+  'src/utils/format.ts': 'export const format = (s: string) => s;\n',
+  'docs/guide.md': '# Guide\n',
+  'docs/deep/a/b/c/d/e/f/g/h/i/j/k/leaf.md': '# Leaf\n',
+  'unicode/café.md': 'NFC name\n',
+  'unicode/cafe\u0301.md': 'NFD name\n',
+  'dots/..hidden': 'two dots\n',
+  'dots/...': 'three dots\n',
+  'space name/file with spaces.txt': 'spaces\n',
+  'percent/%2e%2e.txt': 'a percent-encoded name, literally\n',
+  'back\\slash.txt': 'a backslash in a name\n',
+};
+
+/** Principals of the tokens the suites use: what scopedAccess sees. */
+export const PRINCIPALS = {
+  anonymous: null,
+  publicToken: { id: 'public-bot' },
+  acmeToken: { id: 'acme-team', repositories: ['acme/*'] },
+  vaultToken: { id: 'vault-reader', repositories: ['hidden-org/vault-q7'] },
+  adminToken: { id: 'admin', repositories: ['*'] },
+} satisfies Record<string, Principal | null>;
+
+export type Caller = keyof typeof PRINCIPALS;
+
+/** Tokens (as GITDEX_READER_TOKENS holds them) for the HTTP suites. */
+export const TOKENS = {
+  publicToken: 'pub-tok-0123456789abcdef',
+  acmeToken: 'acme-tok=+/~.-_:0123456789',
+  vaultToken: 'vault-tok-fedcba9876543210',
+  adminToken: 'admin-tok-00112233445566778899',
+} as const;
+
+export const TOKENS_ENV = [
+  `public-bot:${TOKENS.publicToken}=public`,
+  `acme-team:${TOKENS.acmeToken}=acme/*`,
+  `vault-reader:${TOKENS.vaultToken}=Hidden-Org/Vault-Q7`,
+  `admin:${TOKENS.adminToken}=*`,
+].join(';');
+
+/** Whether a caller may read a private repository of the world. */
+export function mayRead(caller: Caller, repository: string): boolean {
+  const principal = PRINCIPALS[caller];
+  const patterns = principal && 'repositories' in principal ? principal.repositories : [];
+  const name = repository.toLowerCase();
+  return patterns.some((p) => p === '*' || p === name || (p.endsWith('/*') && name.startsWith(p.slice(0, -1))));
+}
+
+/** Texts that must not appear in an answer to this caller (markers of what it may not read). */
+export function forbiddenFor(caller: Caller): { content: string[]; names: string[] } {
+  const content: string[] = [];
+  const names: string[] = [];
+  for (const [repository, markers] of Object.entries(PRIVATE_MARKERS)) {
+    if (mayRead(caller, repository)) continue;
+    if (markers.content) content.push(markers.content);
+    names.push(...markers.names);
+  }
+  if (!mayRead(caller, VAULT) && !mayRead(caller, UNINDEXED_PRIVATE)) names.push('hidden-org');
+  return { content, names };
+}
+
+/**
+ * What in an answer leaked: content canaries always count; a private name or path counts
+ * unless the request itself carried it (an error may say "x is not indexed" back).
+ */
+export function leaks(answer: string, request: string, caller: Caller): string[] {
+  const { content, names } = forbiddenFor(caller);
+  const text = answer.toLowerCase();
+  const asked = request.toLowerCase();
+  return [...content.filter((c) => text.includes(c.toLowerCase())), ...names.filter((n) => text.includes(n.toLowerCase()) && !asked.includes(n.toLowerCase()))];
+}
+
+export interface SecurityWorld {
+  index: IndexStore;
+  publisher: RecordingPublisher;
+}
+
+/** Repository ids 101 to 105 (the fuzzers forge cursors for them). */
+export async function createSecurityWorld(index: IndexStore = new SqliteIndexStore({ file: ':memory:' })): Promise<SecurityWorld> {
+  const base = 100;
+  await index.ensureReady();
+  await seedRepository(index, { id: base + 1, fullName: 'acme/tools', files: PUBLIC_FILES });
+  await seedRepository(index, { id: base + 2, fullName: 'octo/web', files: { 'README.md': '# Web\n', 'src/index.ts': 'web\n', 'src/app.ts': 'app\n' } });
+  await seedRepository(index, {
+    id: base + 3,
+    fullName: ACME_PRIVATE,
+    private: true,
+    files: {
+      'README.md': `# Internal\n${CANARY.acme}\n`,
+      'src/index.ts': `export const secret = '${CANARY.acme}';\n`,
+      'acme-only-k3/config.ts': `${CANARY.acme}\n`,
+      'docs/guide.md': `${CANARY.acme}\n`,
+    },
+  });
+  await seedRepository(index, {
+    id: base + 4,
+    fullName: VAULT,
+    private: true,
+    files: {
+      'README.md': `# Vault\n${CANARY.vault}\n`,
+      'src/index.ts': `${CANARY.vault}\n`,
+      'docs/guide.md': `${CANARY.vault}\n`,
+      'docs/plan-zz9.md': `${CANARY.vault}\n`,
+      'vault-only-z8/keys.txt': `${CANARY.vault}\n`,
+      'space name/file with spaces.txt': `${CANARY.vault}\n`,
+    },
+  });
+  await index.putRepository({ ...repositoryDocument({ id: base + 5, fullName: UNINDEXED_PRIVATE }), private: true });
+  // Elasticsearch: make the file writes searchable (the SQLite store has nothing to refresh).
+  await (index as IndexStore & { refresh?: () => Promise<void> }).refresh?.();
+  return { index, publisher: new RecordingPublisher() };
+}
+
+/** Lower-case names of the private repositories a caller may not read, for checks on the event log. */
+export function unreadablePrivate(caller: Caller): string[] {
+  return PRIVATE.filter((name) => !mayRead(caller, name));
+}
