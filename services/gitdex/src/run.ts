@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Env } from '@gitdex/contracts';
 import { mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
-import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, scopedAccess, type ReaderHttpOptions, type ReaderOptions } from '@gitdex/reader';
+import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
 import { startIndexer } from './indexer-runtime';
 import { createConsoleRouter } from '@gitdex/console';
@@ -23,7 +23,8 @@ export interface RunningGitdex {
 /** Reader options from the configuration: limits, links and who may read what. */
 export function readerOptions(env: Env, adapters: Adapters, log: Logger): ReaderOptions {
   return {
-    index: adapters.index,
+    // Reads hit the index once per file version and once per 100 ms for ref states.
+    index: withReadCache(adapters.index),
     publisher: adapters.publisher,
     githubWebUrl: env.GITHUB_WEB_URL,
     limits: { maxLines: env.GITDEX_READ_MAX_LINES, maxChars: env.GITDEX_READ_MAX_CHARS },

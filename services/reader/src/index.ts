@@ -15,3 +15,4 @@ export { rankPaths, type RankedPath, type SuggestReason } from './suggest/rank';
 export { callTool, type ToolObserver, type ToolOutcome } from './tools/call-tool';
 export { TOOLS } from './tools/registry';
 export { ToolError, HTTP_STATUS } from './tool-error';
+export { withReadCache, type ReadCacheOptions } from './read-cache';
