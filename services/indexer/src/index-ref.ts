@@ -93,14 +93,19 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
 
   let strategy: 'incremental' | 'tarball' = 'tarball';
   let fileCount: number;
-  const changes = state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
-  if (changes) {
-    strategy = 'incremental';
-    fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes));
-  } else {
-    fileCount = await applyTarball(deps, plan, reader, target);
+  try {
+    const changes = state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
+    if (changes) {
+      strategy = 'incremental';
+      fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes));
+    } else {
+      fileCount = await applyTarball(deps, plan, reader, target);
+    }
+    await plan.buffer.flush();
+  } catch (error) {
+    await plan.buffer.settle();
+    throw error;
   }
-  await plan.buffer.flush();
   await index.refresh();
 
   const now = deps.now().toISOString();

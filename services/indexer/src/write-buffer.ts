@@ -4,14 +4,22 @@ export interface WriteBufferOptions {
   /** Writes per bulk request; bounded so memory and request size stay bounded. */
   maxWrites: number;
   maxBytes: number;
+  /** Bulk requests under way at once while reading goes on (bounds memory to this many batches). */
+  maxInFlight?: number;
   /** Called after each flush: keeps the consumer's group membership during long indexing. */
   onFlush?: () => Promise<void>;
 }
 
-/** Collects file writes and sends them in bounded bulks. */
+/**
+ * Collects file writes and sends them in bounded bulks. A full batch is sent while the
+ * caller goes on reading the next one (at most `maxInFlight` under way), so reading the
+ * tarball and writing the index overlap instead of taking turns. Nothing is visible
+ * before the ref state flips, so the order of the bulks does not matter.
+ */
 export class WriteBuffer {
   private writes: FileWrite[] = [];
   private bytes = 0;
+  private readonly inFlight: Promise<void>[] = [];
   written = 0;
 
   constructor(private readonly index: IndexStore, private readonly options: WriteBufferOptions) {}
@@ -19,16 +27,32 @@ export class WriteBuffer {
   async add(write: FileWrite): Promise<void> {
     this.writes.push(write);
     this.bytes += write.type === 'put' ? (write.document.content?.length ?? 0) + 512 : 128;
-    if (this.writes.length >= this.options.maxWrites || this.bytes >= this.options.maxBytes) await this.flush();
+    if (this.writes.length >= this.options.maxWrites || this.bytes >= this.options.maxBytes) await this.send();
   }
 
+  /** Sends what is collected and waits until every bulk is written. */
   async flush(): Promise<void> {
+    await this.send();
+    await Promise.all(this.inFlight.splice(0));
+  }
+
+  /** Waits for every bulk under way, failed or not: an abandoned attempt must not keep writing behind the next one. */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.inFlight.splice(0));
+  }
+
+  private async send(): Promise<void> {
     if (this.writes.length === 0) return;
     const batch = this.writes;
     this.writes = [];
     this.bytes = 0;
-    await this.index.writeFiles(batch);
-    this.written += batch.length;
-    await this.options.onFlush?.();
+    const sent = this.index.writeFiles(batch).then(async () => {
+      this.written += batch.length;
+      await this.options.onFlush?.();
+    });
+    // A failure must not go unobserved while it waits its turn; it still rejects flush().
+    sent.catch(() => undefined);
+    this.inFlight.push(sent);
+    while (this.inFlight.length >= (this.options.maxInFlight ?? 2)) await this.inFlight.shift();
   }
 }
