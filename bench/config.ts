@@ -1,0 +1,47 @@
+/** How much each suite does: quick (CI smoke, a few minutes) or full. */
+export interface BenchConfig {
+  mode: 'quick' | 'full';
+  /** Files of the large repository. */
+  largeFiles: number;
+  /** Full indexes of each repository (copies under new names: each is a first index). */
+  indexRepeats: { small: number; medium: number; large: number };
+  /** One-file pushes to the small and the large repository, alternating. */
+  onePushRepeats: number;
+  freshness: {
+    /** Repositories the pushes go to. */
+    repositories: number;
+    idleSamples: number;
+    /** The sustained stream: pushes per second for this many seconds (open loop). */
+    streamRate: number;
+    streamSeconds: number;
+    pollMs: number;
+  };
+  reads: { warmup: number; samples: number };
+  load: { levels: number[]; seconds: number };
+  suggest: { perKind: number; seed: number };
+}
+
+export function benchConfig(mode: 'quick' | 'full'): BenchConfig {
+  if (mode === 'quick') {
+    return {
+      mode,
+      largeFiles: 5_000,
+      indexRepeats: { small: 3, medium: 2, large: 1 },
+      onePushRepeats: 5,
+      freshness: { repositories: 8, idleSamples: 15, streamRate: 2, streamSeconds: 10, pollMs: 20 },
+      reads: { warmup: 10, samples: 40 },
+      load: { levels: [1, 8, 32, 128], seconds: 3 },
+      suggest: { perKind: 8, seed: 7 },
+    };
+  }
+  return {
+    mode,
+    largeFiles: 55_000,
+    indexRepeats: { small: 5, medium: 3, large: 2 },
+    onePushRepeats: 15,
+    freshness: { repositories: 24, idleSamples: 100, streamRate: 3, streamSeconds: 60, pollMs: 20 },
+    reads: { warmup: 20, samples: 300 },
+    load: { levels: [1, 8, 32, 128], seconds: 12 },
+    suggest: { perKind: 30, seed: 7 },
+  };
+}

@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import type { BenchConfig } from '../config';
+import { largeCorpus, mediumCorpus, smallCorpus, type Corpus } from '../data/corpora';
+import { copyRepo, createRepo, type BenchRepo } from './repos';
+
+export interface BenchData {
+  small: BenchRepo;
+  medium: BenchRepo;
+  large: BenchRepo;
+  /** Small repositories the freshness pushes go to (copies of the small one). */
+  fresh: BenchRepo[];
+  corpora: Corpus[];
+}
+
+/** Builds the repositories of a run under `root` from installed packages and system sources. */
+export async function prepareData(config: BenchConfig, root: string, workDir: string, log: (line: string) => void): Promise<BenchData> {
+  let started = Date.now();
+  const small = smallCorpus();
+  const medium = mediumCorpus();
+  const large = largeCorpus(config.largeFiles, { workDir: join(workDir, 'sources') });
+  log(`data: corpora read in ${((Date.now() - started) / 1000).toFixed(1)} s (large: ${large.files.length} files, ${(large.bytes / 1e6).toFixed(0)} MB)`);
+  started = Date.now();
+  const repos = {
+    small: await createRepo(root, 'small', small),
+    medium: await createRepo(root, 'medium', medium),
+    large: await createRepo(root, 'large', large),
+  };
+  const fresh: BenchRepo[] = [];
+  for (let i = 0; i < config.freshness.repositories; i += 1) fresh.push(await copyRepo(root, repos.small, `fresh-${String(i).padStart(2, '0')}`));
+  log(`data: git repositories committed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { ...repos, fresh, corpora: [small, medium, large] };
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { buildDocument, gitBlobSha } from '@gitdex/indexer';
+import { MAX_FILE_BYTES } from '../data/corpora';
+import type { ProxiedRequest } from '../measure/http-proxy';
+import { pushAndWait } from '../measure/push';
+import { formatNumber } from '../report/format';
+import type { Backend } from '../setup/backends';
+import { copyRepo, OWNER } from '../setup/repos';
+import { ZERO_SHA, type SuiteContext } from './context';
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The parts of a full index of the large repository, each measured alone in the bench process. */
+export interface PartsAlone {
+  /** The stand-in serving the tarball (git archive + gzip) to a reader that only drains it. */
+  tarballMs: number;
+  tarballBytes: number;
+  /** Building and serializing every FileDocument from disk. */
+  documentsMs: number;
+}
+
+let cached: PartsAlone | null = null;
+
+/** Measured once a run (the same for every backend). */
+export async function partsAlone(ctx: SuiteContext): Promise<PartsAlone> {
+  if (cached) return cached;
+  let started = performance.now();
+  const response = await fetch(`${ctx.standIn.url}/repos/${OWNER}/${ctx.repos.large.name}/tarball/main`);
+  let tarballBytes = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) tarballBytes += chunk.length;
+  const tarballMs = performance.now() - started;
+  const context = { repositoryId: 1, ref: 'refs/heads/main', commitSha: ZERO_SHA, generation: 1, maxFileBytes: MAX_FILE_BYTES };
+  started = performance.now();
+  for (const f of ctx.repos.large.corpus.files) {
+    const content = readFileSync(f.abs);
+    JSON.stringify(buildDocument({ path: f.path, mode: '100644', blobSha: gitBlobSha(content), size: f.size, content }, context));
+  }
+  cached = { tarballMs, tarballBytes, documentsMs: performance.now() - started };
+  return cached;
+}
+
+/** A full index beside its parts measured alone: whether the pipeline overlaps them. */
+export async function partsProfile(ctx: SuiteContext, backend: Backend, productMs: number, rawMs: number): Promise<string[]> {
+  const parts = await partsAlone(ctx);
+  const files = ctx.repos.large.corpus.files.length;
+  const sum = parts.tarballMs + parts.documentsMs + rawMs;
+  return [
+    `full index of the large repository (${files.toLocaleString('en-US')} files): ${seconds(productMs)} median, webhook → readable`,
+    `its parts measured alone: the stand-in serves the tarball (${(parts.tarballBytes / 1e6).toFixed(0)} MB gzipped) in ${seconds(parts.tarballMs)}; building and serializing every FileDocument from disk ${seconds(parts.documentsMs)} (${formatNumber(files / (parts.documentsMs / 1000))} files/s); ${backend.name === 'elasticsearch' ? 'raw bulk' : 'raw writeFiles'} of the same documents ${seconds(rawMs)}`,
+    `sum of the parts ${seconds(sum)} = ${((100 * sum) / productMs).toFixed(0)} % of the full index; the rest (${seconds(Math.max(0, productMs - sum))}) is the indexer's own tar reading (gunzip, tar parse, blob hashing) and waiting`,
+  ];
+}
+
+/**
+ * One more full index of the large repository with the indexer's Elasticsearch behind the
+ * timing proxy (`requests`): how much of it is spent in _bulk requests, which run one at a time.
+ */
+export async function bulkShareProfile(ctx: SuiteContext, backend: Backend, requests: ProxiedRequest[]): Promise<string[]> {
+  const repo = await copyRepo(ctx.root, ctx.repos.large, 'large-profile');
+  const from = requests.length;
+  const sample = await pushAndWait({ standIn: ctx.standIn, readerUrl: backend.readerUrl }, repo, null, { intervalMs: 100, timeoutMs: 30 * 60_000, before: ZERO_SHA });
+  const mine = requests.slice(from).filter((r) => r.start >= sample.sentAt && r.end <= sample.seenAt);
+  const bulks = mine.filter((r) => r.op.endsWith('_bulk'));
+  const bulkMs = bulks.reduce((s, r) => s + (r.end - r.start), 0);
+  const otherMs = mine.reduce((s, r) => s + (r.end - r.start), 0) - bulkMs;
+  let overlap = 0;
+  for (let i = 1; i < bulks.length; i += 1) if (bulks[i]!.start < bulks[i - 1]!.end) overlap += 1;
+  return [
+    `one more full index of the large repository with the indexer's Elasticsearch behind the timing proxy: ${seconds(sample.freshnessMs)} webhook → readable`,
+    `Elasticsearch _bulk requests: ${bulks.length} (${formatNumber(ctx.repos.large.corpus.files.length / Math.max(1, bulks.length))} documents each on average), ${seconds(bulkMs)} in all = ${((100 * bulkMs) / sample.freshnessMs).toFixed(0)} % of the index; ${overlap} of them started before the previous one ended; other Elasticsearch requests ${seconds(otherMs)}`,
+    `so for ${((100 * (sample.freshnessMs - bulkMs - otherMs)) / sample.freshnessMs).toFixed(0)} % of the time no bulk is in flight: the write buffer awaits each bulk before the tarball is read on, so reading and writing never overlap`,
+  ];
+}

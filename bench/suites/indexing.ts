@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { figure, row } from '../report/model';
+import { commitToken, pushAndWait, type PushSample } from '../measure/push';
+import { RssSampler } from '../measure/proc';
+import { elasticsearchRaw, rawWriteMs, sqliteRaw, type RawTarget } from '../measure/raw-writes';
+import { median } from '../measure/stats';
+import type { Backend } from '../setup/backends';
+import { copyRepo, OWNER, type BenchRepo } from '../setup/repos';
+import { ZERO_SHA, type SuiteContext } from './context';
+import { githubAnswerMs, githubPhases } from './freshness-profile';
+import { partsProfile } from './indexing-profile';
+
+type Size = 'small' | 'medium' | 'large';
+const SIZES: Size[] = ['small', 'medium', 'large'];
+
+/** The repository for the r-th full index of a size: the original, then shared copies. */
+async function repoFor(ctx: SuiteContext, size: Size, r: number): Promise<BenchRepo> {
+  const base = ctx.repos[size];
+  if (r === 0) return base;
+  const name = `${size}-copy${r}`;
+  if (existsSync(join(ctx.root, OWNER, name))) return { ...base, name, fullName: `${OWNER}/${name}`, dir: join(ctx.root, OWNER, name) };
+  return copyRepo(ctx.root, base, name);
+}
+
+function rawTarget(ctx: SuiteContext, backend: Backend, size: Size, r: number): RawTarget {
+  if (backend.name === 'elasticsearch') return elasticsearchRaw(ctx.engines!.elasticsearchUrl, `benchraw-${ctx.results.startedAt.replace(/[^0-9]/g, '').slice(0, 14)}-${size}-${r}`);
+  return sqliteRaw(join(ctx.workDir, `raw-${size}-${r}.sqlite`));
+}
+
+/**
+ * Full index of the small, medium and large repository (webhook → first read answers),
+ * beside raw writes of the same documents; the indexer's peak memory; and a one-file push
+ * on the large repository beside the same push on the small one.
+ */
+export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promise<void> {
+  const { config } = ctx;
+  const push = { standIn: ctx.standIn, readerUrl: backend.readerUrl };
+  let hwmBeforeLarge = 0;
+  let largeSampler: RssSampler | null = null;
+  for (const size of SIZES) {
+    const corpus = ctx.repos[size].corpus;
+    const productMs: number[] = [];
+    if (size === 'large') {
+      hwmBeforeLarge = backend.indexer.memory()?.hwmMb ?? 0;
+      largeSampler = new RssSampler(backend.indexer.pid, 200);
+    }
+    for (let r = 0; r < config.indexRepeats[size]; r += 1) {
+      const repo = await repoFor(ctx, size, r);
+      const sample = await pushAndWait(push, repo, null, { intervalMs: size === 'small' ? 20 : 100, timeoutMs: 30 * 60_000, before: ZERO_SHA });
+      productMs.push(sample.freshnessMs);
+      ctx.log(`  ${backend.name} full index ${repo.fullName}: ${corpus.files.length} files in ${(sample.freshnessMs / 1000).toFixed(2)} s`);
+    }
+    const rawMs: number[] = [];
+    for (let r = 0; r < config.indexRepeats[size]; r += 1) {
+      const target = rawTarget(ctx, backend, size, r);
+      rawMs.push(await rawWriteMs(target, corpus, 900_000_000 + r));
+      ctx.log(`  ${target.label} ${size}: ${(rawMs[r]! / 1000).toFixed(2)} s`);
+    }
+    const rawLabel = backend.name === 'elasticsearch' ? 'raw ES bulk' : 'raw SQLite writes';
+    if (size === 'large') ctx.results.profiles.push({ title: `Full index on ${backend.name}: where the time goes`, lines: await partsProfile(ctx, backend, median(productMs), median(rawMs)) });
+    const perSecond = (ms: number[], amount: number) => ms.map((m) => amount / (m / 1000));
+    ctx.results.rows.push(
+      row({ suite: 'indexing', backend: backend.name, case: `full index ${size} (${corpus.files.length.toLocaleString('en-US')} files)`, value: figure('gitdex', 'files/s', perSecond(productMs, corpus.files.length)), baseline: figure(rawLabel, 'files/s', perSecond(rawMs, corpus.files.length)) }),
+      row({ suite: 'indexing', backend: backend.name, case: `full index ${size} (${(corpus.bytes / 1e6).toFixed(1)} MB)`, value: figure('gitdex', 'MB/s', perSecond(productMs, corpus.bytes / 1e6)), baseline: figure(rawLabel, 'MB/s', perSecond(rawMs, corpus.bytes / 1e6)) }),
+    );
+  }
+  const large = largeSampler?.stop();
+  if (large) {
+    const what = backend.name === 'elasticsearch' ? 'indexer process' : 'single process (webhook+indexer+reader)';
+    ctx.results.rows.push(
+      row({
+        suite: 'indexing',
+        backend: backend.name,
+        case: `peak RSS of the ${what} (VmHWM) after the large full index`,
+        value: figure('after large', 'MiB', [large.hwmMb ?? large.maxRssMb]),
+        baseline: figure('after small+medium', 'MiB', [hwmBeforeLarge]),
+      }),
+    );
+  }
+  await onePushSuite(ctx, backend);
+}
+
+/** One-file push on the large repository vs the same push on the small one, alternating. */
+async function onePushSuite(ctx: SuiteContext, backend: Backend): Promise<void> {
+  const push = { standIn: ctx.standIn, readerUrl: backend.readerUrl };
+  const options = { intervalMs: ctx.config.freshness.pollMs, timeoutMs: 120_000 };
+  const small: PushSample[] = [];
+  const large: PushSample[] = [];
+  ctx.standIn.requests.reset();
+  for (let i = 0; i < ctx.config.onePushRepeats; i += 1) {
+    for (const [repo, into] of i % 2 === 0 ? ([[ctx.repos.small, small], [ctx.repos.large, large]] as const) : ([[ctx.repos.large, large], [ctx.repos.small, small]] as const)) {
+      const token = await commitToken(repo);
+      into.push(await pushAndWait(push, repo, token, options));
+    }
+  }
+  const log = ctx.standIn.requests.list();
+  ctx.results.profiles.push(
+    { title: `One-file push on ${backend.name}, large repository (medians per push)`, lines: await githubPhases(ctx, large, log) },
+    { title: `One-file push on ${backend.name}, small repository (medians per push)`, lines: await githubPhases(ctx, small, log) },
+  );
+  const what = `large repo (${ctx.repos.large.corpus.files.length.toLocaleString('en-US')} files) vs small (${ctx.repos.small.corpus.files.length})`;
+  const nearlyEqual = (value: ReturnType<typeof figure>, baseline: ReturnType<typeof figure>) => {
+    const ratio = value.summary.median / baseline.summary.median;
+    return { text: 'nearly equal: ratio ≤ 1.5×', met: Number.isFinite(ratio) ? ratio <= 1.5 : null };
+  };
+  const value = figure('large repo', 'ms', large.map((s) => s.freshnessMs));
+  const baseline = figure('small repo', 'ms', small.map((s) => s.freshnessMs));
+  // The stand-in's answers (e.g. GET /repos/{owner}/{repo} computes the repository size) grow with the repository; GitHub's do not.
+  const [largeGithub, smallGithub] = [await githubAnswerMs(ctx, large, log), await githubAnswerMs(ctx, small, log)];
+  const ownValue = figure('large repo', 'ms', large.map((s, i) => s.freshnessMs - largeGithub[i]!));
+  const ownBaseline = figure('small repo', 'ms', small.map((s, i) => s.freshnessMs - smallGithub[i]!));
+  ctx.results.rows.push(
+    row({ suite: 'indexing', backend: backend.name, case: `one-file push, ${what}`, value, baseline, target: nearlyEqual(value, baseline) }),
+    row({ suite: 'indexing', backend: backend.name, case: `one-file push, ${what}: gitdex's own time (freshness minus the stand-in's answer times)`, value: ownValue, baseline: ownBaseline, target: nearlyEqual(ownValue, ownBaseline) }),
+  );
+}

@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Snapshot } from '@gitdex/ports';
+import { exportTree } from '../data/git-repo';
+import { REPO_ROOT } from '../data/corpora';
+import { readTargets, type ReadTargets } from '../data/read-targets';
+import { MAIN } from '../gitdex/child';
+import { callOk, connectStdio, textOf, type McpConnection } from '../mcp/clients';
+import { figure, row } from '../report/model';
+import { formatNumber } from '../report/format';
+import { median } from '../measure/stats';
+import { interleave, repeat } from '../measure/timer';
+import type { Backend } from '../setup/backends';
+import type { SuiteContext } from './context';
+
+export const FILESYSTEM_SERVER = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+
+/** A plain checkout of the medium repository for the filesystem server (made once a run). */
+export async function mediumCheckout(ctx: SuiteContext): Promise<string> {
+  const dir = join(ctx.workDir, 'checkout-medium');
+  if (!existsSync(dir)) await exportTree(ctx.repos.medium.dir, dir);
+  return dir;
+}
+
+export function startGitdexStdio(backend: Backend): Promise<McpConnection> {
+  return connectStdio(process.execPath, [MAIN, '--stdio'], { ...backend.readEnv, LOG_LEVEL: 'warn' });
+}
+
+interface ReadCase {
+  label: string;
+  short: string;
+  gitdex: (i: number) => Promise<unknown>;
+  filesystem: (i: number) => Promise<unknown>;
+}
+
+function cases(repository: string, checkout: string, targets: ReadTargets, gitdex: McpConnection, fs: McpConnection): ReadCase[] {
+  const small = (i: number) => targets.smallFiles[i % targets.smallFiles.length]!;
+  return [
+    {
+      short: 'read_file small',
+      label: `read_file: whole small file (${targets.smallFiles.length} files, 1–8 KB, rotating)`,
+      gitdex: (i) => callOk(gitdex.client, 'read_file', { repository, path: small(i) }),
+      filesystem: (i) => callOk(fs.client, 'read_text_file', { path: join(checkout, small(i)) }),
+    },
+    {
+      short: 'read_file lines 1–400',
+      label: `read_file: lines 1–400 of ${targets.largeFile.path} (${targets.largeFile.lines.toLocaleString('en-US')} lines, ${(targets.largeFile.bytes / 1024).toFixed(0)} KB)`,
+      gitdex: () => callOk(gitdex.client, 'read_file', { repository, path: targets.largeFile.path, start_line: 1, end_line: 400 }),
+      filesystem: () => callOk(fs.client, 'read_text_file', { path: join(checkout, targets.largeFile.path), head: 400 }),
+    },
+    {
+      short: 'list_files',
+      label: `list_files: ${targets.folder.path}/ (${targets.folder.entries} entries, depth 1)`,
+      gitdex: () => callOk(gitdex.client, 'list_files', { repository, folder: targets.folder.path, limit: 300 }),
+      filesystem: () => callOk(fs.client, 'list_directory', { path: join(checkout, targets.folder.path) }),
+    },
+  ];
+}
+
+/** Checks once that both servers answer with the same file content (the comparison is fair). */
+async function sameContent(repository: string, checkout: string, path: string, gitdex: McpConnection, fs: McpConnection): Promise<string | null> {
+  const a = (await callOk(gitdex.client, 'read_file', { repository, path })).structuredContent as { content?: string } | undefined;
+  const b = textOf(await callOk(fs.client, 'read_text_file', { path: join(checkout, path) }));
+  return (a?.content ?? '').trimEnd() === b.trimEnd() ? null : `gitdex and the filesystem server answer different content for ${path}`;
+}
+
+/** The index calls a read_file makes, timed in the bench process: the share of the index in a read. */
+async function storeProfile(ctx: SuiteContext, backend: Backend, targets: ReadTargets, gitdexMedian: number, listMedian: number): Promise<string[]> {
+  const index = backend.openIndex();
+  try {
+    await index.ensureReady();
+    const samples = Math.max(20, Math.floor(ctx.config.reads.samples / 2));
+    const repository = await index.findRepositoryByName(ctx.repos.medium.fullName);
+    if (!repository) return ['repository not found in the index'];
+    const state = (await index.listRefStates(repository.repositoryId)).find((s) => s.ref === 'refs/heads/main');
+    if (!state) return ['ref state not found in the index'];
+    const snapshot: Snapshot = { repositoryId: repository.repositoryId, ref: state.ref, generation: state.generation };
+    const find = median(await repeat(samples, 5, () => index.findRepositoryByName(ctx.repos.medium.fullName)));
+    const refs = median(await repeat(samples, 5, () => index.listRefStates(repository.repositoryId)));
+    const file = median(await repeat(samples, 5, (i) => index.getFile(snapshot, targets.smallFiles[i % targets.smallFiles.length]!)));
+    const sum = find + refs + file;
+    const scope = { ...snapshot, folder: targets.folder.path, depth: 1 };
+    const folders = median(await repeat(samples, 5, () => index.listFolders(scope)));
+    const list = median(await repeat(samples, 5, () => index.listFiles(scope, null, 300)));
+    const listSum = find + refs + folders + list;
+    return [
+      `read_file (small) through MCP stdio: ${formatNumber(gitdexMedian, 'ms')} median`,
+      `its index calls, made in process one after the other: findRepositoryByName ${formatNumber(find, 'ms')} + listRefStates ${formatNumber(refs, 'ms')} + getFile ${formatNumber(file, 'ms')} = ${formatNumber(sum, 'ms')} (${((100 * sum) / gitdexMedian).toFixed(0)} %)`,
+      `the rest, ${formatNumber(gitdexMedian - sum, 'ms')}: MCP framing and zod validation on both sides, result formatting, the process hop`,
+      `list_files through MCP stdio: ${formatNumber(listMedian, 'ms')} median; its index calls findRepositoryByName + listRefStates + listFolders ${formatNumber(folders, 'ms')} + listFiles ${formatNumber(list, 'ms')} = ${formatNumber(listSum, 'ms')} (${((100 * listSum) / listMedian).toFixed(0)} %)`,
+    ];
+  } finally {
+    await index.close();
+  }
+}
+
+/** read_file and list_files over MCP stdio: gitdex on the index beside the filesystem server on a checkout. */
+export async function readsSuite(ctx: SuiteContext, backend: Backend): Promise<void> {
+  const checkout = await mediumCheckout(ctx);
+  const targets = readTargets(ctx.repos.medium.corpus);
+  const repository = ctx.repos.medium.fullName;
+  const gitdex = await startGitdexStdio(backend);
+  const fs = await connectStdio(process.execPath, [FILESYSTEM_SERVER, checkout], {});
+  const medians: number[] = [];
+  const sizes: string[] = [];
+  try {
+    const mismatch = await sameContent(repository, checkout, targets.smallFiles[0]!, gitdex, fs);
+    if (mismatch) ctx.results.notes.push(mismatch);
+    for (const c of cases(repository, checkout, targets, gitdex, fs)) {
+      const bytes = async (f: (i: number) => Promise<unknown>) => JSON.stringify(await f(0)).length;
+      sizes.push(`${c.short} ${((await bytes(c.gitdex)) / 1024).toFixed(1)} KB vs ${((await bytes(c.filesystem)) / 1024).toFixed(1)} KB`);
+      const samples = await interleave(ctx.config.reads.samples, ctx.config.reads.warmup, { gitdex: c.gitdex, filesystem: c.filesystem });
+      const value = figure(`gitdex (${backend.name})`, 'ms', samples.gitdex!);
+      const baseline = figure('server-filesystem', 'ms', samples.filesystem!);
+      medians.push(value.summary.median);
+      const r = value.summary.median / baseline.summary.median;
+      ctx.results.rows.push(row({ suite: 'reads', backend: backend.name, case: c.label, value, baseline, target: { text: 'gitdex/filesystem ≤ 1.0×', met: Number.isFinite(r) ? r <= 1 : null } }));
+      ctx.log(`  ${backend.name} ${c.label}: gitdex ${value.summary.median.toFixed(2)} ms, filesystem ${baseline.summary.median.toFixed(2)} ms`);
+    }
+  } finally {
+    await gitdex.close();
+    await fs.close();
+  }
+  const lines = await storeProfile(ctx, backend, targets, medians[0]!, medians[2]!);
+  lines.push(`size of one answer as JSON, gitdex vs the filesystem server: ${sizes.join('; ')}`);
+  ctx.results.profiles.push({ title: `Reads on ${backend.name}: where a read_file and a list_files go`, lines });
+}
