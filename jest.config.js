@@ -22,6 +22,7 @@ const shared = {
 };
 
 module.exports = {
+  reporters: ['default', '<rootDir>/test/harness/summary-reporter.js'],
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'] },
     {
