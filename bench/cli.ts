@@ -79,6 +79,19 @@ async function main(): Promise<number> {
   let engines: Engines | null = null;
   const closers: (() => Promise<void>)[] = [];
   log(`${opts.mode} run: suites ${opts.suites.join(', ')} on ${opts.backends.join(', ')}; scratch ${workDir}`);
+  let current: Backend | null = null;
+  // Ctrl-C or a CI timeout: stop the gitdex processes, the stand-in and the engines this run started.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: cleaning up`);
+      void (async () => {
+        await current?.close().catch(() => undefined);
+        for (const close of closers.reverse()) await close().catch(() => undefined);
+        if (!opts.keep) rmSync(workDir, { recursive: true, force: true });
+        process.exit(130);
+      })();
+    });
+  }
   try {
     const data = await prepareData(config, root, workDir, log);
     results.data.push(...data.corpora.map((c) => ({ name: `bench/${c.name}`, files: c.files.length, bytes: c.bytes, description: c.description })));
@@ -97,6 +110,7 @@ async function main(): Promise<number> {
       let backend: Backend | null = null;
       try {
         backend = name === 'elasticsearch' ? await startElasticsearch(engines!, backendOptions) : await startSqlite(backendOptions);
+        current = backend;
         results.notes.push(`${name}: ${backend.describe}`);
         standIn.configure({ webhookUrl: backend.webhookUrl });
         await runBackend(ctx, backend, opts.suites);
@@ -107,6 +121,7 @@ async function main(): Promise<number> {
         if (backend) log(`last output of the ${name} indexer process:\n${backend.indexer.output().slice(-3000)}`);
       } finally {
         await backend?.close().catch((error: unknown) => log(`closing ${name}: ${String(error)}`));
+        current = null;
         if (cpuProfileDir) results.profiles.push({ title: `CPU profile of the ${name} indexer process (node --cpu-prof)`, lines: summarizeProfiles(cpuProfileDir) });
       }
     }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { classifyPath } from '@gitdex/indexer';
 import type { Corpus } from './corpora';
 
@@ -26,11 +27,12 @@ const stored = (path: string) => {
   return !vendored && !generated;
 };
 
-export function readTargets(corpus: Corpus, smallCount = 20): ReadTargets {
+/** Picks the targets among the corpus's files, reading them from a checkout of the repository. */
+export function readTargets(corpus: Corpus, checkout: string, smallCount = 20): ReadTargets {
   const candidates = corpus.files.filter((f) => stored(f.path) && f.size > 0);
   const small: string[] = [];
   for (const f of candidates.filter((c) => c.size >= 1_000 && c.size <= 8_000)) {
-    const text = textOf(f.abs);
+    const text = textOf(join(checkout, f.path));
     if (text !== null && text.length <= MAX_CHARS && text.split('\n').length <= RANGE) small.push(f.path);
   }
   // Spread the picks over the repository rather than taking one folder's files.
@@ -39,7 +41,7 @@ export function readTargets(corpus: Corpus, smallCount = 20): ReadTargets {
 
   let largeFile: ReadTargets['largeFile'] | null = null;
   for (const f of [...candidates].sort((a, b) => b.size - a.size)) {
-    const text = textOf(f.abs);
+    const text = textOf(join(checkout, f.path));
     if (text === null) continue;
     const lines = text.split('\n');
     if (lines.length < RANGE * 3) continue;

@@ -1,11 +1,12 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Client } from '@elastic/elasticsearch';
 import type { FileDocument } from '@gitdex/contracts';
 import { filesMappings } from '@gitdex/elasticsearch';
 import { buildDocument, gitBlobSha } from '@gitdex/indexer';
 import { SqliteIndexStore } from '@gitdex/sqlite';
-import type { Corpus } from '../data/corpora';
+import { BlobReader } from '../data/blob-reader';
 import { MAX_FILE_BYTES } from '../data/corpora';
+import type { BenchRepo } from '../setup/repos';
 
 /** Where raw writes go: the ceiling an indexing pipeline can reach on that engine. */
 export interface RawTarget {
@@ -19,23 +20,33 @@ export interface RawTarget {
 
 const BATCH = 500;
 
-/** The FileDocuments the indexer would write for the corpus, built in batches (not timed). */
-function* documentBatches(corpus: Corpus, repositoryId: number): Generator<FileDocument[]> {
-  const context = { repositoryId, ref: 'refs/heads/main', commitSha: '0'.repeat(40), generation: 1, maxFileBytes: MAX_FILE_BYTES };
-  for (let i = 0; i < corpus.files.length; i += BATCH) {
-    yield corpus.files.slice(i, i + BATCH).map((f) => {
-      const content = readFileSync(f.abs);
-      return buildDocument({ path: f.path, mode: f.executable ? '100755' : '100644', blobSha: gitBlobSha(content), size: f.size, content }, context);
-    });
+/**
+ * The FileDocuments the indexer would write for the repository's first commit, built in
+ * batches from the committed contents (not timed).
+ */
+export async function* documentBatches(repo: BenchRepo, repositoryId: number): AsyncGenerator<FileDocument[]> {
+  const context = { repositoryId, ref: 'refs/heads/main', commitSha: repo.head, generation: 1, maxFileBytes: MAX_FILE_BYTES };
+  const blobs = new BlobReader(repo.dir);
+  try {
+    for (let i = 0; i < repo.corpus.files.length; i += BATCH) {
+      const files = repo.corpus.files.slice(i, i + BATCH);
+      const contents = await Promise.all(files.map((f) => blobs.read(repo.head, f.path)));
+      yield files.map((f, k) => {
+        const content = contents[k]!;
+        return buildDocument({ path: f.path, mode: f.executable ? '100755' : '100644', blobSha: gitBlobSha(content), size: content.length, content }, context);
+      });
+    }
+  } finally {
+    blobs.close();
   }
 }
 
-/** Writes every document of the corpus to the target; answers the time of the writes and the final refresh. */
-export async function rawWriteMs(target: RawTarget, corpus: Corpus, repositoryId: number): Promise<number> {
+/** Writes every document of the repository's first commit to the target; answers the time of the writes and the final refresh. */
+export async function rawWriteMs(target: RawTarget, repo: BenchRepo, repositoryId: number): Promise<number> {
   await target.prepare();
   let ms = 0;
   try {
-    for (const batch of documentBatches(corpus, repositoryId)) {
+    for await (const batch of documentBatches(repo, repositoryId)) {
       const started = performance.now();
       await target.write(batch);
       ms += performance.now() - started;

@@ -9,19 +9,21 @@ export interface Chart {
 
 const latencyRows = (rows: Row[], suite: string) => rows.filter((r) => r.suite === suite && r.value.unit === 'ms');
 
-/** CDF of each row's samples, and of each distinct baseline once. */
+const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** CDF of each row's samples, and of each distinct baseline sample set once. */
 function cdfOf(rows: Row[], title: string, file: string): Chart | null {
   if (rows.length === 0) return null;
-  const series = rows.map((r) => ({ label: `${r.backend} ${r.case}`, samples: r.value.samples }));
+  const series = rows.map((r) => ({ label: shorten(`${r.backend}: ${r.case}`, 90), samples: r.value.samples }));
   const seen = new Set<string>();
   for (const r of rows) {
     if (!r.baseline || r.baseline.unit !== 'ms') continue;
-    const key = `${r.backend} ${r.baseline.label}`;
+    const key = `${r.backend} ${r.baseline.label} ${r.baseline.samples.join(',')}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    series.push({ label: `baseline: ${key}`, samples: r.baseline.samples });
+    series.push({ label: shorten(`baseline ${r.backend}: ${r.baseline.label} (for ${r.case})`, 90), samples: r.baseline.samples });
   }
-  return { file, title, svg: cdfChart({ title, unit: 'ms', series, height: 300 + 16 * series.length }) };
+  return { file, title, svg: cdfChart({ title, unit: 'ms', series, width: 960, height: 300 + 16 * series.length }) };
 }
 
 /** Medians as bars with p99 whiskers: a bar per backend/contender, a group per case. */

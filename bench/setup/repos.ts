@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { totalBytes } from '../data/files';
 import type { Corpus } from '../data/corpora';
 import { cloneShared, commitSnapshot, headOf, initBare } from '../data/git-repo';
 
@@ -18,6 +20,9 @@ export interface BenchRepo {
 export async function createRepo(root: string, name: string, corpus: Corpus): Promise<BenchRepo> {
   const dir = join(root, OWNER, name);
   await initBare(dir);
+  // Files that went away since they were listed (an npm install elsewhere) are left out.
+  corpus.files = corpus.files.filter((f) => existsSync(f.abs));
+  corpus.bytes = totalBytes(corpus.files);
   const head = await commitSnapshot(dir, corpus.files, `${corpus.description}\n`);
   return { name, fullName: `${OWNER}/${name}`, dir, corpus, head, probePath: probeOf(corpus) };
 }

@@ -54,7 +54,7 @@ export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promis
     const rawMs: number[] = [];
     for (let r = 0; r < config.indexRepeats[size]; r += 1) {
       const target = rawTarget(ctx, backend, size, r);
-      rawMs.push(await rawWriteMs(target, corpus, 900_000_000 + r));
+      rawMs.push(await rawWriteMs(target, ctx.repos[size], 900_000_000 + r));
       ctx.log(`  ${target.label} ${size}: ${(rawMs[r]! / 1000).toFixed(2)} s`);
     }
     const rawLabel = backend.name === 'elasticsearch' ? 'raw ES bulk' : 'raw SQLite writes';

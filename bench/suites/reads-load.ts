@@ -1,4 +1,5 @@
 import { readTargets } from '../data/read-targets';
+import { mediumCheckout } from './reads';
 import { startGitdex } from '../gitdex/child';
 import { callOk, connectHttp, type McpConnection } from '../mcp/clients';
 import { figure, row } from '../report/model';
@@ -113,7 +114,7 @@ async function transportProfile(url: string, repository: string, files: string[]
  * The clients run in the bench process on the same two cores. Throughput = calls / time.
  */
 export async function readsLoadSuite(ctx: SuiteContext, backend: Backend): Promise<void> {
-  const targets = readTargets(ctx.repos.medium.corpus);
+  const targets = readTargets(ctx.repos.medium.corpus, await mediumCheckout(ctx));
   const repository = ctx.repos.medium.fullName;
   const reader = await startGitdex({ ...backend.readEnv, GITDEX_ROLE: 'reader' }, `${backend.name} reader`);
   try {

@@ -97,7 +97,7 @@ async function storeProfile(ctx: SuiteContext, backend: Backend, targets: ReadTa
 /** read_file and list_files over MCP stdio: gitdex on the index beside the filesystem server on a checkout. */
 export async function readsSuite(ctx: SuiteContext, backend: Backend): Promise<void> {
   const checkout = await mediumCheckout(ctx);
-  const targets = readTargets(ctx.repos.medium.corpus);
+  const targets = readTargets(ctx.repos.medium.corpus, checkout);
   const repository = ctx.repos.medium.fullName;
   const gitdex = await startGitdexStdio(backend);
   const fs = await connectStdio(process.execPath, [FILESYSTEM_SERVER, checkout], {});

@@ -130,7 +130,7 @@ describe('bench SVG charts', () => {
   it('charts the latency suites as CDFs with their baselines', () => {
     const charts = chartsFor([freshness()]);
     expect(charts.map((c) => c.file)).toEqual(['freshness-cdf.svg']);
-    expect(charts[0]!.svg).toContain('baseline: elasticsearch webhook → 202');
+    expect(charts[0]!.svg).toContain('baseline elasticsearch: webhook → 202 (for idle)');
   });
 });
 
