@@ -1,63 +1,127 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
-import type { IndexStore, Snapshot } from '@gitdex/ports';
+import type { FileSummary, FolderCount, FolderScope, IndexStats, IndexStore, Snapshot } from '@gitdex/ports';
+import { PromiseLru } from './promise-lru';
 
 export interface ReadCacheOptions {
   /** How long repository and ref-state answers are reused: the most a read may lag a flip. */
   metadataTtlMs?: number;
-  /** File versions kept in memory, by snapshot and path. */
-  maxFiles?: number;
+  /** Snapshot answers (file versions, listings, stats) kept in memory. */
+  maxEntries?: number;
+  /** Rough memory those answers may take, in bytes. */
+  maxBytes?: number;
+  /** Clock in milliseconds (tests). */
+  now?: () => number;
 }
 
+type SnapshotAnswer = FileDocument | null | FolderCount[] | { files: FileSummary[]; total: number } | IndexStats;
+
 /**
- * Keeps what reads ask again and again: a file version at a generation never changes,
- * so it is cached until evicted; repositories and ref states are reused for a moment
- * (100 ms by default), so a burst of calls costs the index one lookup each. Everything
- * else passes straight through to the index.
+ * Keeps what reads ask again and again. What a snapshot holds never changes while it is
+ * its ref's current state: file versions, listings and stats are kept (least recently used
+ * dropped first, bounded in count and size) under the ref, generation and commit of that
+ * state. Snapshots of older generations go straight to the index, because pruning changes
+ * them and list_files detects an expired cursor by asking; the commit in the key keeps a
+ * deleted and re-created ref (whose generations start again) from meeting old answers.
+ *
+ * Repositories and ref states are reused for a moment (100 ms by default), so a burst of
+ * calls costs the index one lookup each; past half that time a call starts a fresh lookup
+ * in the background, so steady traffic never waits for one. Everything else passes through.
  */
 export function withReadCache(index: IndexStore, options: ReadCacheOptions = {}): IndexStore {
   const ttl = options.metadataTtlMs ?? 100;
-  const maxFiles = options.maxFiles ?? 5000;
-  const metadata = new Map<string, { at: number; value: Promise<unknown> }>();
-  const files = new Map<string, Promise<FileDocument | null>>();
+  const now = options.now ?? Date.now;
+  const metadata = new Map<string, { at: number; value: Promise<unknown>; refreshing: boolean }>();
+  const answers = new PromiseLru<SnapshotAnswer>({ maxEntries: options.maxEntries ?? 10_000, maxBytes: options.maxBytes ?? 64 * 1024 * 1024 });
+  /** The served state of each ref as last answered by the index: repositoryId → ref → "generation commit". */
+  const current = new Map<number, Map<string, string>>();
 
-  const fresh = <T>(key: string, load: () => Promise<T>): Promise<T> => {
+  const fresh = <T>(key: string, fetch: () => Promise<T>): Promise<T> => {
+    const at = now();
     const hit = metadata.get(key);
-    if (hit && Date.now() - hit.at < ttl) return hit.value as Promise<T>;
-    const value = load();
-    metadata.set(key, { at: Date.now(), value });
+    if (hit && at - hit.at < ttl) {
+      if (at - hit.at >= ttl / 2 && !hit.refreshing) {
+        hit.refreshing = true;
+        const next = { at, value: fetch(), refreshing: false };
+        // The answer in hand serves until the fresh one arrives; a failed refresh may be tried again.
+        next.value.then(
+          () => {
+            if (metadata.get(key) === hit) metadata.set(key, next);
+          },
+          () => {
+            hit.refreshing = false;
+          },
+        );
+      }
+      return hit.value as Promise<T>;
+    }
+    if (metadata.size >= 10_000) metadata.clear();
+    const entry = { at, value: fetch(), refreshing: false };
+    metadata.set(key, entry);
     // A failed lookup is not kept: the next call asks the index again.
-    value.catch(() => metadata.delete(key));
-    if (metadata.size > 10_000) metadata.clear();
-    return value;
+    entry.value.catch(() => {
+      if (metadata.get(key) === entry) metadata.delete(key);
+    });
+    return entry.value;
   };
 
-  const getFile = (snapshot: Snapshot, path: string): Promise<FileDocument | null> => {
-    const key = `${snapshot.repositoryId}\0${snapshot.ref}\0${snapshot.generation}\0${path}`;
-    const hit = files.get(key);
-    if (hit) {
-      files.delete(key);
-      files.set(key, hit);
-      return hit;
+  const learn = (states: RefState[], repositoryId?: number): RefState[] => {
+    if (repositoryId === undefined) current.clear();
+    else current.delete(repositoryId);
+    for (const state of states) {
+      if (state.commitSha === null) continue;
+      let refs = current.get(state.repositoryId);
+      if (!refs) current.set(state.repositoryId, (refs = new Map()));
+      refs.set(state.ref, `${state.generation} ${state.commitSha}`);
     }
-    const value = index.getFile(snapshot, path);
-    files.set(key, value);
-    value.catch(() => files.delete(key));
-    if (files.size > maxFiles) files.delete(files.keys().next().value as string);
-    return value;
+    return states;
+  };
+  const learnOne = (repositoryId: number, ref: string, state: RefState | null): RefState | null => {
+    if (state?.commitSha) {
+      let refs = current.get(repositoryId);
+      if (!refs) current.set(repositoryId, (refs = new Map()));
+      refs.set(ref, `${state.generation} ${state.commitSha}`);
+    } else current.get(repositoryId)?.delete(ref);
+    return state;
+  };
+
+  /** Cache key prefix of a snapshot that is its ref's current state, else null (not cached). */
+  const keyOf = (snapshot: Snapshot): string | null => {
+    const served = current.get(snapshot.repositoryId)?.get(snapshot.ref);
+    if (served === undefined || !served.startsWith(`${snapshot.generation} `)) return null;
+    return `${snapshot.repositoryId}\0${snapshot.ref}\0${served}`;
+  };
+  const pinned = <T extends SnapshotAnswer>(snapshot: Snapshot, what: string, fetch: () => Promise<T>): Promise<T> => {
+    const key = keyOf(snapshot);
+    return key === null ? fetch() : (answers.get(`${key}\0${what}`, fetch) as Promise<T>);
   };
 
   const cached: Partial<IndexStore> = {
-    getFile,
+    getFile: (snapshot, path) => pinned(snapshot, `file\0${path}`, () => index.getFile(snapshot, path)),
+    listFolders: (scope) => pinned(scope, `folders\0${scopeKey(scope)}`, () => index.listFolders(scope)),
+    listFiles: (scope, afterPath, limit) =>
+      pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit)),
+    stats: (snapshot) => pinned(snapshot, 'stats', () => index.stats(snapshot)),
     findRepositoryByName: (name) => fresh<RepositoryDocument | null>(`name\0${name}`, () => index.findRepositoryByName(name)),
     getRepository: (id) => fresh<RepositoryDocument | null>(`repo\0${id}`, () => index.getRepository(id)),
     listRepositories: () => fresh<RepositoryDocument[]>('repos', () => index.listRepositories()),
-    listRefStates: (id) => fresh<RefState[]>(`states\0${id ?? '*'}`, () => index.listRefStates(id)),
+    listRefStates: (id) => fresh<RefState[]>(`states\0${id ?? '*'}`, async () => learn(await index.listRefStates(id), id)),
+    getRefState: async (id, ref) => learnOne(id, ref, await index.getRefState(id, ref)),
   };
+  // Methods that pass through are bound once, not on every call.
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(index, {
     get(target, property, receiver) {
       if (typeof property === 'string' && property in cached) return cached[property as keyof IndexStore];
+      if (bound.has(property)) return bound.get(property);
       const value = Reflect.get(target, property, receiver) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      bound.set(property, method);
+      return method;
     },
   });
+}
+
+function scopeKey(scope: FolderScope): string {
+  return `${scope.folder}\0${scope.depth}`;
 }
