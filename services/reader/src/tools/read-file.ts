@@ -6,7 +6,8 @@ import { shortRef, shortSha } from '../freshness';
 import { flagsOutput, formatBytes, resultChars } from '../format/text';
 import { blobUrl, treeUrl } from '../github-links';
 import { pathNotFound } from '../not-found';
-import { numberLines, sliceLines, splitLines, type LineSlice } from '../read/line-slice';
+import { textOf } from '../read/file-text';
+import { numberLines, sliceLines, type LineSlice } from '../read/line-slice';
 import type { Target } from '../target';
 import { invalid } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
@@ -75,15 +76,26 @@ function answer(deps: ReaderDeps, target: Target, file: FileDocument, start: num
     return { structured, text: `${header}\n${opaque}\n${url}${pendingLine(freshness)}` };
   }
 
-  const lines = splitLines(file.content ?? '');
+  const text = textOf(file);
   let maxChars = deps.limits.maxChars;
   // Text whose JSON form is much longer than itself (control characters, quotes) gets fewer lines.
   for (;;) {
-    const slice = sliceLines(lines, { ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}), maxLines: deps.limits.maxLines, maxChars });
+    const slice = sliceLines(text.lines, { ...(start !== undefined ? { start } : {}), ...(end !== undefined ? { end } : {}), maxLines: deps.limits.maxLines, maxChars });
     const result = textAnswer(deps, target, file, base, header, slice);
-    if (resultChars(result.text, result.structured) <= deps.limits.maxResultChars || maxChars < 500) return result;
+    if (fits(result, text.jsonAtMostDouble, deps.limits.maxResultChars) || maxChars < 500) return result;
     maxChars = Math.floor(maxChars / 2);
   }
+}
+
+/**
+ * Whether an answer is within the result budget. Serializing it to find out would cost
+ * more than the rest of the read, so a bound comes first: the answer with its content left
+ * out, plus the content at two characters of JSON each when its text allows that.
+ */
+function fits(result: ToolAnswer<ReadFileOutput>, jsonAtMostDouble: boolean, budget: number): boolean {
+  const { text, structured } = result;
+  if (jsonAtMostDouble && text.length + JSON.stringify({ ...structured, content: '' }).length + 2 * structured.content.length <= budget) return true;
+  return resultChars(text, structured) <= budget;
 }
 
 function textAnswer(

@@ -1,16 +1,33 @@
-import { numberLines, sliceLines, splitLines } from '../../src/read/line-slice';
+import fc from 'fast-check';
+import { LineIndex, numberLines, sliceLines, type Lines } from '../../src/read/line-slice';
 
-const lines = (n: number, text = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => text(i + 1));
+/** Lines given one by one, as a file of them would hold. */
+const of = (texts: string[]): Lines => new LineIndex(texts.map((t) => `${t}\n`).join(''));
+const lines = (n: number, text = (i: number) => `line ${i}`) => of(Array.from({ length: n }, (_, i) => text(i + 1)));
 const limits = { maxLines: 400, maxChars: 16_000 };
+const all = (index: Lines) => Array.from({ length: index.count }, (_, i) => index.line(i + 1));
 
-describe('splitLines', () => {
+describe('LineIndex', () => {
   test('a final newline ends the last line; CRLF line ends are dropped', () => {
-    expect(splitLines('a\nb\n')).toEqual(['a', 'b']);
-    expect(splitLines('a\nb')).toEqual(['a', 'b']);
-    expect(splitLines('a\r\nb\r\n')).toEqual(['a', 'b']);
-    expect(splitLines('')).toEqual([]);
-    expect(splitLines('\n')).toEqual(['']);
-    expect(splitLines('a\n\n')).toEqual(['a', '']);
+    expect(all(new LineIndex('a\nb\n'))).toEqual(['a', 'b']);
+    expect(all(new LineIndex('a\nb'))).toEqual(['a', 'b']);
+    expect(all(new LineIndex('a\r\nb\r\n'))).toEqual(['a', 'b']);
+    expect(all(new LineIndex(''))).toEqual([]);
+    expect(all(new LineIndex('\n'))).toEqual(['']);
+    expect(all(new LineIndex('a\n\n'))).toEqual(['a', '']);
+    expect(all(new LineIndex('a\r'))).toEqual(['a']);
+    expect(all(new LineIndex('\r\n\r'))).toEqual(['', '']);
+  });
+
+  test('finds the lines a split on "\\n" finds, without the final empty one and each without its "\\r"', () => {
+    const text = fc.array(fc.constantFrom('a', 'é', '😀', '\n', '\r', '\r\n', ' '), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        const split = t === '' ? [] : t.split('\n');
+        if (split[split.length - 1] === '') split.pop();
+        expect(all(new LineIndex(t))).toEqual(split.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line)));
+      }),
+    );
   });
 });
 
@@ -44,21 +61,21 @@ describe('sliceLines', () => {
   });
 
   test('always gives at least one line: a line longer than the limit is cut', () => {
-    const slice = sliceLines(['short', 'y'.repeat(5000), 'after'], { maxLines: 400, maxChars: 1000, start: 2 });
+    const slice = sliceLines(of(['short', 'y'.repeat(5000), 'after']), { maxLines: 400, maxChars: 1000, start: 2 });
     expect(slice).toMatchObject({ startLine: 2, endLine: 2, cutLine: 2, cutLineLength: 5000, truncated: true, complete: false, nextStartLine: 3 });
     expect(slice.lines[0]!.length).toBeLessThan(1000);
     expect(numberLines(slice)).toContain('[line 2 cut: 5,000 characters');
   });
 
   test('never splits a surrogate pair when cutting', () => {
-    const slice = sliceLines(['😀'.repeat(1000)], { maxLines: 10, maxChars: 100 });
+    const slice = sliceLines(of(['😀'.repeat(1000)]), { maxLines: 10, maxChars: 100 });
     const cut = slice.lines[0]!;
     expect(cut.length % 2).toBe(0);
     expect(cut).toBe('😀'.repeat(cut.length / 2));
   });
 
   test('an empty file has no lines and is complete', () => {
-    expect(sliceLines([], limits)).toMatchObject({ startLine: 0, endLine: 0, totalLines: 0, complete: true, nextStartLine: null });
+    expect(sliceLines(of([]), limits)).toMatchObject({ startLine: 0, endLine: 0, totalLines: 0, complete: true, nextStartLine: null });
   });
 });
 

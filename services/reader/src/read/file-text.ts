@@ -1,0 +1,27 @@
+import type { FileDocument } from '@gitdex/contracts';
+import { LineIndex } from './line-slice';
+
+/** What read_file needs of a file version's text beyond the text itself. */
+export interface FileText {
+  lines: LineIndex;
+  /**
+   * JSON writes every character of the text in at most two: it has no control character
+   * other than \b \t \n \f \r (the others take six, \u0000) and no lone surrogate (six too).
+   */
+  jsonAtMostDouble: boolean;
+}
+
+const WIDE_IN_JSON = /[\u0000-\u0007\u000b\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Worked out once a file version and kept with it: the read cache hands out the same document object until it drops it. */
+const texts = new WeakMap<FileDocument, FileText>();
+
+export function textOf(file: FileDocument): FileText {
+  let text = texts.get(file);
+  if (!text) {
+    const content = file.content ?? '';
+    text = { lines: new LineIndex(content), jsonAtMostDouble: !WIDE_IN_JSON.test(content) };
+    texts.set(file, text);
+  }
+  return text;
+}
