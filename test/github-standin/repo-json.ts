@@ -1,7 +1,8 @@
 // Repository and user objects in the shapes GitHub uses for REST answers and webhook payloads.
 import type { Repository, User } from '@octokit/webhooks-types';
-import { headBranch, latestCommitEpoch, repoSizeKb } from './git-refs';
+import { headBranch, latestCommitEpoch } from './git-refs';
 import { deterministicId, type RepoHandle } from './repo-store';
+import { SizeCache } from './repo-size';
 
 export interface Urls {
   /** Base of API urls (the stand-in itself). */
@@ -58,8 +59,11 @@ export interface RepoFacts {
   sizeKb: number;
 }
 
+/** Sizes of every repository the stand-ins of this process answer for (keyed by directory and creation). */
+const sizes = new SizeCache();
+
 export async function loadRepoFacts(repo: RepoHandle): Promise<RepoFacts> {
-  const [defaultBranch, latest, sizeKb] = await Promise.all([headBranch(repo.dir), latestCommitEpoch(repo.dir), repoSizeKb(repo.dir)]);
+  const [defaultBranch, latest, sizeKb] = await Promise.all([headBranch(repo.dir), latestCommitEpoch(repo.dir), sizes.sizeKb(`${repo.dir}\0${repo.id}\0${repo.createdAt}`, repo.dir)]);
   return { defaultBranch, pushedAt: latest ?? Math.floor(Date.parse(repo.createdAt) / 1000), sizeKb };
 }
 
