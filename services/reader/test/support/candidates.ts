@@ -1,27 +1,46 @@
 import { nameOf, pathTokens, trigramsOf } from '@gitdex/contracts';
+import { CANDIDATE_WEIGHTS as W } from '@gitdex/ports';
+import { suggestQuery } from '../../src/suggest/candidates';
+
+interface Indexed {
+  path: string;
+  pathLower: string;
+  nameLower: string;
+  trigrams: Set<string>;
+  tokens: Set<string>;
+}
 
 /**
- * Candidate generation as an index engine does it for suggestCandidates: paths sharing
- * name trigrams or path tokens with the query, or starting with it; best overlaps first.
- * Mirrors MemoryIndexStore.suggestCandidates for benchmarks that skip the store.
+ * Candidate generation as the engines do it for suggestCandidates (the clauses and weights
+ * of CANDIDATE_WEIGHTS, on the query the reader builds): so a benchmark that skips the
+ * store ranks the same candidates the product would. The terms of a tree are built once.
  */
+export function candidateFinder(paths: string[]): (query: string, limit: number) => string[] {
+  const indexed: Indexed[] = paths.map((path) => ({
+    path,
+    pathLower: path.toLowerCase(),
+    nameLower: nameOf(path).toLowerCase(),
+    trigrams: new Set(trigramsOf(nameOf(path))),
+    tokens: new Set(pathTokens(path)),
+  }));
+  return (query, limit) => {
+    const q = suggestQuery(query);
+    const trigrams = [...new Set(q.trigrams)];
+    const tokens = [...new Set(q.tokens)];
+    const scored: { path: string; score: number }[] = [];
+    for (const doc of indexed) {
+      let score = 0;
+      for (const gram of trigrams) if (doc.trigrams.has(gram)) score += W.trigram;
+      for (const token of tokens) if (doc.tokens.has(token)) score += W.token;
+      if (q.nameLower !== '' && doc.nameLower === q.nameLower) score += W.sameName;
+      if (q.pathLower !== '' && doc.pathLower.startsWith(q.pathLower)) score += W.pathPrefix;
+      if (score > 0) scored.push({ path: doc.path, score });
+    }
+    return scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit).map((s) => s.path);
+  };
+}
+
+/** One-off form of candidateFinder. */
 export function candidatesFor(paths: string[], query: string, limit: number): string[] {
-  const q = query.replace(/^\/+/, '');
-  const trigrams = new Set(trigramsOf(nameOf(q)));
-  const tokens = new Set(pathTokens(q));
-  const pathLower = q.toLowerCase();
-  const nameLower = nameOf(q).toLowerCase();
-  const scored: { path: string; score: number }[] = [];
-  for (const path of paths) {
-    let score = 0;
-    for (const gram of trigramsOf(nameOf(path))) if (trigrams.has(gram)) score += 1;
-    for (const token of pathTokens(path)) if (tokens.has(token)) score += 2;
-    const lower = path.toLowerCase();
-    if (pathLower && lower.startsWith(pathLower)) score += 20;
-    const name = nameOf(lower);
-    if (nameLower && name.startsWith(nameLower)) score += 10;
-    if (name === nameLower) score += 10;
-    if (score > 0) scored.push({ path, score });
-  }
-  return scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit).map((s) => s.path);
+  return candidateFinder(paths)(query, limit);
 }

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { editDistance } from '../../src/suggest/distance';
 
 /**
  * Misspelt, partial, misplaced and restyled versions of real paths, each with the path it
- * came from: the cases of the suggestion accuracy test and benchmark. Seeded, so a run
- * always makes the same cases.
+ * came from and the paths it fits as well (pathsFitting): the cases of the suggestion
+ * accuracy tests and benchmarks. Cases with one right answer, as a hand-made test set holds,
+ * are kept apart from ambiguous ones ("index.js" in a tree of forty index.js files), on which
+ * no ranking can be right by more than luck unless any fitting path counts. Seeded, so a
+ * run always makes the same cases.
  */
 
 export type CaseKind =
@@ -25,7 +29,14 @@ export type CaseKind =
 export interface SuggestCase {
   kind: CaseKind;
   query: string;
+  /** The path the query was made from. */
   expected: string;
+  /**
+   * Every path the query fits as well as `expected` under its kind of mistake, `expected`
+   * included (see fittingPaths): a right top-1 is any of them. One path for a case with one
+   * right answer.
+   */
+  answers: string[];
 }
 
 export function loadPaths(name: string): string[] {
@@ -67,18 +78,13 @@ function toWords(stem: string): string[] {
   return stem.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+|\s+/).filter(Boolean);
 }
 
-export function makeCases(paths: string[], options: { perKind: number; seed: number }): SuggestCase[] {
-  const random = mulberry32(options.seed);
+
+type Maker = (path: string) => string | null;
+
+/** How each kind of mistake turns a path into a query; null when the path has nothing to make it from. */
+function makers(random: () => number, folders: string[]): Record<CaseKind, Maker> {
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)] as T;
-  const folders = [...new Set(paths.map((p) => split(p).folder).filter(Boolean))];
-  const lowerCounts = new Map<string, number>();
-  for (const p of paths) lowerCounts.set(p.toLowerCase(), (lowerCounts.get(p.toLowerCase()) ?? 0) + 1);
-  /** A query that is itself another path (or a path in other case) is not a mistake. */
-  const namesAnotherPath = (query: string, expected: string) => {
-    const lower = query.toLowerCase();
-    return lower === expected.toLowerCase() ? (lowerCounts.get(lower) ?? 0) > 1 : lowerCounts.has(lower);
-  };
-  const makers: Record<CaseKind, (path: string) => string | null> = {
+  return {
     transpose: (path) => {
       const s = split(path);
       const positions = letterPositions(s.stem).filter((i) => i + 1 < s.stem.length && /[a-z]/i.test(s.stem[i + 1] as string) && s.stem[i] !== s.stem[i + 1]);
@@ -172,51 +178,137 @@ export function makeCases(paths: string[], options: { perKind: number; seed: num
       return s.name.slice(0, min + Math.floor(random() * (max - min + 1)));
     },
   };
-  const cases: SuggestCase[] = [];
-  for (const kind of Object.keys(makers) as CaseKind[]) {
-    let made = 0;
-    for (let attempt = 0; made < options.perKind && attempt < options.perKind * 20; attempt += 1) {
-      const expected = pick(paths);
-      const query = makers[kind](expected);
-      if (query === null || query === expected || namesAnotherPath(query, expected)) continue;
-      cases.push({ kind, query, expected });
-      made += 1;
-    }
+}
+
+/** What the fit rules compare, lower-cased: case never decides which path a query means. */
+interface Parts {
+  lower: string;
+  folder: string;
+  name: string;
+  /** Before the first dot, and from it: typos and restyling change the stem only. */
+  stem: string;
+  rest: string;
+  /** The name without its last extension, and whether it has one. */
+  base: string;
+  hasExtension: boolean;
+  words: string;
+}
+
+function partsOf(path: string): Parts {
+  const s = split(path);
+  const dot = s.name.lastIndexOf('.');
+  return {
+    lower: path.toLowerCase(),
+    folder: s.folder.toLowerCase(),
+    name: s.name.toLowerCase(),
+    stem: s.stem.toLowerCase(),
+    rest: s.rest.toLowerCase(),
+    base: (dot > 0 ? s.name.slice(0, dot) : s.name).toLowerCase(),
+    hasExtension: dot > 0,
+    words: toWords(s.stem).join(' ').toLowerCase(),
+  };
+}
+
+/** Whether taking one folder out of `folder` leaves `query`. */
+function dropsOneFolder(folder: string, query: string): boolean {
+  const segments = folder === '' ? [] : folder.split('/');
+  if (segments.length !== (query === '' ? 0 : query.split('/').length) + 1) return false;
+  return segments.some((_, i) => [...segments.slice(0, i), ...segments.slice(i + 1)].join('/') === query);
+}
+
+/** A typo of any of the four kinds: a caller cannot tell which letter was meant, so all four fit alike. */
+const oneTypo = (q: Parts, p: Parts) => q.folder === p.folder && q.rest === p.rest && editDistance(q.stem, p.stem) <= 1;
+
+/**
+ * Whether a path fits a query as well as the path it was made from: whether the same kind
+ * of mistake could have made the query from that path. The generator's arbitrary choices
+ * are left out (which letter, which other extension, how much was typed, which other
+ * folder), as a caller's mistakes are not limited to them; case is left out too.
+ */
+const FITS: Record<CaseKind, (q: Parts, p: Parts) => boolean> = {
+  transpose: oneTypo,
+  delete: oneTypo,
+  insert: oneTypo,
+  substitute: oneTypo,
+  case: (q, p) => q.lower === p.lower,
+  extension: (q, p) => q.folder === p.folder && p.hasExtension && q.base === p.base,
+  'no-extension': (q, p) => q.folder === p.folder && p.hasExtension && q.name === p.base,
+  'basename-only': (q, p) => q.name === p.name,
+  'wrong-folder': (q, p) => q.name === p.name && q.folder !== p.folder,
+  'drop-folder': (q, p) => q.name === p.name && dropsOneFolder(p.folder, q.folder),
+  style: (q, p) => q.folder === p.folder && q.rest === p.rest && q.words === p.words,
+  'partial-path': (q, p) => p.lower.startsWith(q.lower),
+  'partial-name': (q, p) => p.name.startsWith(q.lower),
+};
+
+/**
+ * The paths of a tree that fit a query equally under a kind of mistake (see FITS): the
+ * right answers of a case. "index.js" as a basename fits every index.js; a partial path
+ * fits every completion. Parts are computed once per tree, as the generator asks often.
+ */
+export function pathsFitting(paths: string[]): (kind: CaseKind, query: string) => string[] {
+  const parts = paths.map(partsOf);
+  return (kind, query) => {
+    const q = partsOf(query);
+    const fits = FITS[kind];
+    return paths.filter((_, i) => fits(q, parts[i] as Parts));
+  };
+}
+
+/** The paths in an order drawn from `random` (Fisher-Yates). */
+function shuffled(paths: string[], random: () => number): string[] {
+  const out = [...paths];
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as string, out[i] as string];
   }
-  return cases;
+  return out;
+}
+
+export interface CaseSets {
+  /** Cases with one right answer: no other path fits the query as well. What a hand-made test set holds. */
+  oneAnswer: SuggestCase[];
+  /** Cases whose query fits several paths equally: a right top-1 is any of them. */
+  ambiguous: SuggestCase[];
 }
 
 /**
- * Whether a case has one answer: no other path fits the query as well under the kind of
- * mistake (another file of the same name for a name-only query, another completion of a
- * partial one). Ambiguous cases are a coin toss for any ranking.
+ * Up to `perKind` cases of each kind with one right answer and as many ambiguous ones,
+ * from the paths in a seeded order. A query that is itself a path (in any case) is no
+ * mistake and is dropped; a kind gets fewer cases only when the tree has no more paths
+ * to make them from (a tree whose every name is in two folders has no one-answer
+ * basename-only case).
  */
-export function isResolvable(c: SuggestCase, paths: string[]): boolean {
-  const nameOfPath = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-  const folderOfPath = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-  const stemOf = (p: string) => {
-    const n = nameOfPath(p).toLowerCase();
-    const dot = n.indexOf('.', 1);
-    return dot > 0 ? n.slice(0, dot) : n;
+export function makeCaseSets(paths: string[], options: { perKind: number; seed: number }): CaseSets {
+  const random = mulberry32(options.seed);
+  const folders = [...new Set(paths.map((p) => split(p).folder).filter(Boolean))];
+  const make = makers(random, folders);
+  const fitting = pathsFitting(paths);
+  const lowerCounts = new Map<string, number>();
+  for (const p of paths) lowerCounts.set(p.toLowerCase(), (lowerCounts.get(p.toLowerCase()) ?? 0) + 1);
+  const namesAPath = (query: string, expected: string) => {
+    const lower = query.toLowerCase();
+    return lower === expected.toLowerCase() ? (lowerCounts.get(lower) ?? 0) > 1 : lowerCounts.has(lower);
   };
-  const lowerQuery = c.query.toLowerCase();
-  const fits = (p: string): boolean => {
-    switch (c.kind) {
-      case 'partial-path':
-        return p.toLowerCase().startsWith(lowerQuery);
-      case 'partial-name':
-        return nameOfPath(p).toLowerCase().startsWith(lowerQuery);
-      case 'basename-only':
-      case 'wrong-folder':
-        return nameOfPath(p) === nameOfPath(c.query);
-      case 'drop-folder':
-        return nameOfPath(p) === nameOfPath(c.query) && folderOfPath(c.query).split('/').every((segment) => folderOfPath(p).split('/').includes(segment));
-      case 'extension':
-      case 'no-extension':
-        return folderOfPath(p) === folderOfPath(c.query) && stemOf(p) === stemOf(c.query);
-      default:
-        return p === c.expected;
+  const sets: CaseSets = { oneAnswer: [], ambiguous: [] };
+  for (const kind of Object.keys(make) as CaseKind[]) {
+    const counts = { oneAnswer: 0, ambiguous: 0 };
+    for (const expected of shuffled(paths, random)) {
+      if (counts.oneAnswer >= options.perKind && counts.ambiguous >= options.perKind) break;
+      const query = make[kind](expected);
+      if (query === null || query === expected || namesAPath(query, expected)) continue;
+      const answers = fitting(kind, query);
+      if (!answers.includes(expected)) throw new Error(`${kind} case "${query}" does not fit ${expected}: the fit rule and the maker disagree`);
+      const set = answers.length === 1 ? 'oneAnswer' : 'ambiguous';
+      if (counts[set] >= options.perKind) continue;
+      sets[set].push({ kind, query, expected, answers });
+      counts[set] += 1;
     }
-  };
-  return paths.filter((p) => p !== c.expected && fits(p)).length === 0;
+  }
+  return sets;
+}
+
+/** Cases with one right answer each (see makeCaseSets). */
+export function makeCases(paths: string[], options: { perKind: number; seed: number }): SuggestCase[] {
+  return makeCaseSets(paths, options).oneAnswer;
 }

@@ -1,8 +1,8 @@
 import Fuse from 'fuse.js';
 import { rankPaths, scorePathPair } from '../../src/suggest/rank';
 import { editDistance, editDistances } from '../../src/suggest/distance';
-import { isResolvable, loadPaths, makeCases } from '../support/suggest-cases';
-import { candidatesFor } from '../support/candidates';
+import { loadPaths, makeCaseSets } from '../support/suggest-cases';
+import { candidateFinder } from '../support/candidates';
 
 const REPO = [
   'README.md',
@@ -89,22 +89,44 @@ describe('rankPaths', () => {
 });
 
 describe('accuracy on misspelt, partial, misplaced and restyled paths of real trees', () => {
-  // Cases with one possible answer: another file of the same name or another completion makes a coin toss.
-  test.each(['kafkajs', 'pino', 'mcp-sdk', 'zod'])('%s: top-1 on resolvable cases >= 95%% (candidates as the index gives them)', (name) => {
+  // Candidates as the engines pick them; two seeds, so a ranking fitted to one set of cases fails the other.
+  const trees = ['kafkajs', 'pino', 'mcp-sdk', 'zod'];
+  const runs = trees.flatMap((name) => [11, 23].map((seed) => [name, seed] as const));
+  const top1 = (paths: string[]) => {
+    const candidates = candidateFinder(paths);
+    return (query: string) => rankPaths(query, candidates(query, 200), 1)[0]?.path;
+  };
+
+  test.each(runs)('%s, seed %d: top-1 >= 97%% of the cases with one right answer', (name, seed) => {
     const paths = loadPaths(name);
-    const cases = makeCases(paths, { perKind: 25, seed: 11 }).filter((c) => isResolvable(c, paths));
-    const hits = cases.filter((c) => rankPaths(c.query, candidatesFor(paths, c.query, 200), 1)[0]?.path === c.expected).length;
-    expect(cases.length).toBeGreaterThan(150);
-    expect(hits / cases.length).toBeGreaterThanOrEqual(0.95);
+    const { oneAnswer } = makeCaseSets(paths, { perKind: 20, seed });
+    const best = top1(paths);
+    const hits = oneAnswer.filter((c) => best(c.query) === c.expected).length;
+    expect(oneAnswer.length).toBeGreaterThan(150);
+    expect(hits / oneAnswer.length).toBeGreaterThanOrEqual(0.97);
   });
 
-  test('pino, every case (ambiguous ones included): top-1 >= 93%, ahead of fuse.js', () => {
-    const paths = loadPaths('pino');
-    const cases = makeCases(paths, { perKind: 12, seed: 5 });
+  // zod has compiled v4/x.js beside its source src/v4/x.ts: for "v4/x.ts" the ranking gives
+  // src/v4/x.ts (a folder left out), which the extension kind's rule does not count.
+  const floors: Record<string, number> = { kafkajs: 0.97, pino: 0.95, 'mcp-sdk': 0.97, zod: 0.85 };
+  test.each(runs)('%s, seed %d: ambiguous queries: top-1 is one of the paths that fit the query', (name, seed) => {
+    const paths = loadPaths(name);
+    const { ambiguous } = makeCaseSets(paths, { perKind: 20, seed });
+    const best = top1(paths);
+    const hits = ambiguous.filter((c) => c.answers.includes(best(c.query) as string)).length;
+    expect(ambiguous.length).toBeGreaterThan(40);
+    expect(hits / ambiguous.length).toBeGreaterThanOrEqual(floors[name] as number);
+  });
+
+  test.each(trees)('%s: ahead of fuse.js on both sets', (name) => {
+    const paths = loadPaths(name);
+    const { oneAnswer, ambiguous } = makeCaseSets(paths, { perKind: 6, seed: 5 });
     const fuse = new Fuse(paths);
-    const ours = cases.filter((c) => rankPaths(c.query, paths, 1)[0]?.path === c.expected).length;
-    const theirs = cases.filter((c) => fuse.search(c.query, { limit: 1 })[0]?.item === c.expected).length;
-    expect(ours / cases.length).toBeGreaterThanOrEqual(0.93);
-    expect(ours).toBeGreaterThan(theirs);
+    const best = top1(paths);
+    for (const cases of [oneAnswer, ambiguous]) {
+      const ours = cases.filter((c) => c.answers.includes(best(c.query) as string)).length;
+      const theirs = cases.filter((c) => c.answers.includes(fuse.search(c.query, { limit: 1 })[0]?.item as string)).length;
+      expect(ours).toBeGreaterThan(theirs);
+    }
   });
 });
