@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOL_NAMES, type ToolName } from '@gitdex/contracts';
 import { resolveDeps, type Principal, type ReaderDeps, type ReaderOptions } from '../deps';
 import { callTool, type ToolObserver } from '../tools/call-tool';
@@ -23,6 +24,13 @@ const INSTRUCTIONS = [
   'Answers name the indexed commit; freshness.pending says a newer push is still being indexed.',
 ].join(' ');
 
+/**
+ * The SDK builds a JSON Schema validator (a new Ajv, about a millisecond) for every server
+ * unless given one, and the HTTP transport makes a server per request. It only checks
+ * answers to elicitation requests, which gitdex never sends; one is shared by every server.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
 /** Every tool is a read of the index: no side effects a client must confirm (a backfill request is idempotent). */
 const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
 
@@ -34,7 +42,7 @@ export function createMcpServer(options: ReaderOptions | ReaderDeps, context: Mc
   const deps = resolveDeps(options);
   const principal = context.principal ?? null;
   const transport = context.transport ?? 'mcp';
-  const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
 
   const run = async (name: ToolName, args: unknown, parsed: boolean): Promise<CallToolResult> => {
     try {
