@@ -13,8 +13,16 @@ export function formatBytes(bytes: number): string {
   return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }
 
+/** toLocaleString('en-US') builds a formatter on every call; listings format a number per line. */
+const EN_US = new Intl.NumberFormat('en-US');
+
+/** "1,234": what toLocaleString('en-US') says, with one formatter for every call. */
+export function formatNumber(value: number): string {
+  return EN_US.format(value);
+}
+
 export function formatCount(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  return `${formatNumber(count)} ${count === 1 ? one : many}`;
 }
 
 export function flagsOutput(flags: FileFlags): FileFlagsOutput {

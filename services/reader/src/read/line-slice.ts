@@ -1,4 +1,4 @@
-import { cutText } from '../format/text';
+import { cutText, formatNumber } from '../format/text';
 
 /** Lines of a file chosen for one read_file answer, within the line and character limits. */
 export interface LineSlice {
@@ -114,7 +114,7 @@ export function numberLines(slice: LineSlice): string {
   for (let i = 0; i < slice.lines.length; i += 1) {
     const line = slice.lines[i] as string;
     const number = slice.startLine + i;
-    const marker = number === slice.cutLine ? ` … [line ${number} cut: ${slice.cutLineLength.toLocaleString('en-US')} characters, the first ${line.length.toLocaleString('en-US')} shown]` : '';
+    const marker = number === slice.cutLine ? ` … [line ${number} cut: ${formatNumber(slice.cutLineLength)} characters, the first ${formatNumber(line.length)} shown]` : '';
     numbered[i] = `${String(number).padStart(width)}\t${line}${marker}`;
   }
   return numbered.join('\n');

@@ -3,7 +3,7 @@ import type { FileDocument, ReadFileInput, ReadFileOutput } from '@gitdex/contra
 import { locate } from '../address/locate';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
-import { flagsOutput, formatBytes, resultChars } from '../format/text';
+import { flagsOutput, formatBytes, formatNumber, resultChars } from '../format/text';
 import { blobUrl, treeUrl } from '../github-links';
 import { pathNotFound } from '../not-found';
 import { textOf } from '../read/file-text';
@@ -35,7 +35,7 @@ export async function readFile(deps: ReaderDeps, principal: Principal | null, in
   if (!file) {
     const folder = await deps.index.listFiles({ ...target.snapshot, folder: path, depth: ANY_DEPTH }, null, 1);
     if (folder.total > 0) {
-      throw invalid(`${path} is a folder (${folder.total.toLocaleString('en-US')} files under it), not a file: list it with list_files (folder "${path}")`);
+      throw invalid(`${path} is a folder (${formatNumber(folder.total)} files under it), not a file: list it with list_files (folder "${path}")`);
     }
     throw await pathNotFound(deps, principal, target, path, 'file');
   }
@@ -110,7 +110,7 @@ function textAnswer(
   const notes: string[] = [];
   if (file.flags.vendored) notes.push('vendored: third-party code kept in the repository');
   if (file.flags.generated) notes.push('generated: produced by a tool, edit its source instead');
-  if (slice.cutLine !== null) notes.push(`line ${slice.cutLine} has ${slice.cutLineLength.toLocaleString('en-US')} characters; only its first ${(slice.lines[slice.lines.length - 1] ?? '').length.toLocaleString('en-US')} are shown (a result holds at most ${deps.limits.maxChars.toLocaleString('en-US')})`);
+  if (slice.cutLine !== null) notes.push(`line ${slice.cutLine} has ${formatNumber(slice.cutLineLength)} characters; only its first ${formatNumber((slice.lines[slice.lines.length - 1] ?? '').length)} are shown (a result holds at most ${formatNumber(deps.limits.maxChars)})`);
   if (slice.totalLines === 0) notes.push('the file is empty');
   const structured: ReadFileOutput = {
     ...base,
@@ -130,7 +130,7 @@ function textAnswer(
   let footer: string;
   if (slice.nextStartLine !== null) {
     const left = slice.totalLines - slice.endLine;
-    footer = `[${left.toLocaleString('en-US')} more line${left === 1 ? '' : 's'}: read on with start_line ${slice.nextStartLine}]`;
+    footer = `[${formatNumber(left)} more line${left === 1 ? '' : 's'}: read on with start_line ${slice.nextStartLine}]`;
   } else footer = slice.totalLines === 0 ? '' : slice.cutLine !== null ? '[end of file; its last line was cut]' : '[end of file]';
   const noteLine = structured.note ? `\nNote: ${structured.note}` : '';
   const text = `${header}, ${range} (${about})\n${url}${noteLine}${pendingLine(target.freshness)}\n\n${numberLines(slice)}${footer ? `\n${footer}` : ''}`;
