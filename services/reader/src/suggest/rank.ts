@@ -36,6 +36,8 @@ interface Terms {
   squashedStem: string;
   squashedPath: string;
   tokens: string[];
+  /** Ends in a separator ("ping.js.", "src/http-"): typed so far, so it is not the same name in another style. */
+  open: boolean;
 }
 
 const NAME_WEIGHT = 0.78;
@@ -84,13 +86,14 @@ function terms(path: string): Terms {
     squashedStem: squashed(stemLower),
     squashedPath: lower.split('/').map(squashed).join('/'),
     tokens: words(name),
+    open: /[^\p{L}\p{N}/]$/u.test(path),
   };
 }
 
 function scorePath(q: Terms, p: Terms): { score: number; reason: SuggestReason } {
   if (q.raw === p.raw) return { score: 1, reason: 'exact' };
   if (q.lower === p.lower) return { score: 0.995, reason: 'case' };
-  if (q.squashedPath === p.squashedPath) return { score: 0.985, reason: 'style' };
+  if (!q.open && q.squashedPath === p.squashedPath) return { score: 0.985, reason: 'style' };
 
   // The tiny length term makes the closer completion win among otherwise equal ones.
   const tidy = -0.002 * p.folderSegments.length - 0.00001 * p.raw.length;
@@ -118,12 +121,14 @@ function nameScore(q: Terms, p: Terms): { score: number; reason: SuggestReason }
   const pn = p.nameLower;
   if (qn === '') return { score: 0.6, reason: 'prefix' }; // "folder/" typed so far
   if (qn === pn) return { score: q.name === p.name ? 1 : 0.985, reason: q.name === p.name ? 'name' : 'case' };
-  if (q.squashedName === p.squashedName) return { score: 0.965, reason: 'style' };
-  if (q.squashedStem === p.squashedStem && q.squashedStem !== '') {
+  if (!q.open && q.squashedName === p.squashedName) return { score: 0.965, reason: 'style' };
+  if (!q.open && q.squashedStem === p.squashedStem && q.squashedStem !== '') {
     // Same name, other or no extension: "server" or "server.js" for "server.ts".
     // Unless the query is the start of a longer name: "index.te" for "index.test.js".
-    // A JavaScript name for a TypeScript file is how ESM TypeScript imports it: nearly the same file.
-    if (q.extension === '' || !pn.startsWith(qn)) return { score: q.extension === '' ? 0.94 : twins(q.extension, p.extension) ? 0.93 : 0.9, reason: 'extension' };
+    // A JavaScript name for a TypeScript file is how ESM TypeScript imports it, from the
+    // folder the import names: nearly the same file there. Another extension is another
+    // file, below the start of a longer name ("he.tes" is more likely "he.test.ts" than "he.js").
+    if (q.extension === '' || !pn.startsWith(qn)) return { score: q.extension === '' ? 0.94 : twins(q.extension, p.extension) && importable(q, p) ? 0.93 : 0.88, reason: 'extension' };
   }
 
   let score = 0;
@@ -137,7 +142,7 @@ function nameScore(q: Terms, p: Terms): { score: number; reason: SuggestReason }
 
   // As-you-type on the name: "helpe" for "helpers.ts".
   if (pn.startsWith(qn)) take(0.82 + 0.14 * (qn.length / pn.length), 'prefix');
-  else if (q.squashedName.length > 0 && p.squashedName.startsWith(q.squashedName)) take(0.8 + 0.14 * (q.squashedName.length / p.squashedName.length), 'prefix');
+  else if (!q.open && q.squashedName.length > 0 && p.squashedName.startsWith(q.squashedName)) take(0.8 + 0.14 * (q.squashedName.length / p.squashedName.length), 'prefix');
 
   // Typos: transposed, missing, extra or wrong letters, on the name and on the stem.
   // The distance is at least the difference in length: pairs too far apart skip the table.
@@ -151,8 +156,9 @@ function nameScore(q: Terms, p: Terms): { score: number; reason: SuggestReason }
   const stemLongest = max(qs.length, ps.length);
   if (qs.length > 0 && ps.length > 0 && (typedSoFar || abs(qs.length - ps.length) <= max(1, floor(stemLongest / 4)))) {
     const stems = editDistances(qs, ps);
-    const extensionPenalty = q.extension === '' || q.extension === p.extension ? 0 : 0.04;
-    take(typoScore(stems.full, stemLongest, min(qs.length, ps.length)) - extensionPenalty - 0.01, 'typo');
+    const extensionPenalty = sameOrNoExtension(q, p) ? 0 : 0.04;
+    // A query ending in a separator goes on ("transport-"): it is no whole stem to misspell.
+    if (!q.open) take(typoScore(stems.full, stemLongest, min(qs.length, ps.length)) - extensionPenalty - 0.01, 'typo');
     // A typo in a name typed so far: "helpres" for "helpers.ts", "srever" for "server.ts".
     if (typedSoFar && stems.prefixLength < ps.length) {
       const partial = typoScore(stems.prefix, qs.length, qs.length);
@@ -162,7 +168,8 @@ function nameScore(q: Terms, p: Terms): { score: number; reason: SuggestReason }
 
   // Part of the name: "client" for "http-client.ts".
   if (qn.length >= 3 && pn.includes(qn)) take(0.62 + 0.25 * (qn.length / pn.length), 'fuzzy');
-  else if (q.squashedStem.length >= 3 && p.squashedName.includes(q.squashedStem)) take(0.6 + 0.25 * (q.squashedStem.length / p.squashedName.length), 'fuzzy');
+  // Only where the extensions agree: "x.d.ts.map" is not part of "x.d.ts".
+  else if (q.squashedStem.length >= 3 && sameOrNoExtension(q, p) && p.squashedName.includes(q.squashedStem)) take(0.6 + 0.25 * (q.squashedStem.length / p.squashedName.length), 'fuzzy');
 
   // Shared words in another order: "client-http" for "http-client".
   if (q.tokens.length > 1) {
@@ -194,8 +201,9 @@ function folderScore(q: Terms, p: Terms): number {
   if (qs.map(squashed).join('/') === ps.map(squashed).join('/')) return 0.97;
   // Leading folders left out: "utils/x.ts" for "src/utils/x.ts".
   if (pf.endsWith(`/${qf}`)) return 0.93;
-  // Folders typed so far: "src/comp/x" for "src/components/x".
-  if (qs.length <= ps.length && qs.every((segment, i) => (ps[i] as string).startsWith(segment))) return 0.9;
+  // Folders typed so far: "src/comp/x" for "src/components/x". Not "src/x" for "src/utils/x":
+  // a query that goes on to a file name gave its folders whole, so that is a folder left out.
+  if (qs.length === ps.length && qs.every((segment, i) => (ps[i] as string).startsWith(segment))) return 0.9;
   // Folders left out in between: "src/x.ts" for "src/utils/x.ts".
   if (isSubsequence(qs, ps)) return 0.6 + 0.25 * (qs.length / ps.length);
   // Otherwise the share of folders that line up, misspelt ones counting in part.
@@ -225,9 +233,19 @@ function alignedSegments(a: string[], b: string[]): number {
 
 const SCRIPT_TWINS: Record<string, string> = { js: 'ts', mjs: 'mts', cjs: 'cts', jsx: 'tsx' };
 
+/** The path is where an import written as the query points: the query names no folder, or the path's (or its end). */
+function importable(q: Terms, p: Terms): boolean {
+  return q.folderLower === '' || p.folderLower === q.folderLower || p.folderLower.endsWith(`/${q.folderLower}`);
+}
+
 /** Extensions of the same source before and after compiling TypeScript. */
 function twins(a: string, b: string): boolean {
   return SCRIPT_TWINS[a] === b || SCRIPT_TWINS[b] === a;
+}
+
+/** The query names no extension, or the path's. */
+function sameOrNoExtension(q: Terms, p: Terms): boolean {
+  return q.extension === '' || q.extension === p.extension;
 }
 
 function isSubsequence(needle: string[], haystack: string[]): boolean {

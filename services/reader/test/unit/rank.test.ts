@@ -81,6 +81,29 @@ describe('rankPaths', () => {
     expect(scorePathPair('test/meta.js', 'lib/meta.js').score).toBeGreaterThan(scorePathPair('test/meta.js', 'test/metadata.test.js').score);
   });
 
+  test.each([
+    // A query ending in a separator is typed so far: more comes, so not the name without it.
+    ['esm/api/ping.js.', ['esm/api/ping.js', 'esm/api/ping.js.map'], 'esm/api/ping.js.map'],
+    ['ping.d.ts.', ['esm/ping.d.ts', 'esm/ping.d.ts.map'], 'esm/ping.d.ts.map'],
+    ['transport-worker-', ['test/transport-worker.js', 'test/transport-worker-data.js'], 'test/transport-worker-data.js'],
+    // The start of a longer name beats another extension: no mistake against one.
+    ['he.tes', ['v4/locales/he.js', 'src/v4/core/tests/locales/he.test.ts'], 'src/v4/core/tests/locales/he.test.ts'],
+    // An exact name elsewhere beats a name with another extension that also needs folders left out.
+    ['lib/get.d.ts.map', ['esm/api/api/get.d.ts.map', 'lib/api/api/get.d.ts', 'lib/api/api/get.js.map'], 'esm/api/api/get.d.ts.map'],
+    // ka.ts stands for ka.js only where an import of ka.js would point: in the folder it names.
+    ['src/v3/ka.js', ['src/v4/locales/ka.ts', 'v4/locales/ka.js'], 'v4/locales/ka.js'],
+    ['src/v4/locales/ka.js', ['src/v4/locales/ka.ts', 'v4/locales/ka.js'], 'src/v4/locales/ka.ts'],
+    // Folders left out: the path with every given folder, in order, and the fewest others.
+    ['src/deep/routes.ts', ['src/client/routes.ts', 'src/server/deep/routes.ts', 'lib/deep/x/routes.ts'], 'src/server/deep/routes.ts'],
+    ['a/x.ts', ['a/b/c/x.ts', 'a/b/x.ts'], 'a/b/x.ts'],
+    // Of the completions of a partial path, the shortest and shallowest.
+    ['src/ser', ['src/server/deep/x.ts', 'src/server/a.ts', 'src/server.ts'], 'src/server.ts'],
+    ['src/server/r', ['src/server/routes/index.ts', 'src/server/routes.ts'], 'src/server/routes.ts'],
+  ])('%s → %j gives %s', (query, paths, expected) => {
+    expect(rankPaths(query, paths, 1)[0]?.path).toBe(expected);
+    expect(rankPaths(query, [...paths].reverse(), 1)[0]?.path).toBe(expected);
+  });
+
   test('ignores duplicates and a leading slash; limit bounds the result', () => {
     expect(rankPaths('/src/index.ts', ['src/index.ts', 'src/index.ts'], 5)).toHaveLength(1);
     expect(rankPaths('s', REPO, 2)).toHaveLength(2);
