@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { PortError, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
 import { GitHubClients, type GitHubClientOptions } from './client';
 import { toPortError } from './errors';
+import { streamGet, type StreamGetResponse } from './stream-get';
 
 function split(repository: SourceRepository): { owner: string; repo: string } {
   const [owner = '', repo = ''] = repository.fullName.split('/');
@@ -89,32 +89,39 @@ export class GitHubSource implements Source {
     }
   }
 
-  /**
-   * Streams the tarball. octokit would buffer the whole archive, so this follows
-   * GitHub's redirect with fetch and hands on the body as it arrives.
-   */
+  /** Streams the tarball as it arrives (octokit would buffer the whole archive). */
   async tarball(repository: SourceRepository, commitSha: string, installationId?: number): Promise<Readable> {
     const { owner, repo } = split(repository);
     const url = `${this.options.baseUrl.replace(/\/$/, '')}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/tarball/${commitSha}`;
-    let response: Response;
+    const action = `tarball of ${repository.fullName}@${commitSha}`;
+    let response: StreamGetResponse;
     try {
       const token = await this.clients.token(installationId);
-      response = await fetch(url, {
-        redirect: 'follow',
-        headers: { accept: 'application/vnd.github+json', 'user-agent': 'gitdex-indexer', ...(token ? { authorization: `token ${token}` } : {}) },
-      });
+      response = await streamGet(url, { headers: { accept: 'application/vnd.github+json', 'user-agent': 'gitdex-indexer', ...(token ? { authorization: `token ${token}` } : {}) } });
     } catch (error) {
-      throw toPortError(error, `tarball of ${repository.fullName}@${commitSha}`);
+      throw toPortError(error, action);
     }
-    if (!response.ok || !response.body) {
-      const message = await response.text().catch(() => '');
-      throw toPortError(
-        { status: response.status, message: message.slice(0, 200), response: { headers: Object.fromEntries(response.headers.entries()) } },
-        `tarball of ${repository.fullName}@${commitSha}`,
-      );
+    if (response.status < 200 || response.status >= 300) {
+      const message = await text(response.body).catch(() => '');
+      throw toPortError({ status: response.status, message: message.slice(0, 200), response: { headers: response.headers } }, action);
     }
-    return Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>);
+    return response.body;
   }
+}
+
+/** The start of an error answer, for the message; the rest is not waited for. */
+async function text(body: Readable, max = 4096): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= max) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export { PortError };
