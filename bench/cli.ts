@@ -5,7 +5,7 @@
  * profile of each indexer process, summarized in results.md, kept in <out>/cpu-profiles/).
  * Writes bench/results/<timestamp>/results.json, results.md and SVG charts. See docs/benchmarks.md.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -96,7 +96,8 @@ async function main(): Promise<number> {
     const data = await prepareData(config, root, workDir, log);
     results.data.push(...data.corpora.map((c) => ({ name: `bench/${c.name}`, files: c.files.length, bytes: c.bytes, description: c.description })));
     results.data.push({ name: `bench/fresh-00…${String(data.fresh.length - 1).padStart(2, '0')}`, files: data.small.corpus.files.length, bytes: data.small.corpus.bytes, description: `${data.fresh.length} copies of bench/small: the repositories freshness pushes go to` });
-    const standIn = await createGitHubStandIn({ root, secret: SECRET, rateLimit: { limit: 1_000_000_000 } });
+    mkdirSync(join(workDir, 'archives'));
+    const standIn = await createGitHubStandIn({ root, secret: SECRET, rateLimit: { limit: 1_000_000_000 }, archiveCacheDir: join(workDir, 'archives') });
     closers.push(() => standIn.close());
     if (opts.backends.includes('elasticsearch')) {
       engines = await acquireEngines(log);

@@ -3,15 +3,18 @@ import { pushAndWait } from '../measure/push';
 import { documentBatches } from '../measure/raw-writes';
 import { formatNumber } from '../report/format';
 import type { Backend } from '../setup/backends';
-import { copyRepo, OWNER } from '../setup/repos';
+import { drainTarball } from '../measure/archive';
+import { copyRepo } from '../setup/repos';
 import { ZERO_SHA, type SuiteContext } from './context';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The parts of a full index of the large repository, each measured alone in the bench process. */
 export interface PartsAlone {
-  /** The stand-in serving the tarball (git archive + gzip) to a reader that only drains it. */
+  /** The stand-in making the tarball (git archive + gzip) for a reader that only drains it. */
   tarballMs: number;
+  /** The stand-in serving the same tarball again, from its archive cache (what the timed full indexes read). */
+  cachedTarballMs: number;
   tarballBytes: number;
   /** Reading every committed file (git cat-file), building and serializing its FileDocument. */
   documentsMs: number;
@@ -22,14 +25,11 @@ let cached: PartsAlone | null = null;
 /** Measured once a run (the same for every backend). */
 export async function partsAlone(ctx: SuiteContext): Promise<PartsAlone> {
   if (cached) return cached;
-  let started = performance.now();
-  const response = await fetch(`${ctx.standIn.url}/repos/${OWNER}/${ctx.repos.large.name}/tarball/main`);
-  let tarballBytes = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) tarballBytes += chunk.length;
-  const tarballMs = performance.now() - started;
-  started = performance.now();
+  const fresh = await drainTarball(ctx.standIn, await copyRepo(ctx.root, ctx.repos.large, 'large-archive'));
+  const again = await drainTarball(ctx.standIn, ctx.repos.large);
+  const started = performance.now();
   for await (const batch of documentBatches(ctx.repos.large, 1)) JSON.stringify(batch);
-  cached = { tarballMs, tarballBytes, documentsMs: performance.now() - started };
+  cached = { tarballMs: fresh.ms, cachedTarballMs: again.ms, tarballBytes: again.bytes, documentsMs: performance.now() - started };
   return cached;
 }
 
@@ -37,10 +37,10 @@ export async function partsAlone(ctx: SuiteContext): Promise<PartsAlone> {
 export async function partsProfile(ctx: SuiteContext, backend: Backend, productMs: number, rawMs: number): Promise<string[]> {
   const parts = await partsAlone(ctx);
   const files = ctx.repos.large.corpus.files.length;
-  const sum = parts.tarballMs + parts.documentsMs + rawMs;
+  const sum = parts.cachedTarballMs + parts.documentsMs + rawMs;
   return [
     `full index of the large repository (${files.toLocaleString('en-US')} files): ${seconds(productMs)} median, webhook → readable`,
-    `its parts measured alone: the stand-in serves the tarball (${(parts.tarballBytes / 1e6).toFixed(0)} MB gzipped) in ${seconds(parts.tarballMs)}; reading every file from git and building and serializing its FileDocument ${seconds(parts.documentsMs)} (${formatNumber(files / (parts.documentsMs / 1000))} files/s); ${backend.name === 'elasticsearch' ? 'raw bulk' : 'raw writeFiles'} of the same documents ${seconds(rawMs)}`,
+    `its parts measured alone: the stand-in serves the tarball (${(parts.tarballBytes / 1e6).toFixed(0)} MB gzipped) from its archive cache in ${seconds(parts.cachedTarballMs)} (making it, git archive + gzip, takes ${seconds(parts.tarballMs)}: GitHub's work, kept out of the timed indexes by asking for each archive once before); reading every file from git and building and serializing its FileDocument ${seconds(parts.documentsMs)} (${formatNumber(files / (parts.documentsMs / 1000))} files/s); ${backend.name === 'elasticsearch' ? 'raw bulk' : 'raw writeFiles'} of the same documents ${seconds(rawMs)}`,
     `sum of the parts ${seconds(sum)} = ${((100 * sum) / productMs).toFixed(0)} % of the full index; the rest (${seconds(Math.max(0, productMs - sum))}) is the indexer's own tar reading (gunzip, tar parse, blob hashing) and waiting`,
   ];
 }
@@ -51,6 +51,7 @@ export async function partsProfile(ctx: SuiteContext, backend: Backend, productM
  */
 export async function bulkShareProfile(ctx: SuiteContext, backend: Backend, requests: ProxiedRequest[]): Promise<string[]> {
   const repo = await copyRepo(ctx.root, ctx.repos.large, 'large-profile');
+  await drainTarball(ctx.standIn, repo);
   const from = requests.length;
   const sample = await pushAndWait({ standIn: ctx.standIn, readerUrl: backend.readerUrl }, repo, null, { intervalMs: 100, timeoutMs: 30 * 60_000, before: ZERO_SHA });
   const mine = requests.slice(from).filter((r) => r.start >= sample.sentAt && r.end <= sample.seenAt);
@@ -62,6 +63,6 @@ export async function bulkShareProfile(ctx: SuiteContext, backend: Backend, requ
   return [
     `one more full index of the large repository with the indexer's Elasticsearch behind the timing proxy: ${seconds(sample.freshnessMs)} webhook → readable`,
     `Elasticsearch _bulk requests: ${bulks.length} (${formatNumber(ctx.repos.large.corpus.files.length / Math.max(1, bulks.length))} documents each on average), ${seconds(bulkMs)} in all = ${((100 * bulkMs) / sample.freshnessMs).toFixed(0)} % of the index; ${overlap} of them started before the previous one ended; other Elasticsearch requests ${seconds(otherMs)}`,
-    `so for ${((100 * (sample.freshnessMs - bulkMs - otherMs)) / sample.freshnessMs).toFixed(0)} % of the time no bulk is in flight: the write buffer awaits each bulk before the tarball is read on, so reading and writing never overlap`,
+    `so for ${((100 * (sample.freshnessMs - bulkMs - otherMs)) / sample.freshnessMs).toFixed(0)} % of the time no Elasticsearch request is in flight: the indexer is reading the tarball and building documents (or waiting for the event)`,
   ];
 }

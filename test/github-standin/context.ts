@@ -45,6 +45,12 @@ export interface GitHubStandInOptions {
   stateFile?: string;
   /** Called with one line per API request (for the CLI). */
   onRequestLog?: (line: string) => void;
+  /**
+   * Where generated archives are kept, by repository, commit and format, and served again
+   * from: codeload serves archives it made before from its cache, so benchmarks time the
+   * reader of an archive, not the stand-in's gzip. Off by default (no disk use).
+   */
+  archiveCacheDir?: string;
 }
 
 /** The part of the options that can change at runtime (POST /_admin/config). */
@@ -93,6 +99,7 @@ export interface StandInContext {
   mintedTokens: Set<string>;
   /** The stand-in's own base url (known once it listens). */
   apiUrl: string;
+  archiveCacheDir?: string;
 }
 
 export function ownerType(ctx: StandInContext, login: string): OwnerType {

@@ -1,5 +1,8 @@
 // GET /repos/{owner}/{repo}/tarball/{ref} answers 302 to a codeload-like url on the same server,
 // which streams `git archive` (top folder "<owner>-<repo>-<7 char sha>/", pax comment = commit id).
+import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { type StandInContext } from './context';
 import { spawnGit } from './git';
@@ -31,8 +34,22 @@ async function codeload(ctx: StandInContext, req: Request, res: Response): Promi
   const sha = String(req.params.sha).toLowerCase();
   if (!format || !repo || !/^[0-9a-f]{40}$/.test(sha) || (await objectType(repo.dir, sha)) !== 'commit') throw notFound();
   const top = `${repo.owner}-${repo.name}-${sha.slice(0, 7)}`;
+  const sendHeaders = () => {
+    res.status(200);
+    res.setHeader('content-type', format.contentType);
+    res.setHeader('content-disposition', `attachment; filename=${top}.${format.ext}`);
+  };
+  const cached = ctx.archiveCacheDir ? join(ctx.archiveCacheDir, `${repo.owner}-${repo.name}-${sha}.${format.ext}`) : null;
+  if (cached && existsSync(cached)) {
+    sendHeaders();
+    await pipeline(createReadStream(cached), res).catch(() => res.destroy());
+    return;
+  }
   const child = spawnGit(repo.dir, ['archive', `--format=${format.git}`, `--prefix=${top}/`, sha]);
   child.stdin.end();
+  // Written beside the answer and renamed into the cache only once git archive succeeded.
+  const partial = cached ? `${cached}.${process.pid}.${Date.now()}.partial` : null;
+  const copy = partial ? createWriteStream(partial) : null;
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   res.on('close', () => {
@@ -40,13 +57,16 @@ async function codeload(ctx: StandInContext, req: Request, res: Response): Promi
   });
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('readable', () => {
-      res.status(200);
-      res.setHeader('content-type', format.contentType);
-      res.setHeader('content-disposition', `attachment; filename=${top}.${format.ext}`);
+      sendHeaders();
       child.stdout.pipe(res);
+      if (copy) child.stdout.pipe(copy);
     });
     child.on('error', reject);
     child.on('close', (code) => {
+      copy?.end(() => {
+        if (code === 0 && partial && cached) renameSync(partial, cached);
+        else if (partial) rmSync(partial, { force: true });
+      });
       if (code === 0) return resolve();
       if (!res.headersSent) return reject(new HttpError(500, `git archive failed: ${stderr.trim()}`));
       res.destroy();

@@ -61,6 +61,7 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
     webhooks: new WebhookSender(() => ({ url: config.webhookUrl, secret: config.secret, hookId: config.hookId, timeoutMs: config.deliveryTimeoutMs })),
     mintedTokens: new Set(),
     apiUrl: '',
+    ...(options.archiveCacheDir ? { archiveCacheDir: options.archiveCacheDir } : {}),
   };
 
   const app = express();

@@ -1,5 +1,7 @@
 // Git data through a real Octokit: recursive (and truncated) trees, blobs (base64 and raw)
 // and tarballs (302 to a streamed `git archive`) of a repo with every awkward kind of entry.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { createSampleRepo, SAMPLE_BINARY as binary, SAMPLE_FILES as files, SAMPLE_SUBMODULE_SHA as SUBMODULE_SHA } from '../github-standin/sample-repo';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
@@ -104,5 +106,27 @@ describe('GitHub stand-in git data', () => {
     expect(redirect.status).toBe(302);
     expect(redirect.headers.get('location')).toBe(`${standIn.url}/_codeload/${OWNER}/${REPO}/legacy.tar.gz/${featureHead}`);
     expect(standIn.requests.count('/_codeload/:owner/:repo/:format/:sha')).toBe(1);
+  });
+
+  it('serves an archive it made before from its archive cache, byte for byte', async () => {
+    const cacheDir = await makeTempRoot();
+    const cachingStandIn = await createGitHubStandIn({ root, token: TOKEN, archiveCacheDir: cacheDir });
+    try {
+      const url = `${cachingStandIn.url}/repos/${OWNER}/${REPO}/tarball/${head}`;
+      const download = async () => Buffer.from(await (await fetch(url, { headers: { authorization: `token ${TOKEN}` } })).arrayBuffer());
+      const first = await download();
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the copy is renamed into place once git archive exits
+      const cached = readdirSync(cacheDir);
+      expect(cached).toEqual([`${OWNER}-${REPO}-${head}.tar.gz`]);
+      // A different archive on disk proves the second answer comes from the cache, not git.
+      writeFileSync(join(cacheDir, cached[0]!), Buffer.concat([first, Buffer.from('cache marker')]));
+      const second = await download();
+      expect(second.subarray(0, first.length).equals(first)).toBe(true);
+      expect(second.subarray(first.length).toString()).toBe('cache marker');
+
+    } finally {
+      await cachingStandIn.close();
+      await removeTempRoot(cacheDir);
+    }
   });
 });
