@@ -1,5 +1,5 @@
 import type { FolderEntry, ListEntry, ListFilesInput, ListFilesOutput, FileEntry } from '@gitdex/contracts';
-import type { FileSummary, FolderScope, Snapshot } from '@gitdex/ports';
+import type { FileSummary, FolderCount, FolderScope, Snapshot } from '@gitdex/ports';
 import { locate } from '../address/locate';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
@@ -117,8 +117,7 @@ async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<
   const lines: string[] = [];
   let used = 0;
   let full = false;
-  const add = (entry: ListEntry, line: string): boolean => {
-    const cost = line.length + JSON.stringify(entry).length + 2;
+  const add = ({ entry, line, cost }: Formatted): boolean => {
     if (entries.length >= limit || (entries.length > 0 && used + cost > budget)) {
       full = true;
       return false;
@@ -133,9 +132,7 @@ async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<
     const after = cursor?.a ?? null;
     const from = after === null ? 0 : firstAfter(folders.map((f) => f.path), after);
     for (let i = from; i < folders.length; i += 1) {
-      const folder = folders[i] as (typeof folders)[number];
-      const entry: FolderEntry = { type: 'folder', path: folder.path, name: folder.path.slice(folder.path.lastIndexOf('/') + 1), file_count: folder.fileCount };
-      if (!add(entry, `${folder.path}/  (${formatCount(folder.fileCount, 'file')})`)) break;
+      if (!add(formatFolder(folders[i] as FolderCount))) break;
     }
   }
   let filesTotal: number;
@@ -143,7 +140,7 @@ async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<
     const after = cursor?.p === 'files' ? cursor.a : null;
     const result = await deps.index.listFiles(scope, after, limit - entries.length);
     filesTotal = result.total;
-    for (const file of result.files) if (!add(fileEntry(file), fileLine(file))) break;
+    for (const file of result.files) if (!add(formatFile(file))) break;
   } else {
     filesTotal = (await deps.index.listFiles(scope, null, 1)).total;
   }
@@ -190,6 +187,43 @@ async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<
   const superseded = listing.supersededBy ? `\nNote: this listing continues commit ${shortSha(listing.commit)}; ${shortSha(listing.supersededBy)} is indexed since: start again without cursor to list it.` : '';
   const foot = next ? `\n[${formatCount(remaining, 'more entry', 'more entries')}: pass cursor "${structured.next_cursor}" for the next page]` : '';
   return { structured, text: `${head}${superseded}\n\n${lines.join('\n')}${foot}` };
+}
+
+/** An entry of a page, its line in the text block, and what both cost against the page budget. */
+interface Formatted {
+  entry: ListEntry;
+  line: string;
+  cost: number;
+}
+
+/**
+ * Entries formatted so far, by the folder count or file summary they show. The read cache
+ * hands out the same objects for every page of a snapshot, so each is formatted (and
+ * measured as JSON, which cost as much as the rest of a page) once, and forgotten with them.
+ */
+const formatted = new WeakMap<FolderCount | FileSummary, Formatted>();
+
+function measured(entry: ListEntry, line: string): Formatted {
+  return { entry, line, cost: line.length + JSON.stringify(entry).length + 2 };
+}
+
+function formatFolder(folder: FolderCount): Formatted {
+  let done = formatted.get(folder);
+  if (!done) {
+    const entry: FolderEntry = { type: 'folder', path: folder.path, name: folder.path.slice(folder.path.lastIndexOf('/') + 1), file_count: folder.fileCount };
+    done = measured(entry, `${folder.path}/  (${formatCount(folder.fileCount, 'file')})`);
+    formatted.set(folder, done);
+  }
+  return done;
+}
+
+function formatFile(file: FileSummary): Formatted {
+  let done = formatted.get(file);
+  if (!done) {
+    done = measured(fileEntry(file), fileLine(file));
+    formatted.set(file, done);
+  }
+  return done;
 }
 
 function fileEntry(file: FileSummary): FileEntry {

@@ -191,6 +191,24 @@ describe('withReadCache: repositories and ref states', () => {
 });
 
 describe('withReadCache under list_files', () => {
+  it('answers again exactly what the index alone answers, page by page', async () => {
+    const index = new SqliteIndexStore({ file: ':memory:' });
+    await index.ensureReady();
+    await seedRepository(index, { id: 1, fullName: 'octo/api', files: API_FILES });
+    const direct = resolveDeps({ index });
+    const cached = resolveDeps({ index: withReadCache(index) });
+    for (const input of [{ repository: 'octo/api' }, { repository: 'octo/api', depth: 3, limit: 4 }, { repository: 'octo/api', folder: 'src', depth: 2 }]) {
+      let cursor: string | null = null;
+      do {
+        const args = { ...input, ...(cursor ? { cursor } : {}) };
+        const expected = await listFiles(direct, null, args);
+        expect(await listFiles(cached, null, args)).toEqual(expected);
+        expect(await listFiles(cached, null, args)).toEqual(expected);
+        cursor = expected.structured.next_cursor;
+      } while (cursor);
+    }
+  });
+
   it('a cursor still lists its commit after a push, and expires once the index pruned it', async () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
