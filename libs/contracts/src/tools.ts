@@ -72,12 +72,15 @@ export const FreshnessSchema = z.object({
 });
 export type Freshness = z.infer<typeof FreshnessSchema>;
 
-export const FileFlagsOutputSchema = z.object({
-  binary: z.boolean().describe('Not text: content is not shown.'),
-  vendored: z.boolean().describe('Third-party code kept in the repository (node_modules, vendor/, ...).'),
-  generated: z.boolean().describe('Produced by a tool (lock files, minified bundles, generated code).'),
-  too_large: z.boolean().describe('Larger than the index keeps content for: listed, content not stored.'),
-});
+/** Only the flags that apply are present (`{}` for most files): every listed file would otherwise carry four falses. */
+export const FileFlagsOutputSchema = z
+  .object({
+    binary: z.literal(true).optional().describe('Not text: content is not shown.'),
+    vendored: z.literal(true).optional().describe('Third-party code kept in the repository (node_modules, vendor/, ...).'),
+    generated: z.literal(true).optional().describe('Produced by a tool (lock files, minified bundles, generated code).'),
+    too_large: z.literal(true).optional().describe('Larger than the index keeps content for: listed, content not stored.'),
+  })
+  .describe('Only the flags that apply, each true; {} for a plain text file.');
 export type FileFlagsOutput = z.infer<typeof FileFlagsOutputSchema>;
 
 const kind = z.enum(['file', 'symlink', 'submodule']).describe('file, symlink (content is its target) or submodule (a commit of another repository).');

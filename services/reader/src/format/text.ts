@@ -25,8 +25,14 @@ export function formatCount(count: number, one: string, many = `${one}s`): strin
   return `${formatNumber(count)} ${count === 1 ? one : many}`;
 }
 
+/** The flags that apply, and only those: answers stay short for the files that have none. */
 export function flagsOutput(flags: FileFlags): FileFlagsOutput {
-  return { binary: flags.binary, vendored: flags.vendored, generated: flags.generated, too_large: flags.tooLarge };
+  return {
+    ...(flags.binary ? { binary: true } : {}),
+    ...(flags.vendored ? { vendored: true } : {}),
+    ...(flags.generated ? { generated: true } : {}),
+    ...(flags.tooLarge ? { too_large: true } : {}),
+  };
 }
 
 /** "[binary, vendored]" or "" — what a listing line says about a file beside its size. */
