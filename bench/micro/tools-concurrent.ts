@@ -1,12 +1,16 @@
 /**
  * p50/p99 of every reader tool through MCP over Streamable HTTP at 32 concurrent clients,
- * beside the same calls from 1 client in the same run (the baseline), on the embedded
- * SQLite index seeded with a real package tree. Run: npx tsx bench/micro/tools-concurrent.ts [callsPerClient]
+ * beside the same calls from 1 client in the same run (the baseline), on an index seeded
+ * with a real package tree: Elasticsearch when ELASTICSEARCH_URL is set (indices under a
+ * throw-away prefix, deleted after), else the embedded SQLite index.
+ * Run: [ELASTICSEARCH_URL=http://127.0.0.1:19200] npx tsx bench/micro/tools-concurrent.ts [callsPerClient]
  */
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Registry } from 'prom-client';
+import { Client as ElasticsearchClient } from '@elastic/elasticsearch';
+import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { createReaderApp, withReadCache } from '@gitdex/reader';
 import { median, percentile } from '../measure/stats';
@@ -16,8 +20,11 @@ import { seedRepository } from '../../services/reader/test/support/documents';
 const perClient = Number(process.argv[2] ?? 40);
 
 async function main(): Promise<void> {
-  const index = new SqliteIndexStore({ file: ':memory:' });
+  const elasticsearchUrl = process.env.ELASTICSEARCH_URL;
+  const prefix = `benchtools${Date.now().toString(36)}`;
+  const index = elasticsearchUrl ? new ElasticsearchIndexStore({ node: elasticsearchUrl, indexPrefix: prefix }) : new SqliteIndexStore({ file: ':memory:' });
   await index.ensureReady();
+  console.log(`index: ${elasticsearchUrl ? `Elasticsearch ${elasticsearchUrl}` : 'SQLite in memory'}`);
   const paths = loadPaths('zod');
   await seedRepository(index, { id: 1, fullName: 'colinhacks/zod', files: Object.fromEntries(paths.map((p, i) => [p, `// ${p}\n${'const x = 1;\n'.repeat(50 + (i % 200))}`])) });
   const app = createReaderApp({ index: withReadCache(index) }, { registry: new Registry() });
@@ -63,6 +70,7 @@ async function main(): Promise<void> {
   }
   await Promise.all(clients.map((c) => c.close()));
   server.close();
+  if (elasticsearchUrl) await new ElasticsearchClient({ node: elasticsearchUrl }).indices.delete({ index: `${prefix}-*` });
   await index.close();
 }
 
