@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { squashed } from '@gitdex/contracts';
 import { editDistance } from '../../src/suggest/distance';
 
 /**
@@ -191,7 +192,8 @@ interface Parts {
   /** The name without its last extension, and whether it has one. */
   base: string;
   hasExtension: boolean;
-  words: string;
+  /** The stem's letters and digits only: the same in any case style ("tls1-3", "tls13"). */
+  squashedStem: string;
 }
 
 function partsOf(path: string): Parts {
@@ -205,7 +207,7 @@ function partsOf(path: string): Parts {
     rest: s.rest.toLowerCase(),
     base: (dot > 0 ? s.name.slice(0, dot) : s.name).toLowerCase(),
     hasExtension: dot > 0,
-    words: toWords(s.stem).join(' ').toLowerCase(),
+    squashedStem: squashed(s.stem),
   };
 }
 
@@ -236,7 +238,7 @@ const FITS: Record<CaseKind, (q: Parts, p: Parts) => boolean> = {
   'basename-only': (q, p) => q.name === p.name,
   'wrong-folder': (q, p) => q.name === p.name && q.folder !== p.folder,
   'drop-folder': (q, p) => q.name === p.name && dropsOneFolder(p.folder, q.folder),
-  style: (q, p) => q.folder === p.folder && q.rest === p.rest && q.words === p.words,
+  style: (q, p) => q.folder === p.folder && q.rest === p.rest && q.squashedStem === p.squashedStem,
   'partial-path': (q, p) => p.lower.startsWith(q.lower),
   'partial-name': (q, p) => p.name.startsWith(q.lower),
 };
