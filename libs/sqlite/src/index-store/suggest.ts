@@ -16,6 +16,17 @@ const FULL_SCORE = `
   + CASE WHEN @name <> '' AND f.name_lower = @name THEN ${W.sameName} ELSE 0 END
   + CASE WHEN ${PREFIX_MATCH} THEN ${W.pathPrefix} ELSE 0 END`;
 
+/** The postings of every clause, each with its weight. */
+const ALL_HITS = `
+        SELECT fid, ${W.trigram} FROM file_terms WHERE scope_id = @s AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@trigrams))
+        UNION ALL
+        SELECT fid, ${W.token} FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@tokens))
+        UNION ALL
+        SELECT fid, ${W.sameName} FROM files WHERE @name <> '' AND scope_id = @s AND name_lower = @name
+        UNION ALL
+        SELECT fid, ${W.pathPrefix} FROM files WHERE @prefix <> '' AND scope_id = @s AND path_lower >= @prefix AND path_lower < @prefixEnd
+          AND substr(path_lower, 1, length(@prefix)) = @prefix`;
+
 function build(db: Database) {
   const p = <R>(sql: string): Stmt<R> => db.prepare(sql) as unknown as Stmt<R>;
   const v = <R>(sql: string): Stmt<R> => db.prepare(sql).pluck() as unknown as Stmt<R>;
@@ -41,18 +52,23 @@ function build(db: Database) {
       FROM c JOIN files f ON f.fid = c.fid
       WHERE ${VISIBLE_F}
       ORDER BY score DESC, f.path ASC LIMIT @limit`),
-    /** Every file matching any clause, scored by summing the postings. */
-    full: p<SuggestCandidate>(`
-      WITH hits (fid, points) AS (
-        SELECT fid, ${W.trigram} FROM file_terms WHERE scope_id = @s AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@trigrams))
-        UNION ALL
-        SELECT fid, ${W.token} FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@tokens))
-        UNION ALL
-        SELECT fid, ${W.sameName} FROM files WHERE @name <> '' AND scope_id = @s AND name_lower = @name
-        UNION ALL
-        SELECT fid, ${W.pathPrefix} FROM files WHERE @prefix <> '' AND scope_id = @s AND path_lower >= @prefix AND path_lower < @prefixEnd
-          AND substr(path_lower, 1, length(@prefix)) = @prefix
-      )
+    /**
+     * Every file matching any clause, scored by summing the postings, joined to its row
+     * (visibility, path) only when it scores at least the k-th best sum: on a large ref
+     * most matching files score little, and joining all of them costs most of the query.
+     * `cut` is that score (0 when fewer files match): with fewer than k rows back and a
+     * cut above 0, versions that are not visible took places, and fullUncut answers.
+     */
+    full: p<SuggestCandidate & { cut: number }>(`
+      WITH hits (fid, points) AS (${ALL_HITS}),
+      scored AS MATERIALIZED (SELECT fid, SUM(points) AS score FROM hits GROUP BY fid),
+      cut (score) AS (SELECT coalesce((SELECT score FROM scored ORDER BY score DESC LIMIT 1 OFFSET @limit - 1), 0))
+      SELECT f.path AS path, f.blob_sha AS blobSha, h.score AS score, (SELECT score FROM cut) AS cut
+      FROM scored h JOIN files f ON f.fid = h.fid
+      WHERE h.score >= (SELECT score FROM cut) AND ${VISIBLE_F}
+      ORDER BY h.score DESC, f.path ASC LIMIT @limit`),
+    fullUncut: p<SuggestCandidate>(`
+      WITH hits (fid, points) AS (${ALL_HITS})
       SELECT f.path AS path, f.blob_sha AS blobSha, h.score AS score
       FROM (SELECT fid, SUM(points) AS score FROM hits GROUP BY fid) h JOIN files f ON f.fid = h.fid
       WHERE ${VISIBLE_F}
@@ -65,11 +81,14 @@ export const prepareSuggestStatements: (db: Database) => SuggestStatements = bui
 
 /**
  * Exact suggestion scoring (see SqliteIndexStore.suggestCandidates) that stays fast when
- * some query terms are in most files of a large ref ("src", "ts"): summing those postings
- * is what costs. Clauses with more than `frequent` files are "big". Candidates come from
- * the rare clauses only and get the big clauses' points by primary-key lookups. A file
- * matching no rare clause scores at most the big clauses' total weight, so when the k-th
- * candidate scores strictly more, the answer is exact; otherwise the full sum runs.
+ * some query terms are in most files of a large ref ("src", "ts"). Clauses with more than
+ * `frequent` files are "big". When the rare clauses together have no more postings than
+ * one big clause, candidates come from them only and get the big clauses' points by
+ * primary-key lookups: a file matching no rare clause scores at most the big clauses'
+ * total weight, so when the k-th candidate scores strictly more, the answer is exact.
+ * Otherwise the full sum runs: with more rare postings than that, the pruned pass costs
+ * as much as the full sum (a lookup per candidate per big clause) and often has to fall
+ * back to it after all, which doubled the slowest queries on large refs.
  */
 export function suggest(st: SuggestStatements, s: number, g: number, query: SuggestQuery, frequent: number): SuggestCandidate[] {
   const trigrams = [...new Set(query.trigrams)];
@@ -80,15 +99,20 @@ export function suggest(st: SuggestStatements, s: number, g: number, query: Sugg
   const prefixEnd = prefixSuccessor(prefix) ?? `${prefix}${'\u{10ffff}'.repeat(4096)}`;
   const base = { s, g, name, prefix, prefixEnd, limit: query.limit };
 
-  const isBig = (count: number) => count > frequent;
+  let rarePostings = 0;
+  const isBig = (count: number) => {
+    if (count > frequent) return true;
+    rarePostings += count;
+    return false;
+  };
   const bigTrigrams = trigrams.filter((term) => isBig(st.termDocs.get({ s, kind: TRIGRAM, term, cap: frequent }) as number));
   const bigTokens = tokens.filter((term) => isBig(st.termDocs.get({ s, kind: TOKEN, term, cap: frequent }) as number));
   const nameBig = name !== '' && isBig(st.nameDocs.get({ s, name, cap: frequent }) as number);
   const prefixBig = prefix !== '' && isBig(st.prefixDocs.get({ s, prefix, prefixEnd, cap: frequent }) as number);
   const bigWeight = bigTrigrams.length * W.trigram + W.token * bigTokens.length + (nameBig ? W.sameName : 0) + (prefixBig ? W.pathPrefix : 0);
 
-  const full = () => st.full.all({ ...base, trigrams: JSON.stringify(trigrams), tokens: JSON.stringify(tokens) });
-  if (bigWeight === 0) return full();
+  const full = () => fullSum(st, { ...base, trigrams: JSON.stringify(trigrams), tokens: JSON.stringify(tokens) }, query.limit);
+  if (bigWeight === 0 || rarePostings > frequent) return full();
 
   const big = { trigrams: new Set(bigTrigrams), tokens: new Set(bigTokens) };
   const rareTrigrams = trigrams.filter((term) => !big.trigrams.has(term));
@@ -108,4 +132,12 @@ export function suggest(st: SuggestStatements, s: number, g: number, query: Sugg
   });
   const kth = candidates[query.limit - 1];
   return candidates.length === query.limit && kth !== undefined && kth.score > bigWeight ? candidates : full();
+}
+
+/** The full sum, cut before the join; without the cut when versions that are not visible filled the top k. */
+function fullSum(st: SuggestStatements, args: Record<string, unknown>, limit: number): SuggestCandidate[] {
+  const cut = st.full.all(args);
+  const first = cut[0];
+  if (cut.length === limit || (first !== undefined && first.cut === 0)) return cut.map(({ path, blobSha, score }) => ({ path, blobSha, score }));
+  return st.fullUncut.all(args);
 }
