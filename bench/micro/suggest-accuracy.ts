@@ -11,6 +11,7 @@ import Fuse from 'fuse.js';
 import { rankPaths } from '@gitdex/reader';
 import { loadPaths, makeCaseSets, type SuggestCase } from '../../services/reader/test/support/suggest-cases';
 import { candidateFinder } from '../../services/reader/test/support/candidates';
+import { CANDIDATES } from '../../services/reader/src/suggest/candidates';
 import { mediumCorpus } from '../data/corpora';
 
 const perKind = Number(process.argv[2] ?? 40);
@@ -68,7 +69,7 @@ for (const [name, load] of trees) {
   console.log(`\n${name}: ${paths.length} paths`);
   const candidates = candidateFinder(paths);
   const fuse = new Fuse(paths, { includeScore: true });
-  const gitdex: Top = (q) => rankPaths(q, candidates(q, 200), 5).map((r) => r.path);
+  const gitdex: Top = (q) => rankPaths(q, candidates(q, CANDIDATES), 5).map((r) => r.path);
   const theirs: Top = (q) => fuse.search(q, { limit: 5 }).map((r) => r.item);
   const miss = (c: SuggestCase, got: string[]) => console.log(`    miss ${c.kind}: ${c.query} -> ${got[0]} (want ${c.answers.slice(0, 3).join(' | ')}${c.answers.length > 3 ? ' …' : ''})`);
   const one = [score(oneAnswer, gitdex, verbose ? miss : undefined), score(oneAnswer, theirs)] as const;
@@ -76,7 +77,7 @@ for (const [name, load] of trees) {
   report('one answer', oneAnswer, ...one);
   report('ambiguous', ambiguous, ...amb);
   // Ranking alone (candidates picked beforehand) and fuse.js, per query.
-  const picked = oneAnswer.map((c) => candidates(c.query, 200));
+  const picked = oneAnswer.map((c) => candidates(c.query, CANDIDATES));
   const started = performance.now();
   oneAnswer.forEach((c, i) => rankPaths(c.query, picked[i] as string[], 5));
   console.log(`  ms/query: ranking ${((performance.now() - started) / Math.max(1, oneAnswer.length)).toFixed(3)}, fuse.js ${one[1].msPerQuery.toFixed(3)}`);

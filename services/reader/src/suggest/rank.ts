@@ -32,6 +32,8 @@ interface Terms {
   extension: string;
   folderLower: string;
   folderSegments: string[];
+  /** The folder with each segment squashed: the same in any case style. */
+  squashedFolder: string;
   squashedName: string;
   squashedStem: string;
   squashedPath: string;
@@ -52,7 +54,7 @@ export function rankPaths(query: string, candidates: Iterable<string>, limit: nu
   for (const path of candidates) {
     if (seen.has(path)) continue;
     seen.add(path);
-    const { score, reason } = scorePath(q, terms(path));
+    const { score, reason } = scorePath(q, candidateTerms(path));
     if (score > 0) ranked.push({ path, score, reason });
   }
   ranked.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -62,6 +64,24 @@ export function rankPaths(query: string, candidates: Iterable<string>, limit: nu
 /** The score of one candidate path for one query; exported for tests and tuning. */
 export function scorePathPair(query: string, path: string): { score: number; reason: SuggestReason } {
   return scorePath(terms(query.replace(/^\/+/, '')), terms(path));
+}
+
+/**
+ * Terms of candidate paths, kept across queries: a repository's paths come back query after
+ * query (as-you-type sends one per key), and taking a path apart costs more than scoring it.
+ * Bounded; the oldest entries go first.
+ */
+const CACHED_TERMS = 20_000;
+const termsCache = new Map<string, Terms>();
+
+function candidateTerms(path: string): Terms {
+  let found = termsCache.get(path);
+  if (found === undefined) {
+    found = terms(path);
+    if (termsCache.size >= CACHED_TERMS) termsCache.delete(termsCache.keys().next().value as string);
+    termsCache.set(path, found);
+  }
+  return found;
 }
 
 function terms(path: string): Terms {
@@ -82,6 +102,7 @@ function terms(path: string): Terms {
     extension,
     folderLower,
     folderSegments: folderLower === '' ? [] : folderLower.split('/'),
+    squashedFolder: folderLower.split('/').map(squashed).join('/'),
     squashedName: squashed(name),
     squashedStem: squashed(stemLower),
     squashedPath: lower.split('/').map(squashed).join('/'),
@@ -198,7 +219,7 @@ function folderScore(q: Terms, p: Terms): number {
   if (qf === pf) return 1;
   const qs = q.folderSegments;
   const ps = p.folderSegments;
-  if (qs.map(squashed).join('/') === ps.map(squashed).join('/')) return 0.97;
+  if (q.squashedFolder === p.squashedFolder) return 0.97;
   // Leading folders left out: "utils/x.ts" for "src/utils/x.ts".
   if (pf.endsWith(`/${qf}`)) return 0.93;
   // Folders typed so far: "src/comp/x" for "src/components/x". Not "src/x" for "src/utils/x":

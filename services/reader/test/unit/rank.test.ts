@@ -1,4 +1,5 @@
 import Fuse from 'fuse.js';
+import { CANDIDATES } from '../../src/suggest/candidates';
 import { rankPaths, scorePathPair } from '../../src/suggest/rank';
 import { editDistance, editDistances } from '../../src/suggest/distance';
 import { loadPaths, makeCaseSets } from '../support/suggest-cases';
@@ -117,7 +118,7 @@ describe('accuracy on misspelt, partial, misplaced and restyled paths of real tr
   const runs = trees.flatMap((name) => [11, 23].map((seed) => [name, seed] as const));
   const top1 = (paths: string[]) => {
     const candidates = candidateFinder(paths);
-    return (query: string) => rankPaths(query, candidates(query, 200), 1)[0]?.path;
+    return (query: string) => rankPaths(query, candidates(query, CANDIDATES), 1)[0]?.path;
   };
 
   test.each(runs)('%s, seed %d: top-1 >= 97%% of the cases with one right answer', (name, seed) => {
