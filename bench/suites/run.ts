@@ -1,5 +1,6 @@
 import type { Backend } from '../setup/backends';
 import { pushAndWait } from '../measure/push';
+import { settleElasticsearch } from '../measure/settle';
 import { ZERO_SHA, type SuiteContext } from './context';
 import { freshnessSuite } from './freshness';
 import { indexingSuite } from './indexing';
@@ -25,6 +26,12 @@ export async function runBackend(ctx: SuiteContext, backend: Backend, suites: re
     await pushAndWait({ standIn: ctx.standIn, readerUrl: backend.readerUrl }, ctx.repos.medium, null, { intervalMs: 100, timeoutMs: 10 * 60_000, before: ZERO_SHA });
   }
   if (suites.includes('freshness')) {
+    if (backend.name === 'elasticsearch' && ctx.engines) {
+      const { waitedMs, settled } = await settleElasticsearch(ctx.engines.elasticsearchUrl);
+      const line = `before freshness, waited ${(waitedMs / 1000).toFixed(0)} s for Elasticsearch to finish merging what the indexing suite wrote${settled ? '' : ' (gave up: still merging)'}`;
+      t(line);
+      ctx.results.notes.push(`${backend.name}: ${line}`);
+    }
     t('freshness');
     await freshnessSuite(ctx, backend);
   }
