@@ -4,6 +4,7 @@
 // as child processes on a PRIVATE set of engines of this file.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { privateEngines, type PrivateEngines } from '../harness/engines';
+import { DEFAULT_CONSUMER_MEMBERS } from '@gitdex/kafka';
 import { observeGroup, waitGroupStable } from '../support/fault-kafka';
 import { FaultPipeline, MAIN, measureFault } from '../support/fault-pipeline';
 import { FaultResults } from '../support/fault-results';
@@ -77,10 +78,12 @@ describe('faults of the gitdex processes while pushes flow', () => {
         await sleep(5000);
         const exit = await p.indexer(0).stop();
         note(`indexer-1 left (SIGTERM) in ${seconds(exit.ms)}, exit code ${exit.code}`);
-        // The group settles on the one member left (once it finished its batch) while the index catches up.
+        // The group settles on the members of the indexer left (once it finished its batch) while the index catches up.
         const left = Date.now();
         noteLater(
-          waitGroupStable(p.brokers, INDEXER_GROUP, 1, 60_000).then(async ({ ms }) => `group ${(await group.stop()).join(' -> ')}, Stable/1 ${ms === null ? 'NOT reached' : `${seconds(Date.now() - left)} after indexer-1 left`}`),
+          waitGroupStable(p.brokers, INDEXER_GROUP, DEFAULT_CONSUMER_MEMBERS, 60_000).then(
+            async ({ ms }) => `group ${(await group.stop()).join(' -> ')}, Stable/${DEFAULT_CONSUMER_MEMBERS} ${ms === null ? 'NOT reached' : `${seconds(Date.now() - left)} after indexer-1 left`}`,
+          ),
         );
         expect(exit.code).toBe(0);
       },

@@ -3,11 +3,17 @@ import { EVENTS_TOPIC, GitdexEventSchema } from '@gitdex/contracts';
 import type { EventBatchHandler, EventConsumer, EventEnvelope } from '@gitdex/ports';
 import { ensureTopics } from './topics';
 
+/** Group members per indexer process unless told otherwise: partitions worked on at once. */
+export const DEFAULT_CONSUMER_MEMBERS = 4;
+
 export interface KafkaConsumerOptions {
   groupId?: string;
   topic?: string;
   partitions?: number;
-  /** Partitions handled at the same time by one worker (different repositories). */
+  /**
+   * Partitions handled at the same time by one worker (different repositories): this many
+   * group members in the process, each with its own fetch loop and a share of the partitions.
+   */
   concurrency?: number;
   sessionTimeoutMs?: number;
   /** Called for a message that is not a valid event; it is skipped (it can never succeed). */
@@ -17,13 +23,18 @@ export interface KafkaConsumerOptions {
 }
 
 /**
- * A member of the indexer consumer group. A batch's offsets are committed only after
+ * The indexer's members of the consumer group. A batch's offsets are committed only after
  * the handler resolved; a thrown error leaves them to be delivered again. While the
  * handler runs, a timer heartbeats so long work never costs the group membership
  * (kafkajs only heartbeats between batches on its own).
+ *
+ * Concurrency comes from several members, not from partitionsConsumedConcurrently: kafkajs
+ * fetches a broker's next batches only once every batch of the last fetch is handled, so
+ * with one member one repository being indexed held back the pushes of all the others
+ * (196 ms median wait under a stream of pushes). Each member fetches on its own.
  */
 export class KafkaConsumer implements EventConsumer {
-  private readonly consumer: Consumer;
+  private readonly members: Consumer[];
   private readonly topic: string;
   private readonly partitions: number;
   private readonly concurrency: number;
@@ -33,17 +44,19 @@ export class KafkaConsumer implements EventConsumer {
   constructor(private readonly kafka: Kafka, private readonly options: KafkaConsumerOptions = {}) {
     this.topic = options.topic ?? EVENTS_TOPIC;
     this.partitions = options.partitions ?? 12;
-    this.concurrency = options.concurrency ?? 4;
+    this.concurrency = options.concurrency ?? DEFAULT_CONSUMER_MEMBERS;
     this.groupId = options.groupId ?? 'gitdex-indexer';
-    this.consumer = kafka.consumer({
-      groupId: this.groupId,
-      // A crashed member blocks the group's rebalance until its session expires; the
-      // heartbeat timer below keeps long batches alive, so a short session is safe.
-      sessionTimeout: options.sessionTimeoutMs ?? 10000,
-      heartbeatInterval: 3000,
-      rebalanceTimeout: 60000,
-      retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5000 },
-    });
+    this.members = Array.from({ length: this.concurrency }, () =>
+      kafka.consumer({
+        groupId: this.groupId,
+        // A crashed member blocks the group's rebalance until its session expires; the
+        // heartbeat timer below keeps long batches alive, so a short session is safe.
+        sessionTimeout: options.sessionTimeoutMs ?? 10000,
+        heartbeatInterval: 3000,
+        rebalanceTimeout: 60000,
+        retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 5000 },
+      }),
+    );
   }
 
   /** False once kafkajs gave up restarting after a crash: /readyz reports it and the process should be replaced. */
@@ -52,10 +65,12 @@ export class KafkaConsumer implements EventConsumer {
   }
 
   async start(handler: EventBatchHandler): Promise<void> {
-    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart) this.crashed = true;
-      this.options.onCrash?.(payload.error, payload.restart);
-    });
+    for (const member of this.members) {
+      member.on(member.events.CRASH, ({ payload }) => {
+        if (!payload.restart) this.crashed = true;
+        this.options.onCrash?.(payload.error, payload.restart);
+      });
+    }
     const admin = this.kafka.admin();
     await admin.connect();
     try {
@@ -63,12 +78,15 @@ export class KafkaConsumer implements EventConsumer {
     } finally {
       await admin.disconnect();
     }
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topics: [this.topic], fromBeginning: true });
-    await this.consumer.run({
+    await Promise.all(this.members.map((member) => this.run(member, handler)));
+  }
+
+  private async run(member: Consumer, handler: EventBatchHandler): Promise<void> {
+    await member.connect();
+    await member.subscribe({ topics: [this.topic], fromBeginning: true });
+    await member.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: this.concurrency,
       eachBatch: async ({ batch, heartbeat, resolveOffset, commitOffsetsIfNecessary, isRunning, isStale }) => {
         if (!isRunning() || isStale() || batch.messages.length === 0) return;
         const envelopes: EventEnvelope[] = [];
@@ -112,7 +130,7 @@ export class KafkaConsumer implements EventConsumer {
   }
 
   async stop(): Promise<void> {
-    await this.consumer.disconnect();
+    await Promise.all(this.members.map((member) => member.disconnect()));
   }
 
   private async decode(message: KafkaMessage, partition: number): Promise<EventEnvelope | null> {
