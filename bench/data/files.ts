@@ -22,18 +22,21 @@ export interface WalkOptions {
  * Regular files under `dir` (symlinks and special files are left out), in a stable order,
  * with repository paths relative to `dir` (plus `prefix`).
  */
+/** The entries of a folder in a stable order; none when it cannot be read (gone, no permission). */
+export function sortedNames(folder: string): string[] {
+  try {
+    return readdirSync(folder).sort();
+  } catch {
+    return [];
+  }
+}
+
 export function walk(dir: string, options: WalkOptions): { files: SourceFile[]; skippedLarge: number } {
   const skip = new Set(options.skipDirs ?? ['.git']);
   const files: SourceFile[] = [];
   let skippedLarge = 0;
   const visit = (folder: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(folder).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
+    for (const name of sortedNames(folder)) {
       const abs = join(folder, name);
       let stat;
       try {

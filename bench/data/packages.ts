@@ -1,4 +1,5 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
+import { sortedNames } from './files';
 import { join } from 'node:path';
 
 /** An installed (or unpacked) npm package: files nobody here wrote. */
@@ -33,13 +34,7 @@ const isRealDir = (path: string) => {
 export function installedPackages(nodeModules: string): PackageDir[] {
   const out: PackageDir[] = [];
   const visit = (folder: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(folder).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
+    for (const name of sortedNames(folder)) {
       if (name.startsWith('.')) continue;
       const dir = join(folder, name);
       if (!isRealDir(dir)) continue;
