@@ -64,23 +64,23 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     return entry.value;
   };
 
+  const remember = (repositoryId: number, ref: string, state: RefState | null): void => {
+    if (!state?.commitSha) {
+      current.get(repositoryId)?.delete(ref);
+      return;
+    }
+    let refs = current.get(repositoryId);
+    if (!refs) current.set(repositoryId, (refs = new Map()));
+    refs.set(ref, `${state.generation} ${state.commitSha}`);
+  };
   const learn = (states: RefState[], repositoryId?: number): RefState[] => {
     if (repositoryId === undefined) current.clear();
     else current.delete(repositoryId);
-    for (const state of states) {
-      if (state.commitSha === null) continue;
-      let refs = current.get(state.repositoryId);
-      if (!refs) current.set(state.repositoryId, (refs = new Map()));
-      refs.set(state.ref, `${state.generation} ${state.commitSha}`);
-    }
+    for (const state of states) remember(state.repositoryId, state.ref, state);
     return states;
   };
   const learnOne = (repositoryId: number, ref: string, state: RefState | null): RefState | null => {
-    if (state?.commitSha) {
-      let refs = current.get(repositoryId);
-      if (!refs) current.set(repositoryId, (refs = new Map()));
-      refs.set(ref, `${state.generation} ${state.commitSha}`);
-    } else current.get(repositoryId)?.delete(ref);
+    remember(repositoryId, ref, state);
     return state;
   };
 

@@ -1,4 +1,5 @@
 import type { FileDocument } from '@gitdex/contracts';
+import { perObject } from '../per-object';
 import { LineIndex } from './line-slice';
 
 /** What read_file needs of a file version's text beyond the text itself. */
@@ -13,15 +14,8 @@ export interface FileText {
 
 const WIDE_IN_JSON = /[\u0000-\u0007\u000b\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Worked out once a file version and kept with it: the read cache hands out the same document object until it drops it. */
-const texts = new WeakMap<FileDocument, FileText>();
-
-export function textOf(file: FileDocument): FileText {
-  let text = texts.get(file);
-  if (!text) {
-    const content = file.content ?? '';
-    text = { lines: new LineIndex(content), jsonAtMostDouble: !WIDE_IN_JSON.test(content) };
-    texts.set(file, text);
-  }
-  return text;
-}
+/** Worked out once per file version (see perObject). */
+export const textOf = perObject((file: FileDocument): FileText => {
+  const content = file.content ?? '';
+  return { lines: new LineIndex(content), jsonAtMostDouble: !WIDE_IN_JSON.test(content) };
+});

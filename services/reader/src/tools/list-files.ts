@@ -1,6 +1,7 @@
 import type { FolderEntry, ListEntry, ListFilesInput, ListFilesOutput, FileEntry } from '@gitdex/contracts';
 import type { FileSummary, FolderCount, FolderScope, Snapshot } from '@gitdex/ports';
 import { locate } from '../address/locate';
+import { perObject } from '../per-object';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { flagWords, flagsOutput, formatBytes, formatCount } from '../format/text';
@@ -196,35 +197,21 @@ interface Formatted {
   cost: number;
 }
 
-/**
- * Entries formatted so far, by the folder count or file summary they show. The read cache
- * hands out the same objects for every page of a snapshot, so each is formatted (and
- * measured as JSON, which cost as much as the rest of a page) once, and forgotten with them.
- */
-const formatted = new WeakMap<FolderCount | FileSummary, Formatted>();
-
 function measured(entry: ListEntry, line: string): Formatted {
   return { entry, line, cost: line.length + JSON.stringify(entry).length + 2 };
 }
 
-function formatFolder(folder: FolderCount): Formatted {
-  let done = formatted.get(folder);
-  if (!done) {
-    const entry: FolderEntry = { type: 'folder', path: folder.path, name: folder.path.slice(folder.path.lastIndexOf('/') + 1), file_count: folder.fileCount };
-    done = measured(entry, `${folder.path}/  (${formatCount(folder.fileCount, 'file')})`);
-    formatted.set(folder, done);
-  }
-  return done;
-}
+/**
+ * Each folder count and file summary is formatted (and measured as JSON, which cost as
+ * much as the rest of a page) once: the read cache hands out the same objects for every
+ * page of a snapshot (see perObject).
+ */
+const formatFolder = perObject((folder: FolderCount): Formatted => {
+  const entry: FolderEntry = { type: 'folder', path: folder.path, name: folder.path.slice(folder.path.lastIndexOf('/') + 1), file_count: folder.fileCount };
+  return measured(entry, `${folder.path}/  (${formatCount(folder.fileCount, 'file')})`);
+});
 
-function formatFile(file: FileSummary): Formatted {
-  let done = formatted.get(file);
-  if (!done) {
-    done = measured(fileEntry(file), fileLine(file));
-    formatted.set(file, done);
-  }
-  return done;
-}
+const formatFile = perObject((file: FileSummary): Formatted => measured(fileEntry(file), fileLine(file)));
 
 function fileEntry(file: FileSummary): FileEntry {
   return {
