@@ -9,7 +9,7 @@
 # (stages, COPY sources against the repository and .dockerignore, workspaces, runtime user,
 # health check, entry point). Keep the per-workspace COPY lines in step with package.json.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- toolchain: the workspace manifests, and what a native module build needs ----------
 FROM ${NODE_IMAGE} AS toolchain

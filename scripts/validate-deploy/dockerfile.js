@@ -115,7 +115,7 @@ function validateDockerfile(text, context, options = {}) {
       if (image.includes('$')) at(from.getRange(), `base image "${from.getImage()}" uses an ARG with no default before the first FROM`);
       else if (!/:[^/]+$/.test(image) && !image.includes('@sha256:')) at(from.getRange(), `base image "${image}" has no tag: pin it`);
       else if (/:latest$/.test(image)) at(from.getRange(), `base image "${image}" is :latest: pin a version`);
-      else if (!/^node:20[.-]/.test(image) && !/^node:20$/.test(image)) at(from.getRange(), `base image "${image}" is not Node.js 20 (node:20-bookworm-slim)`);
+      else if (!/^node:24[.-]/.test(image) && !/^node:24$/.test(image)) at(from.getRange(), `base image "${image}" is not Node.js 24 LTS (node:24-bookworm-slim)`);
     }
     stages.push({ name: stage, from, image, base: fromStage ? fromStage.base : image, parent: fromStage || null, instructions: [] });
   }
