@@ -19,6 +19,9 @@ const shared = {
   moduleNameMapper,
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testEnvironmentOptions: { globalsCleanup: 'off' },
+  // Two cores run jest workers, the engines and the processes under test side by side: jest's
+  // 5 s default fails healthy tests whenever the machine is busy. A hang still fails, at 30 s.
+  testTimeout: 30_000,
 };
 
 module.exports = {
