@@ -9,6 +9,7 @@
 // 3. --build: tsc -b (incremental: a no-op when nothing changed);
 // 4. the command after `--`, with that runtime first on PATH, so `node`, `npm` and `jest` run on it.
 // `npm start`, `npm test` and the other scripts go through it, so each is the one command it claims to be.
+// Everything the preparation prints goes to stderr: stdout belongs to the command (MCP over stdio).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,52 +18,62 @@ import { fileURLToPath } from 'node:url';
 import { ensureRuntime, runtimeEnv } from './runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const separator = process.argv.indexOf('--');
-const options = separator === -1 ? process.argv.slice(2) : process.argv.slice(2, separator);
-const command = separator === -1 ? [] : process.argv.slice(separator + 1);
 
-const runtime = ensureRuntime();
-const env = runtimeEnv(runtime);
-const nodeBin = join(runtime.binDir, 'node');
+function say(line) {
+  process.stderr.write(`gitdex: ${line}\n`);
+}
 
-const run = (file, args, stdio = ['ignore', 'inherit', 'inherit']) => {
-  const result = spawnSync(file, args, { cwd: root, stdio, env });
+/** Runs a preparation step with its output on stderr; exits with its status when it fails. */
+function step(env, file, args, capture = false) {
+  const result = spawnSync(file, args, { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 2, 'inherit'] });
   if (result.error) {
-    process.stderr.write(`gitdex: could not run ${file}: ${result.error.message}\n`);
+    say(`could not run ${file}: ${result.error.message}`);
     process.exit(1);
   }
-  return result;
-};
-const runOrExit = (file, args) => {
-  const result = run(file, args);
   if (result.status !== 0) process.exit(result.status ?? 1);
-};
-
-// Which Node.js ABI the installed native modules were built for.
-const abiMarker = join(root, 'node_modules', '.gitdex-node-abi');
-const abi = run(nodeBin, ['-p', 'process.versions.modules'], ['ignore', 'pipe', 'inherit']).stdout.toString().trim();
-const installedAbi = existsSync(abiMarker) ? readFileSync(abiMarker, 'utf8').trim() : undefined;
-if (!existsSync(join(root, 'node_modules', '.package-lock.json')) || installedAbi !== abi) {
-  process.stderr.write(`gitdex: installing dependencies for Node.js ${runtime.version} (npm ci)...\n`);
-  runOrExit('npm', ['ci', '--no-audit', '--no-fund']);
-  writeFileSync(abiMarker, `${abi}\n`);
+  return capture ? result.stdout.toString().trim() : '';
 }
-if (options.includes('--build')) runOrExit(nodeBin, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b']);
 
-if (command.length > 0) {
-  const [file, ...args] = command;
+/** The runtime, its environment, installed dependencies and (with build) a fresh tsc -b. */
+export function prepare({ build = false } = {}) {
+  const runtime = ensureRuntime();
+  const env = runtimeEnv(runtime);
+  const nodeBin = join(runtime.binDir, 'node');
+  // Which Node.js ABI the installed native modules were built for.
+  const abiMarker = join(root, 'node_modules', '.gitdex-node-abi');
+  const abi = step(env, nodeBin, ['-p', 'process.versions.modules'], true);
+  const installedAbi = existsSync(abiMarker) ? readFileSync(abiMarker, 'utf8').trim() : undefined;
+  if (!existsSync(join(root, 'node_modules', '.package-lock.json')) || installedAbi !== abi) {
+    say(`installing dependencies for Node.js ${runtime.version} (npm ci)...`);
+    step(env, 'npm', ['ci', '--no-audit', '--no-fund']);
+    writeFileSync(abiMarker, `${abi}\n`);
+  }
+  if (build) step(env, nodeBin, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b']);
+  return { env, nodeBin };
+}
+
+/** Runs the command on the runtime and exits as it exits; signals to this process are passed on. */
+export function runOnRuntime({ env, nodeBin }, [file, ...args]) {
   const child = spawn(file === 'node' ? nodeBin : file, args, { cwd: process.cwd(), stdio: 'inherit', env });
   // A supervisor that stops `npm start` stops the product too, not only this launcher.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const forward = (signal) => child.kill(signal);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward);
+  for (const signal of signals) process.on(signal, forward);
   child.on('error', (error) => {
-    process.stderr.write(`gitdex: could not run ${file}: ${error.message}\n`);
+    say(`could not run ${file}: ${error.message}`);
     process.exit(1);
   });
   child.on('exit', (code, signal) => {
-    if (signal) {
-      for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.off(name, forward);
-      process.kill(process.pid, signal);
-    } else process.exit(code ?? 1);
+    if (!signal) process.exit(code ?? 1);
+    for (const name of signals) process.off(name, forward);
+    process.kill(process.pid, signal);
   });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const separator = process.argv.indexOf('--');
+  const options = separator === -1 ? process.argv.slice(2) : process.argv.slice(2, separator);
+  const command = separator === -1 ? [] : process.argv.slice(separator + 1);
+  const prepared = prepare({ build: options.includes('--build') });
+  if (command.length > 0) runOnRuntime(prepared, command);
 }

@@ -30,7 +30,7 @@ describe('reader over stdio, on Elasticsearch indexed by the real indexer', () =
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [join(__dirname, '../../services/gitdex/dist/main.js'), '--stdio'],
+        args: [join(__dirname, '../../services/gitdex/dist/cli.js'), 'mcp'], // the documented `gitdex mcp`
         env: { PATH: process.env.PATH ?? '', ELASTICSEARCH_URL: engineEndpoints().elasticsearchUrl, ELASTICSEARCH_INDEX_PREFIX: p.indexPrefix, KAFKA_BROKERS: engineEndpoints().kafkaBrokers, KAFKA_TOPIC: p.topic, LOG_LEVEL: 'warn' },
         stderr: 'pipe',
       }),

@@ -8,6 +8,7 @@ import { CliError, EXIT } from './cli/exit-codes';
 import { indexCommand } from './cli/index-command';
 import { dlqListCommand, dlqReplayCommand, reconcileCommand, reindexCommand } from './cli/maintenance-commands';
 import { statusCommand } from './cli/status-command';
+import { serveStdio } from './stdio';
 
 /** Runs one CLI command with adapters from the environment, and always closes them. */
 function action<A extends unknown[]>(run: (ctx: CliContext, ...args: A) => Promise<void>) {
@@ -41,6 +42,10 @@ export function buildProgram(): Command {
   const dlq = program.command('dlq').description('Dead letters: events that failed every attempt');
   dlq.command('list').option('--json', 'machine-readable output').action(action((ctx, options: { json?: boolean }) => dlqListCommand(ctx, options)));
   dlq.command('replay [ids...]').description('Publish dead letters again (all, or those named) once their cause is fixed').action(action((ctx, ids: string[]) => dlqReplayCommand(ctx, ids)));
+  program
+    .command('mcp')
+    .description('Serve the MCP tools over stdin/stdout for a local agent, until it closes stdin')
+    .action(() => serveStdio(loadEnv(process.env)));
   program.command('reconcile').description("Compare every indexed ref with GitHub's head and queue a backfill for each that drifted").action(action((ctx) => reconcileCommand(ctx)));
   return program;
 }

@@ -1,25 +1,17 @@
 #!/usr/bin/env node
 import { ConfigError, loadEnv } from '@gitdex/contracts';
 import { createLogger } from '@gitdex/observability';
-import { runStdio } from '@gitdex/reader';
-import { createAdapters } from './adapters';
-import { readerOptions, ROLES, runGitdex, type Role } from './run';
+import { ROLES, runGitdex, type Role } from './run';
+import { serveStdio } from './stdio';
 
 /**
  * The entry point: `node services/gitdex/dist/main.js` runs GITDEX_ROLE (all by default);
- * `--stdio` serves the reader's MCP tools over stdin/stdout for a local agent.
+ * `mcp` (or `--stdio`, kept for older setups) is `gitdex mcp`: the reader's MCP tools over stdin/stdout for a local agent.
  */
 async function main(): Promise<void> {
   const env = loadEnv(process.env);
-  const stdio = process.argv.includes('--stdio');
-  // In stdio mode stdout carries the protocol, so logs go to stderr.
-  const log = createLogger({ level: env.LOG_LEVEL, destination: stdio ? 2 : 1 });
-  if (stdio) {
-    const adapters = createAdapters(env);
-    await adapters.index.ensureReady();
-    await runStdio(readerOptions(env, adapters, log));
-    return;
-  }
+  if (process.argv[2] === 'mcp' || process.argv.includes('--stdio')) return serveStdio(env);
+  const log = createLogger({ level: env.LOG_LEVEL });
   const role = (process.env.GITDEX_ROLE ?? 'all') as Role;
   if (!ROLES.includes(role)) throw new ConfigError([{ variable: 'GITDEX_ROLE', message: `must be one of ${ROLES.join(', ')}` }]);
   const running = await runGitdex(env, role, log);

@@ -93,6 +93,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   log.info({ url, role, eventLog: adapters.engines.eventLog, index: adapters.engines.index }, 'gitdex listening');
+  log.info(endpointsOf(url, role), `gitdex ready: ${startLine(url, role)}`);
 
   return {
     url,
@@ -112,4 +113,22 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
       await adapters.close();
     },
   };
+}
+
+/** Where a person finds what this role serves, for the start line. */
+export function endpointsOf(url: string, role: Role): Record<string, string> {
+  const reading = role === 'all' || role === 'reader';
+  const receiving = role === 'all' || role === 'webhook';
+  return {
+    ...(reading ? { mcp: `${url}/mcp`, rest: `${url}/v1`, console: `${url}/` } : {}),
+    ...(receiving ? { webhooks: `${url}/webhooks/github` } : {}),
+    metrics: `${url}/metrics`,
+  };
+}
+
+function startLine(url: string, role: Role): string {
+  const names: Record<string, string> = { mcp: 'MCP', rest: 'REST API', console: 'console', webhooks: 'webhooks', metrics: 'metrics' };
+  return Object.entries(endpointsOf(url, role))
+    .map(([key, where]) => `${names[key] ?? key} ${where}`)
+    .join(' · ');
 }
