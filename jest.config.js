@@ -1,4 +1,4 @@
-// Two tiers (see docs/testing.md): "unit" runs the pure core with in-memory parts;
+// Three tiers (see docs/testing.md): "unit" runs the pure core with in-memory parts;
 // "integration" runs against real Kafka, Elasticsearch and the GitHub stand-in,
 // which the global setup provides before any test starts.
 const packages = ['contracts', 'ports', 'observability', 'kafka', 'elasticsearch', 'sqlite', 'github'];
