@@ -2,7 +2,8 @@ export { createBatchHandler, coalesce, WorkerStopping, type WorkerDeps, type Wor
 export { handleEvent, type HandleEventDeps, type EventOutcome } from './handle-event';
 export { indexRef, emptyRefState, DEFAULT_INDEX_REF_OPTIONS, type IndexRefOptions, type IndexRefDeps, type IndexOutcome, type RefTarget } from './index-ref';
 export { RefSelection, branchOf } from './ref-selection';
-export { createIndexerMetrics, type IndexerMetrics } from './metrics';
+export type { IndexerMetrics } from './metrics';
+export { createIndexerMetrics } from './prometheus-metrics';
 export { DEFAULT_RETRY_POLICY, delayBeforeRetry, type RetryPolicy } from './retry-policy';
 export { buildDocument, gitBlobSha, type FetchedEntry, type DocumentContext } from './build-document';
 export { DEFAULT_PATH_RULES, classifyPath, type PathRules } from './classify/vendored';

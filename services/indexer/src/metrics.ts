@@ -1,24 +1,28 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-
-export interface IndexerMetrics {
-  events: Counter<'kind' | 'outcome'>;
-  indexSeconds: Histogram<'strategy'>;
-  freshnessSeconds: Histogram;
-  retries: Counter<'code'>;
-  deadLetters: Counter;
-  lag: Gauge;
-  githubRateLimitRemaining: Gauge<'resource'>;
+/**
+ * What the indexer reports, as the smallest shapes it calls: the core never sees a metrics
+ * library (prometheus-metrics.ts plugs prom-client in at the entry point).
+ */
+export interface CounterLike<L extends string = never> {
+  inc(labels: Partial<Record<L, string>>): void;
+  inc(): void;
 }
 
-export function createIndexerMetrics(registry: Registry): IndexerMetrics {
-  const registers = [registry];
-  return {
-    events: new Counter({ name: 'gitdex_indexer_events_total', help: 'Events handled by kind and outcome', labelNames: ['kind', 'outcome'], registers }),
-    indexSeconds: new Histogram({ name: 'gitdex_indexer_index_seconds', help: 'Time to index one ref to a new commit', labelNames: ['strategy'], buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300], registers }),
-    freshnessSeconds: new Histogram({ name: 'gitdex_freshness_seconds', help: 'Webhook received to new content readable', buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60], registers }),
-    retries: new Counter({ name: 'gitdex_indexer_retries_total', help: 'Retried attempts by error code', labelNames: ['code'], registers }),
-    deadLetters: new Counter({ name: 'gitdex_indexer_dead_letters_total', help: 'Events sent to the dead letters', registers }),
-    lag: new Gauge({ name: 'gitdex_indexer_consumer_lag', help: 'Events accepted by the log and not yet handled', registers }),
-    githubRateLimitRemaining: new Gauge({ name: 'gitdex_github_rate_limit_remaining', help: 'Requests GitHub still allows in the current window', labelNames: ['resource'], registers }),
-  };
+export interface GaugeLike<L extends string = never> {
+  set(labels: Partial<Record<L, string>>, value: number): void;
+  set(value: number): void;
+}
+
+export interface HistogramLike<L extends string = never> {
+  startTimer(labels?: Partial<Record<L, string>>): (labels?: Partial<Record<L, string>>) => number;
+  observe(value: number): void;
+}
+
+export interface IndexerMetrics {
+  events: CounterLike<'kind' | 'outcome'>;
+  indexSeconds: HistogramLike<'strategy'>;
+  freshnessSeconds: HistogramLike;
+  retries: CounterLike<'code'>;
+  deadLetters: CounterLike;
+  lag: GaugeLike;
+  githubRateLimitRemaining: GaugeLike<'resource'>;
 }
