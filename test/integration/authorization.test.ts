@@ -3,6 +3,7 @@
 // readerOptions and readerHttpOptions of services/gitdex/src/run.ts). Public and private
 // repositories, tokens scoped by owner and by name, visibility changes and a transfer out of a
 // token's owner: each caller reads what its token allows and nothing else, over REST and MCP.
+import { recordingLog } from '../support/recording-log';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -52,7 +53,7 @@ describe('authorisation through the whole pipeline', () => {
     // The pipeline's own indexer reads GitHub without a token, which (as on GitHub) sees no
     // private repository: this test runs an indexer with one.
     p = await startPipeline({ indexer: false });
-    consumer = new KafkaConsumer(createKafka({ brokers: kafkaBrokerList(), clientId: 'authorization-indexer' }), { topic: p.topic, groupId: uniqueName('authz'), partitions: 6 });
+    consumer = new KafkaConsumer(createKafka({ brokers: kafkaBrokerList(), clientId: 'authorization-indexer' }), { topic: p.topic, groupId: uniqueName('authz'), partitions: 6, log: recordingLog() });
     const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
     await consumer.start(
       createBatchHandler({

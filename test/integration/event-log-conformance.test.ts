@@ -1,3 +1,4 @@
+import { recordingLog } from '../support/recording-log';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ describeEventLogConformance('Kafka', async () => {
   const topic = uniqueName('conformance');
   const groupId = uniqueName('group');
   const publisher = new KafkaPublisher(kafka, { topic, partitions: 3 });
-  return { publisher, consumer: () => new KafkaConsumer(kafka, { topic, groupId, partitions: 3 }), close: () => publisher.close() };
+  return { publisher, consumer: () => new KafkaConsumer(kafka, { topic, groupId, partitions: 3, log: recordingLog() }), close: () => publisher.close() };
 });
 
 describeEventLogConformance('embedded SQLite', async () => {
@@ -19,7 +20,7 @@ describeEventLogConformance('embedded SQLite', async () => {
   const file = join(dir, 'events.sqlite');
   const logs: SqliteEventLog[] = [];
   const open = () => {
-    const log = new SqliteEventLog({ file, retryDelayMs: 50 });
+    const log = new SqliteEventLog({ file, retryDelayMs: 50, log: recordingLog() });
     logs.push(log);
     return log;
   };

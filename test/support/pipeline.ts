@@ -1,3 +1,4 @@
+import { recordingLog } from './recording-log';
 import type { IndexStore } from '@gitdex/ports';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { GitHubSource } from '@gitdex/github';
@@ -38,7 +39,7 @@ export async function startPipeline(options: { indexRef?: Partial<IndexRefOption
   const kafka = createKafka({ brokers: kafkaBrokerList(), clientId: 'test-indexer' });
   const deadLetters = new KafkaDeadLetters(kafka, `${topic}.dlq`);
   const publisher = new KafkaPublisher(kafka, { topic, partitions: 6 });
-  const consumer = new KafkaConsumer(kafka, { topic, groupId: uniqueName('indexer'), partitions: 6 });
+  const consumer = new KafkaConsumer(kafka, { topic, groupId: uniqueName('indexer'), partitions: 6, log: recordingLog() });
   const logs: Pipeline['logs'] = [];
   const log: WorkerLog = {
     info: (context, message) => logs.push({ level: 'info', message, context }),

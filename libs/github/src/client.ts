@@ -1,3 +1,4 @@
+import { PortError } from '@gitdex/ports';
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
@@ -29,7 +30,7 @@ export class GitHubClients {
   private readonly clients = new Map<number, GitHubClient>();
 
   constructor(private readonly options: GitHubClientOptions) {
-    if (!options.baseUrl) throw new Error('GitHubClientOptions.baseUrl is required');
+    if (!options.baseUrl) throw new PortError('INVALID', 'GitHubClientOptions.baseUrl is required');
   }
 
   forInstallation(installationId?: number): GitHubClient {

@@ -1,5 +1,6 @@
 import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { EVENTS_TOPIC, GitdexEventSchema } from '@gitdex/contracts';
+import { errorFields, type Log } from '@gitdex/observability';
 import type { EventBatchHandler, EventConsumer, EventEnvelope } from '@gitdex/ports';
 import { ensureTopics } from './topics';
 
@@ -16,10 +17,13 @@ export interface KafkaConsumerOptions {
    */
   concurrency?: number;
   sessionTimeoutMs?: number;
-  /** Called for a message that is not a valid event; it is skipped (it can never succeed). */
+  /** Where a crash, a lost heartbeat and a malformed message are told. */
+  log: Log;
+  /**
+   * Called for a message that is not a valid event (it can never succeed), e.g. to dead-letter
+   * it; it is skipped afterwards. It is always logged.
+   */
   onMalformed?: (raw: string, error: unknown) => void | Promise<void>;
-  /** Told when the consumer crashed, and whether kafkajs restarts it. */
-  onCrash?: (error: Error, restarting: boolean) => void;
 }
 
 /**
@@ -41,7 +45,7 @@ export class KafkaConsumer implements EventConsumer {
   private readonly groupId: string;
   private crashed = false;
 
-  constructor(private readonly kafka: Kafka, private readonly options: KafkaConsumerOptions = {}) {
+  constructor(private readonly kafka: Kafka, private readonly options: KafkaConsumerOptions) {
     this.topic = options.topic ?? EVENTS_TOPIC;
     this.partitions = options.partitions ?? 12;
     this.concurrency = options.concurrency ?? DEFAULT_CONSUMER_MEMBERS;
@@ -68,7 +72,7 @@ export class KafkaConsumer implements EventConsumer {
     for (const member of this.members) {
       member.on(member.events.CRASH, ({ payload }) => {
         if (!payload.restart) this.crashed = true;
-        this.options.onCrash?.(payload.error, payload.restart);
+        this.options.log.error({ ...errorFields(payload.error), restarting: payload.restart, groupId: payload.groupId }, payload.restart ? 'Kafka consumer crashed; kafkajs restarts it' : 'Kafka consumer crashed for good; /readyz now fails');
       });
     }
     const admin = this.kafka.admin();
@@ -95,7 +99,7 @@ export class KafkaConsumer implements EventConsumer {
           if (envelope) envelopes.push(envelope);
         }
         const timer = setInterval(() => {
-          heartbeat().catch(() => undefined);
+          heartbeat().catch((error: unknown) => this.options.log.warn({ ...errorFields(error), partition: batch.partition }, 'Kafka heartbeat failed during a long batch; the group may rebalance'));
         }, 2000);
         try {
           if (envelopes.length > 0) await handler(envelopes, { heartbeat });
@@ -142,6 +146,7 @@ export class KafkaConsumer implements EventConsumer {
       );
       return { event, headers, position: `${this.topic}/${partition}/${message.offset}` };
     } catch (error) {
+      this.options.log.error({ ...errorFields(error), topic: this.topic, partition, offset: message.offset }, 'Kafka message is not a valid event; skipped');
       await this.options.onMalformed?.(raw, error);
       return null;
     }

@@ -1,3 +1,4 @@
+import { PortError } from '@gitdex/ports';
 import { Kafka, logLevel } from 'kafkajs';
 
 export interface KafkaOptions {
@@ -10,7 +11,7 @@ export interface KafkaOptions {
 }
 
 export function createKafka(options: KafkaOptions): Kafka {
-  if (options.brokers.length === 0) throw new Error('KafkaOptions.brokers must name at least one broker (host:port)');
+  if (options.brokers.length === 0) throw new PortError('INVALID', 'KafkaOptions.brokers must name at least one broker (host:port)');
   return new Kafka({
     clientId: options.clientId ?? 'gitdex',
     brokers: options.brokers,

@@ -1,3 +1,4 @@
-export * from './health';
-export * from './logger';
-export * from './trace-context';
+export { mountHealth, type HealthOptions } from './health';
+export { createLogger, type Logger, type LoggerOptions } from './logger';
+export { errorFields, silentLog, type Log, type LogContext } from './log';
+export { childTraceparent, parseTraceparent, type TraceContext } from './trace-context';

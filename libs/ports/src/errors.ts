@@ -23,8 +23,3 @@ export class PortError extends Error {
     this.retryAfterMs = options.retryAfterMs;
   }
 }
-
-export function isRetriable(error: unknown): boolean {
-  if (error instanceof PortError) return error.retriable;
-  return false;
-}

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Env } from '@gitdex/contracts';
+import type { DeadLetter, Env } from '@gitdex/contracts';
+import { errorFields, type Log } from '@gitdex/observability';
 import type { DeadLetterStore, EventConsumer, EventPublisher, IndexStore, Source } from '@gitdex/ports';
 import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@gitdex/kafka';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
-import { SqliteDeadLetters, SqliteEventLog, SqliteIndexStore } from '@gitdex/sqlite';
+import { SqliteEventLog, SqliteIndexStore } from '@gitdex/sqlite';
 import { GitHubSource } from '@gitdex/github';
 
 export interface Adapters {
@@ -23,7 +24,8 @@ export interface Adapters {
  * Chooses each port's adapter from the configuration: Kafka and Elasticsearch where
  * they are configured, the embedded SQLite adapters in the data folder otherwise.
  */
-export function createAdapters(env: Env, hooks: { onRateLimit?: (remaining: number, resource: string) => void } = {}): Adapters {
+export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remaining: number, resource: string) => void }): Adapters {
+  const { log } = hooks;
   const closers: (() => Promise<void>)[] = [];
   const needsDataDir = !env.KAFKA_BROKERS || !env.ELASTICSEARCH_URL;
   if (needsDataDir) mkdirSync(env.GITDEX_DATA_DIR, { recursive: true });
@@ -43,17 +45,19 @@ export function createAdapters(env: Env, hooks: { onRateLimit?: (remaining: numb
     const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID });
     const topic = env.KAFKA_TOPIC;
     publisher = new KafkaPublisher(kafka, { partitions: env.KAFKA_PARTITIONS, topic });
-    let made: KafkaConsumer | undefined;
-    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID }));
     const letters = new KafkaDeadLetters(kafka, `${topic}.dlq`);
     deadLetters = letters;
+    // A message that is not an event can never succeed: it is kept in the dead letters with its reason.
+    const onMalformed = (raw: string, error: unknown) => letters.add(malformedLetter(raw, error));
+    let made: KafkaConsumer | undefined;
+    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID, log, onMalformed }));
     closers.push(() => publisher.close(), () => letters.close(), async () => made?.stop());
   } else {
-    const log = new SqliteEventLog({ file: join(env.GITDEX_DATA_DIR, 'events.sqlite') });
-    publisher = log;
-    consumer = () => log;
-    deadLetters = new SqliteDeadLetters(log.database);
-    closers.push(() => log.close());
+    const eventLog = new SqliteEventLog({ file: join(env.GITDEX_DATA_DIR, 'events.sqlite'), log });
+    publisher = eventLog;
+    consumer = () => eventLog;
+    deadLetters = eventLog.deadLetters();
+    closers.push(() => eventLog.close());
   }
 
   const source = new GitHubSource({
@@ -71,7 +75,12 @@ export function createAdapters(env: Env, hooks: { onRateLimit?: (remaining: numb
     source,
     engines: { eventLog: env.KAFKA_BROKERS ? 'kafka' : 'sqlite', index: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite' },
     async close() {
-      for (const close of closers.reverse()) await close().catch(() => undefined);
+      // Every adapter gets its chance to close; a failure is told, not swallowed.
+      for (const close of closers.reverse()) await close().catch((error: unknown) => log.warn(errorFields(error), 'closing an adapter failed'));
     },
   };
+}
+
+function malformedLetter(raw: string, error: unknown): DeadLetter {
+  return { raw, reason: `not a valid event: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`, attempts: 0, failedAt: new Date().toISOString() };
 }

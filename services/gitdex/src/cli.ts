@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadEnv } from '@gitdex/contracts';
+import { createLogger } from '@gitdex/observability';
 import { PortError } from '@gitdex/ports';
 import { createAdapters } from './adapters';
 import type { CliContext } from './cli/context';
@@ -14,7 +15,8 @@ import { serveStdio } from './stdio';
 function action<A extends unknown[]>(run: (ctx: CliContext, ...args: A) => Promise<void>) {
   return async (...args: A) => {
     const env = loadEnv(process.env);
-    const adapters = createAdapters(env);
+    // Background failures of the adapters (a lost connection while a command runs) go to stderr.
+    const adapters = createAdapters(env, { log: createLogger({ level: env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL, destination: 2 }) });
     try {
       await run({ env, adapters, out: { log: (line) => process.stdout.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) } }, ...args);
     } finally {
@@ -75,7 +77,7 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2)).then((code) => {
+  void runCli(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
 }

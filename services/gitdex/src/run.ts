@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Env } from '@gitdex/contracts';
-import { mountHealth, type Logger } from '@gitdex/observability';
+import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
@@ -60,7 +60,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   collectDefaultMetrics({ register: registry });
   const indexing = role === 'all' || role === 'indexer';
   const indexerMetrics = indexing ? createIndexerMetrics(registry) : undefined;
-  const adapters = createAdapters(env, indexerMetrics ? { onRateLimit: (remaining, resource) => indexerMetrics.githubRateLimitRemaining.set({ resource }, remaining) } : {});
+  const adapters = createAdapters(env, { log, ...(indexerMetrics ? { onRateLimit: (remaining: number, resource: string) => indexerMetrics.githubRateLimitRemaining.set({ resource }, remaining) } : {}) });
   const app = express();
   app.disable('x-powered-by');
   const checks: Record<string, () => Promise<boolean>> = {};
@@ -109,7 +109,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
         });
         server.closeIdleConnections();
       });
-      for (const stop of stops) await stop().catch(() => undefined);
+      for (const stop of stops) await stop().catch((error: unknown) => log.warn(errorFields(error), 'stopping a role failed'));
       await adapters.close();
     },
   };

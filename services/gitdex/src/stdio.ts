@@ -10,7 +10,7 @@ import { readerOptions } from './run';
  */
 export async function serveStdio(env: Env): Promise<void> {
   const log = createLogger({ level: env.LOG_LEVEL, destination: 2 });
-  const adapters = createAdapters(env);
+  const adapters = createAdapters(env, { log });
   try {
     await adapters.index.ensureReady();
     const ended = new Promise<void>((resolve) => {

@@ -1,3 +1,4 @@
+import { recordingLog } from '../../../test/support/recording-log';
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +50,7 @@ let url: string;
 let server: http.Server;
 
 beforeAll(async () => {
-  log = new SqliteEventLog({ file: ':memory:' });
+  log = new SqliteEventLog({ file: ':memory:', log: recordingLog() });
   publisher = new Recording(log);
   const app = createWebhookApp({ secrets: [SECRET, OLD_SECRET], publisher, registry: new Registry() });
   server = await new Promise((resolve) => {

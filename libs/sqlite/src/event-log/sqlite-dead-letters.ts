@@ -7,6 +7,11 @@ export class SqliteDeadLetters implements DeadLetterStore {
   constructor(private readonly db: Database.Database) {}
 
   async add(letter: DeadLetter): Promise<void> {
+    this.addSync(letter);
+  }
+
+  /** The same, inside a transaction of the event log (a malformed row leaves the log as it is dead-lettered). */
+  addSync(letter: DeadLetter): void {
     this.db.prepare('INSERT INTO dead_letters (letter, created_at) VALUES (?, ?)').run(JSON.stringify(DeadLetterSchema.parse(letter)), Date.now());
   }
 

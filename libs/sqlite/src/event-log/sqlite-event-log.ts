@@ -1,8 +1,11 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { eventKey, GitdexEventSchema, type GitdexEvent } from '@gitdex/contracts';
-import type { EventBatchHandler, EventConsumer, EventEnvelope, EventHeaders, EventPublisher } from '@gitdex/ports';
+import { errorFields, type Log } from '@gitdex/observability';
+import type { DeadLetterStore, EventBatchHandler, EventConsumer, EventEnvelope, EventHeaders, EventPublisher } from '@gitdex/ports';
+import { PortError } from '@gitdex/ports';
 import { createEventLogSchema } from './schema';
+import { SqliteDeadLetters } from './sqlite-dead-letters';
 
 export interface SqliteEventLogOptions {
   /** Database file; the event log shares nothing with the index database. */
@@ -11,7 +14,8 @@ export interface SqliteEventLogOptions {
   concurrency?: number;
   /** Wait before a batch whose handler threw is offered again. */
   retryDelayMs?: number;
-  onError?: (error: unknown) => void;
+  /** Where failures in the background go: a handler that threw, a row that is not an event. */
+  log: Log;
 }
 
 interface Row {
@@ -40,8 +44,10 @@ export class SqliteEventLog implements EventPublisher, EventConsumer {
   private readonly remove;
   private readonly postpone;
 
+  private readonly letters: SqliteDeadLetters;
+
   constructor(private readonly options: SqliteEventLogOptions) {
-    if (!options.file) throw new Error('SqliteEventLogOptions.file is required');
+    if (!options.file) throw new PortError('INVALID', 'SqliteEventLogOptions.file is required');
     this.db = new Database(options.file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
@@ -54,10 +60,12 @@ export class SqliteEventLog implements EventPublisher, EventConsumer {
     this.remove = this.db.prepare('DELETE FROM event_log WHERE seq = ?');
     this.postpone = this.db.prepare('UPDATE event_log SET not_before = ? WHERE seq = ?');
     this.wake.setMaxListeners(0);
+    this.letters = new SqliteDeadLetters(this.db);
   }
 
-  get database(): Database.Database {
-    return this.db;
+  /** The dead letters of this log, kept in the same database. */
+  deadLetters(): DeadLetterStore {
+    return this.letters;
   }
 
   async publish(events: { event: GitdexEvent; headers?: EventHeaders }[]): Promise<void> {
@@ -129,24 +137,44 @@ export class SqliteEventLog implements EventPublisher, EventConsumer {
 
   private run(handler: EventBatchHandler, rows: Row[]): void {
     const key = rows[0]!.partition_key;
+    const envelopes = this.decode(rows);
+    if (envelopes.length === 0) return;
+    const handled = rows.filter((row) => envelopes.some((e) => e.position === `sqlite/${row.seq}`));
     this.inflight.add(key);
-    const envelopes: EventEnvelope[] = rows.map((row) => ({
-      event: GitdexEventSchema.parse(JSON.parse(row.payload)),
-      headers: JSON.parse(row.headers) as EventHeaders,
-      position: `sqlite/${row.seq}`,
-    }));
     handler(envelopes, { heartbeat: async () => undefined })
       .then(() => {
-        this.db.transaction(() => rows.forEach((row) => this.remove.run(row.seq)))();
+        this.db.transaction(() => handled.forEach((row) => this.remove.run(row.seq)))();
       })
       .catch((error: unknown) => {
-        this.options.onError?.(error);
-        if (this.db.open) this.db.transaction(() => rows.forEach((row) => this.postpone.run(Date.now() + this.retryDelayMs, row.seq)))();
+        this.options.log.warn({ ...errorFields(error), partitionKey: key, events: handled.length }, 'event log: a batch failed; offered again after the retry delay');
+        if (this.db.open) this.db.transaction(() => handled.forEach((row) => this.postpone.run(Date.now() + this.retryDelayMs, row.seq)))();
       })
       .finally(() => {
         this.inflight.delete(key);
         this.wake.emit('done');
         this.wake.emit('wake');
       });
+  }
+
+  /**
+   * The rows as events. A row that is not a valid event can never succeed: it goes to the dead
+   * letters with its reason and leaves the log, instead of throwing in the pump and stalling it.
+   */
+  private decode(rows: Row[]): EventEnvelope[] {
+    const envelopes: EventEnvelope[] = [];
+    for (const row of rows) {
+      try {
+        const event = GitdexEventSchema.parse(JSON.parse(row.payload));
+        envelopes.push({ event, headers: JSON.parse(row.headers) as EventHeaders, position: `sqlite/${row.seq}` });
+      } catch (error) {
+        const reason = `malformed event-log row ${row.seq}: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`;
+        this.options.log.error({ seq: row.seq, partitionKey: row.partition_key }, reason);
+        this.db.transaction(() => {
+          this.letters.addSync({ raw: row.payload, reason, attempts: 0, failedAt: new Date().toISOString() });
+          this.remove.run(row.seq);
+        })();
+      }
+    }
+    return envelopes;
   }
 }
