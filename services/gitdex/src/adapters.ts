@@ -30,7 +30,7 @@ export function createAdapters(env: Env, hooks: { onRateLimit?: (remaining: numb
 
   let index: IndexStore;
   if (env.ELASTICSEARCH_URL) {
-    index = new ElasticsearchIndexStore({ node: env.ELASTICSEARCH_URL, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX });
+    index = new ElasticsearchIndexStore({ node: env.ELASTICSEARCH_URL, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
   } else {
     index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
   }
@@ -42,10 +42,11 @@ export function createAdapters(env: Env, hooks: { onRateLimit?: (remaining: numb
   if (env.KAFKA_BROKERS) {
     const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID });
     const topic = env.KAFKA_TOPIC;
-    publisher = new KafkaPublisher(kafka, { partitions: env.KAFKA_PARTITIONS, topic });
+    const replicationFactor = env.KAFKA_REPLICATION_FACTOR;
+    publisher = new KafkaPublisher(kafka, { partitions: env.KAFKA_PARTITIONS, topic, replicationFactor });
     let made: KafkaConsumer | undefined;
-    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID }));
-    const letters = new KafkaDeadLetters(kafka, `${topic}.dlq`);
+    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID, replicationFactor }));
+    const letters = new KafkaDeadLetters(kafka, `${topic}.dlq`, { replicationFactor });
     deadLetters = letters;
     closers.push(() => publisher.close(), () => letters.close(), async () => made?.stop());
   } else {
