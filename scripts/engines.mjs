@@ -1238,7 +1238,7 @@ const USAGE = `usage: node scripts/engines.mjs <command> [engine]
 engine: kafka | elasticsearch (es) | all
 ENGINES_HOME=${enginesHome()}`;
 
-async function main(argv) {
+export async function main(argv) {
   const [command, ...rest] = argv;
   const force = rest.includes('--kill');
   const target = rest.find((a) => !a.startsWith('--'));
