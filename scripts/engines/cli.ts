@@ -81,6 +81,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   const [command, ...rest] = argv.filter((a) => a !== '--cluster');
   if (cluster) return clusterMain(command, rest, settingsFromEnv(env));
   // The single-node engines (shared by the integration tests) are still scripts/engines.mjs.
+  // @ts-expect-error scripts/engines.mjs is plain JavaScript without declarations
   const single = (await import('../engines.mjs')) as { main(argv: string[]): Promise<number> };
   return single.main(argv);
 }
