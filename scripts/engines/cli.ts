@@ -1,38 +1,27 @@
 #!/usr/bin/env node
-// The engines command line: `node scripts/engines/cli.ts <command> [--cluster]` (npm run engines:up / :down).
-// The only module of scripts/engines that reads the environment; everything else takes settings.
+// The engines command line (npm run engines:up / engines:down). The only module of scripts/engines
+// that reads the environment (settingsFromEnv(process.env)); everything else takes settings.
 //
-//   up [--cluster]            start the engines (or reuse running ones); prints KAFKA_BROKERS= / ELASTICSEARCH_URL=
-//   down [--cluster]          stop them
-//   status [--cluster]        one line per engine or node
-// Cluster only:
-//   stop <kafka|es> <n> [--kill]   stop one node (Kafka by node id, ES 1-based), keeping its data
-//   start <kafka|es> <n>           start it again with its data
-// Without --cluster, every command of the single-node engines (scripts/engines.mjs) is available.
+//   node scripts/engines/cli.ts up                 start Kafka and Elasticsearch (or reuse running ones); prints
+//                                                  KAFKA_BROKERS=... and ELASTICSEARCH_URL=... on stdout
+//   node scripts/engines/cli.ts down               stop both, leave no process behind
+//   node scripts/engines/cli.ts status             one line per engine; exit 0 when both are healthy
+//   node scripts/engines/cli.ts stop  <engine>     stop one engine, keep its data (--kill: SIGKILL, a crash)
+//   node scripts/engines/cli.ts start <engine>     start one engine again on the same port, with its data
+//   node scripts/engines/cli.ts restart <engine>   stop + start (--kill for a crash-restart)
+//   node scripts/engines/cli.ts pause|resume <engine>  SIGSTOP/SIGCONT: the port stays open but nothing answers
+//   node scripts/engines/cli.ts fetch              only download/unpack the artifacts into the cache
+//
+// With --cluster, the same for three Kafka brokers and three Elasticsearch nodes (cluster.ts):
+//   up|down|status --cluster;  stop <kafka|es> <n> [--kill] --cluster;  start <kafka|es> <n> --cluster
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clusterDown, clusterEndpoints, clusterStatus, clusterUp, startClusterNode, stopClusterNode, type ClusterEngine } from './cluster.ts';
-import { clusterOptions, defaultSettings, type EnginesSettings } from './settings.ts';
+import { clusterOptions, settingsFromEnv, type EnginesSettings } from './settings.ts';
+import { createEngines, ENGINES, type EngineName } from './single.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** The settings from the environment (ENGINES_HOME, ENGINES_CACHE, JDK homes, versions, cluster ports). */
-export function settingsFromEnv(env: NodeJS.ProcessEnv): EnginesSettings {
-  const base = defaultSettings(REPO_ROOT, env.ENGINES_HOME ? { home: path.resolve(env.ENGINES_HOME) } : {});
-  return {
-    ...base,
-    cache: env.ENGINES_CACHE ? path.resolve(env.ENGINES_CACHE) : base.cache,
-    kafkaVersion: env.ENGINES_KAFKA_VERSION || base.kafkaVersion,
-    elasticsearchVersion: env.ENGINES_ELASTICSEARCH_VERSION || base.elasticsearchVersion,
-    java: { elasticsearchJavaHome: env.ES_JAVA_HOME, kafkaJavaHome: env.KAFKA_JAVA_HOME, javaHome: env.JAVA_HOME },
-    engineUser: env.ENGINES_USER || base.engineUser,
-    clusterBasePorts: {
-      kafka: Number(env.ENGINES_CLUSTER_KAFKA_PORT || base.clusterBasePorts.kafka),
-      elasticsearch: Number(env.ENGINES_CLUSTER_ELASTICSEARCH_PORT || base.clusterBasePorts.elasticsearch),
-    },
-  };
-}
 
 function engineArg(value: string | undefined): ClusterEngine {
   if (value === 'kafka') return 'kafka';
@@ -71,19 +60,81 @@ async function clusterMain(command: string | undefined, args: string[], settings
       await startClusterNode(o, engineArg(args[0]), nodeArg(args[1]));
       return 0;
     default:
-      process.stderr.write('usage: node scripts/engines/cli.ts up|down|status|stop <kafka|es> <n> [--kill]|start <kafka|es> <n> --cluster\n');
+      process.stderr.write(`${USAGE}\n`);
       return 2;
   }
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+const USAGE = `usage: node scripts/engines/cli.ts <command> [engine] [--cluster]
+  up                        start Kafka and Elasticsearch (or reuse running ones); prints the endpoints
+  down                      stop both
+  status                    show both; exit 0 when both are healthy, 3 otherwise
+  stop <engine> [--kill]    stop one engine, keep its data (--kill: SIGKILL, like a crash)
+  start <engine>            start one engine again on its previous port with its data
+  restart <engine> [--kill] stop + start
+  pause <engine>            SIGSTOP (port open, no answers); resume <engine> undoes it
+  fetch                     download the artifacts into the cache only
+engine: kafka | elasticsearch (es) | all
+--cluster: three Kafka brokers and three Elasticsearch nodes (up, down, status, stop <engine> <n>, start <engine> <n>)`;
+
+async function singleMain(command: string | undefined, rest: string[], settings: EnginesSettings): Promise<number> {
+  const engines = createEngines(settings);
+  const force = rest.includes('--kill');
+  const target = (rest.find((a) => !a.startsWith('--')) ?? 'all') as EngineName | 'es' | 'all';
+  switch (command) {
+    case 'up': {
+      const e = await engines.up();
+      process.stdout.write(`KAFKA_BROKERS=${e.kafkaBrokers}\nELASTICSEARCH_URL=${e.elasticsearchUrl}\n`);
+      return 0;
+    }
+    case 'down':
+      await engines.down();
+      return 0;
+    case 'status': {
+      const s = await engines.status();
+      let ok = true;
+      for (const name of ENGINES) {
+        const e = s[name];
+        ok &&= e.healthy;
+        const what = e.running ? (e.paused ? 'paused' : e.healthy ? 'healthy' : 'running, not answering') : 'stopped';
+        process.stdout.write(`${name} ${e.version}: ${what}${e.pid ? ` pid=${e.pid}` : ''}${e.endpoint ? ` ${e.endpoint}` : ''} log=${e.log}\n`);
+      }
+      return ok ? 0 : 3;
+    }
+    case 'start':
+      await engines.startEngine(target);
+      return 0;
+    case 'stop':
+      await engines.stopEngine(target, { force });
+      return 0;
+    case 'restart':
+      await engines.restartEngine(target, { force });
+      return 0;
+    case 'pause':
+      await engines.pauseEngine(target);
+      return 0;
+    case 'resume':
+      await engines.resumeEngine(target);
+      return 0;
+    case 'fetch':
+      await engines.fetchArtifacts();
+      return 0;
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\nENGINES_HOME=${settings.home}\n`);
+      return 0;
+    default:
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+  }
+}
+
+export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   const cluster = argv.includes('--cluster');
   const [command, ...rest] = argv.filter((a) => a !== '--cluster');
-  if (cluster) return clusterMain(command, rest, settingsFromEnv(env));
-  // The single-node engines (shared by the integration tests) are still scripts/engines.mjs.
-  // @ts-expect-error scripts/engines.mjs is plain JavaScript without declarations
-  const single = (await import('../engines.mjs')) as { main(argv: string[]): Promise<number> };
-  return single.main(argv);
+  const settings = settingsFromEnv(REPO_ROOT, env);
+  return cluster ? clusterMain(command, rest, settings) : singleMain(command, rest, settings);
 }
 
 const invokedDirectly = (() => {
@@ -95,6 +146,12 @@ const invokedDirectly = (() => {
 })();
 
 if (invokedDirectly) {
+  // kafkajs 2.2.4's request queue sets a negative timer under Node 24 (harmless: it means "now");
+  // its warning would fill the terminal on every probe. Every other warning is still printed.
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    if (warning.name !== 'TimeoutNegativeWarning') process.stderr.write(`${warning.name}: ${warning.message}\n`);
+  });
   main(process.argv.slice(2), process.env).then(
     (code) => process.exit(code),
     (error: unknown) => {

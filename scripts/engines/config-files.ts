@@ -55,6 +55,44 @@ export function kafkaClusterProperties(node: KafkaNodeConfig, voters: KafkaNodeC
   ].join('\n');
 }
 
+/** The single combined broker+controller of the shared engines (a dynamic quorum of one, `--standalone`). */
+export function kafkaSingleProperties(port: number, controllerPort: number, dataDir: string): string {
+  return [
+    '# Written by scripts/engines on every start; edits are lost.',
+    'process.roles=broker,controller',
+    'node.id=1',
+    `controller.quorum.bootstrap.servers=127.0.0.1:${controllerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
+    'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    `log.dirs=${dataDir}`,
+    'num.partitions=6',
+    'default.replication.factor=1',
+    'min.insync.replicas=1',
+    'auto.create.topics.enable=true',
+    'delete.topic.enable=true',
+    'offsets.topic.replication.factor=1',
+    'offsets.topic.num.partitions=1',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'transaction.state.log.num.partitions=1',
+    'share.coordinator.state.topic.replication.factor=1',
+    'share.coordinator.state.topic.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    // After a crash (SIGKILL) the restarted broker cannot register until the controller has
+    // expired its previous session: 9 s by default, 4 s here.
+    'broker.heartbeat.interval.ms=500',
+    'broker.session.timeout.ms=4000',
+    'num.network.threads=2',
+    'num.io.threads=4',
+    'num.recovery.threads.per.data.dir=1',
+    'log.retention.hours=24',
+    '',
+  ].join('\n');
+}
+
 export const KAFKA_LOG4J2 = `# Written by scripts/engines. The broker's console goes to logs/kafka.out.
 status = warn
 appender.stdout.type = Console
@@ -79,17 +117,15 @@ export function kafkaClusterId(): string {
   }
 }
 
-export function kafkaJvmFlags(heapMb: number, log4jFile: string, logsDir: string): string[] {
+/** JVM flags of a broker; `lean` (the cluster's brokers): one GC thread, two JIT threads each, for a few shared cores. */
+export function kafkaJvmFlags(heapMb: number, log4jFile: string, logsDir: string, lean = true): string[] {
   return [
     `-Xms${heapMb}m`,
     `-Xmx${heapMb}m`,
     '-XX:+UseG1GC',
     '-XX:MaxGCPauseMillis=20',
     '-XX:+ExitOnOutOfMemoryError',
-    // Few cores: no parallel GC or JIT thread armies per JVM.
-    '-XX:ParallelGCThreads=1',
-    '-XX:ConcGCThreads=1',
-    '-XX:CICompilerCount=2',
+    ...(lean ? ['-XX:ParallelGCThreads=1', '-XX:ConcGCThreads=1', '-XX:CICompilerCount=2'] : []),
     '-Djava.awt.headless=true',
     `-Dlog4j2.configurationFile=${log4jFile}`,
     `-Dkafka.logs.dir=${logsDir}`,
@@ -128,6 +164,28 @@ export function elasticsearchClusterYml(clusterName: string, node: EsNodeConfig,
     'cluster.fault_detection.follower_check.interval: 1s',
     'cluster.fault_detection.leader_check.interval: 1s',
     'node.processors: 1',
+    '',
+  ].join('\n');
+}
+
+/** The single node of the shared engines. */
+export function elasticsearchSingleYml(port: number, transportPort: number, dataDir: string, logsDir: string): string {
+  // The integ-test-zip has only a few modules (no analysis-common, mapper-extras, ingest-common,
+  // ml, ...), so settings of absent modules (xpack.ml.enabled, ...) would be rejected at start.
+  return [
+    '# Written by scripts/engines on every start; edits are lost.',
+    'cluster.name: gitdex-engines',
+    'node.name: gitdex-engines-es',
+    'node.roles: [master, data]', // no ingest: the distribution has no ingest processors anyway
+    'discovery.type: single-node',
+    'network.host: 127.0.0.1',
+    `http.port: ${port}`,
+    `transport.port: ${transportPort}`,
+    `path.data: ${dataDir}`,
+    `path.logs: ${logsDir}`,
+    'xpack.security.enabled: false',
+    'cluster.routing.allocation.disk.threshold_enabled: false',
+    'action.destructive_requires_name: false',
     '',
   ].join('\n');
 }

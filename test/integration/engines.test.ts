@@ -69,7 +69,7 @@ describe('endpoints', () => {
     expect(['env', 'testcontainers', 'local']).toContain(engineProvider());
   });
 
-  it('local engines report healthy through scripts/engines.mjs loaded in a test worker', async () => {
+  it('local engines report healthy through scripts/engines (typed, imported) in a test worker', async () => {
     const lib = await loadEnginesLib();
     expect(lib.KAFKA_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     if (engineProvider() !== 'local') return; // containers or given endpoints: not ours to inspect
