@@ -46,10 +46,19 @@ interface ShardRow {
   node: string | null;
 }
 
+/** The shards of the pipeline's indices, asked of the first node that answers (one may be down). */
 async function shards(p: FaultPipeline): Promise<ShardRow[]> {
-  const node = p.options.elasticsearchUrl.split(',')[0];
-  const answer = await fetch(`${node}/_cat/shards/${p.prefix}-*?format=json&h=index,shard,prirep,state,node`);
-  return (await answer.json()) as ShardRow[];
+  let last: unknown;
+  for (const node of p.options.elasticsearchUrl.split(',')) {
+    try {
+      const answer = await fetch(`${node}/_cat/shards/${p.prefix}-*?format=json&h=index,shard,prirep,state,node`, { signal: AbortSignal.timeout(10_000) });
+      if (answer.status === 200) return (await answer.json()) as ShardRow[];
+      last = new Error(`${node} answered ${answer.status}`);
+    } catch (error) {
+      last = error;
+    }
+  }
+  throw last;
 }
 
 function busiest(counts: Map<string | number, number>): [string | number, number] {
@@ -65,11 +74,13 @@ async function faultWithReads(p: FaultPipeline, fault: string, inject: (ctx: Fau
     recoveryTimeoutMs: 180_000,
     inject: async (ctx) => {
       const load = startReadLoad(p.readerFront!.url, p.repos.map((r) => r.fullName));
+      const retriedBefore = p.readerFront!.retried;
       try {
         await inject(ctx);
       } finally {
         reads = await load.stop();
-        ctx.note(`reads: ${reads.reads}, failed ${reads.failed}${reads.failed ? ` over ${seconds(reads.failedForMs)} (${reads.samples.join(' | ')})` : ''}, slowest ok ${reads.slowestOkMs} ms`);
+        const retried = p.readerFront!.retried - retriedBefore;
+        ctx.note(`reads: ${reads.reads}, failed ${reads.failed}${reads.failed ? ` over ${seconds(reads.failedForMs)} (${reads.samples.join(' | ')})` : ''}, slowest ok ${reads.slowestOkMs} ms${retried ? `, ${retried} sent again by the front after a connection reset` : ''}`);
       }
     },
   }).finally(() => undefined);
@@ -185,8 +196,11 @@ describe('scale-out on a three-broker Kafka and a three-node Elasticsearch', () 
       const node = Number(/es-(\d+)/.exec(name)?.[1]);
       await cluster.stop('elasticsearch', node, { force: true });
       await sleep(15_000);
-      const after = await shards(p).catch(() => []);
-      note(`15 s later: ${after.filter((r) => r.prirep === 'p' && r.state === 'STARTED').length} primaries started, none on ${name}: ${after.every((r) => r.prirep !== 'p' || r.node !== name)}`);
+      const after = await shards(p);
+      const started = after.filter((r) => r.prirep === 'p' && r.state === 'STARTED');
+      note(`15 s later: ${started.length} of ${new Set(after.map((r) => `${r.index}/${r.shard}`)).size} primaries started, on ${[...new Set(started.map((r) => r.node))].join(', ')}`);
+      // The replicas on the other nodes were promoted: no primary is left on the dead node.
+      expect(started.map((r) => r.node)).not.toContain(name);
       const back = Date.now();
       await cluster.start('elasticsearch', node);
       note(`${name} rejoined after ${seconds(Date.now() - back)}`);

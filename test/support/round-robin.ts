@@ -1,7 +1,9 @@
 // A small HTTP front that spreads requests over several processes of one role (two webhooks, two
-// readers), as a load balancer would: round robin, and a backend that refuses the connection is
-// skipped (the request never reached it, so even a POST is safe to send to the next one). A backend
-// that dies while answering yields a 502, which the caller sees as a failed request.
+// readers), as a load balancer would (nginx's proxy_next_upstream): round robin; a backend that
+// refuses the connection is skipped (the request never reached it, so even a POST is safe to send
+// to the next one); a GET whose connection fails (a backend killed while answering, a pooled
+// connection to a dead one) is sent to the next backend, since reading twice is harmless. Any other
+// failure yields a 502, which the caller sees as a failed request. `retried` counts the second tries.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +11,8 @@ export interface RoundRobin {
   url: string;
   /** Requests that no backend took (every one refused the connection). */
   readonly unreachable: number;
+  /** GETs sent to another backend after their connection failed. */
+  readonly retried: number;
   /** Requests answered, per backend URL. */
   readonly served: Map<string, number>;
   close(): Promise<void>;
@@ -17,6 +21,7 @@ export interface RoundRobin {
 export async function startRoundRobin(backends: () => string[]): Promise<RoundRobin> {
   let next = 0;
   let unreachable = 0;
+  let retried = 0;
   const served = new Map<string, number>();
   const forward = (target: string, req: http.IncomingMessage, body: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer } | 'refused'> =>
     new Promise((resolve, reject) => {
@@ -27,7 +32,14 @@ export async function startRoundRobin(backends: () => string[]): Promise<RoundRo
         res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
         res.on('error', reject);
       });
-      out.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNREFUSED' ? resolve('refused') : reject(error)));
+      const idempotent = req.method === 'GET' || req.method === 'HEAD';
+      out.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ECONNREFUSED') resolve('refused');
+        else if (idempotent && (error.code === 'ECONNRESET' || error.code === 'EPIPE' || error.code === 'ECONNABORTED')) {
+          retried += 1;
+          resolve('refused');
+        } else reject(error);
+      });
       out.end(body);
     });
   const server = http.createServer((req, res) => {
@@ -61,6 +73,9 @@ export async function startRoundRobin(backends: () => string[]): Promise<RoundRo
     url: `http://127.0.0.1:${port}`,
     get unreachable() {
       return unreachable;
+    },
+    get retried() {
+      return retried;
     },
     served,
     close: () =>
