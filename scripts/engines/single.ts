@@ -91,7 +91,8 @@ export function createEngines(settings: EnginesSettings) {
 
   function makeContext(opts: EngineOptions = {}): Context {
     const home = path.resolve(opts.home ?? settings.home);
-    const cache = path.resolve(opts.cache ?? (opts.home ? path.join(home, 'cache') : settings.cache));
+    // Every home shares the settings' cache unless told otherwise (artifacts are fetched once).
+    const cache = path.resolve(opts.cache ?? settings.cache);
     return { home, cache, log: opts.log ?? settings.log, ports: { ...settings.ports, ...(opts.ports ?? {}) }, id: crypto.createHash('sha1').update(home).digest('hex').slice(0, 12) };
   }
 

@@ -350,7 +350,7 @@ describe('a private set of engines for fault injection', () => {
   });
 
   it('Elasticsearch: unavailable while down, then back with its indices', async () => {
-    const es = new Client({ node: engines.elasticsearchUrl, maxRetries: 0, requestTimeout: 5_000 });
+    const es = new Client({ node: engines.elasticsearchUrl, maxRetries: 0, requestTimeout: 60_000 }); // a loaded 2-core machine takes > 5 s to create an index; "down" is refused at once anyway
     const index = uniqueName('engines-stop');
     try {
       await es.index({ index, id: '1', document: { n: 1 }, refresh: true });
