@@ -11,7 +11,7 @@ export interface Engines {
 
 /**
  * Kafka and Elasticsearch as the tests get them: KAFKA_BROKERS / ELASTICSEARCH_URL when
- * both are set, else scripts/engines.mjs up (reusing running engines).
+ * both are set, else scripts/engines up (reusing running engines).
  */
 export async function acquireEngines(log: (line: string) => void): Promise<Engines> {
   const { KAFKA_BROKERS, ELASTICSEARCH_URL } = process.env;
@@ -20,12 +20,12 @@ export async function acquireEngines(log: (line: string) => void): Promise<Engin
   }
   const lib = await loadEnginesLib();
   const result = await lib.up({ log: (line) => log(`[engines] ${line}`) });
-  if (!result.kafkaBrokers || !result.elasticsearchUrl) throw new Error('scripts/engines.mjs up gave no endpoints');
+  if (!result.kafkaBrokers || !result.elasticsearchUrl) throw new Error('scripts/engines up gave no endpoints');
   const started = (Object.keys(result.started) as EngineName[]).filter((name) => result.started[name]);
   return {
     kafkaBrokers: result.kafkaBrokers,
     elasticsearchUrl: result.elasticsearchUrl,
-    provenance: started.length > 0 ? `started by this run (${started.join(', ')}), local JVMs` : 'already running (scripts/engines.mjs), reused',
+    provenance: started.length > 0 ? `started by this run (${started.join(', ')}), local JVMs` : 'already running (scripts/engines), reused',
     async release() {
       for (const name of started) await lib.stopEngine(name, { log: (line) => log(`[engines] ${line}`) });
     },

@@ -9,9 +9,11 @@
 // Fault injection: privateEngines() starts a set of engines of the test's own (isolated from the
 // other test files that run at the same time), with stop/start/restart/pause/withDown. The
 // functions stopEngine()... below act on the SHARED engines instead (only when those are the
-// local JVM engines of scripts/engines.mjs) and disturb every test running at that moment.
+// local JVM engines of scripts/engines) and disturb every test running at that moment.
 // See docs/engines.md.
 import path from 'node:path';
+import { settingsFromEnv } from '../../scripts/engines/settings.ts';
+import { createEngines, type EngineOptions, type Engines } from '../../scripts/engines/single.ts';
 
 export interface EngineEndpoints {
   /** Comma-separated host:port list for kafkajs `brokers` (see kafkaBrokerList()). */
@@ -57,59 +59,23 @@ export function uniqueName(prefix: string): string {
 }
 
 // ------------------------------------------------------------------------------------------
-// scripts/engines.mjs as a library
+// scripts/engines as a library
 // ------------------------------------------------------------------------------------------
 
-export interface EngineStatus {
-  engine: EngineName;
-  version: string;
-  running: boolean;
-  paused: boolean;
-  healthy: boolean;
-  pid?: number;
-  endpoint?: string;
-  log: string;
-}
+export type { EngineOptions, EngineStatus } from '../../scripts/engines/single.ts';
 
-/** Which set of engines a call is about (default: the shared set in ENGINES_HOME). */
-export interface EngineOptions {
-  home?: string;
-  cache?: string;
-  ports?: Partial<Record<'kafka' | 'kafkaController' | 'elasticsearch' | 'elasticsearchTransport', number>>;
-  log?: (line: string) => void;
-}
+/** scripts/engines as a library: the single-node engines of the settings the environment asks for. */
+export type EnginesLib = Engines;
 
-/** scripts/engines.mjs's exports. */
-export interface EnginesLib {
-  KAFKA_VERSION: string;
-  ELASTICSEARCH_VERSION: string;
-  up(opts?: EngineOptions & { engines?: EngineName[] }): Promise<{
-    kafkaBrokers?: string;
-    elasticsearchUrl?: string;
-    started: Record<EngineName, boolean>;
-  }>;
-  down(opts?: EngineOptions): Promise<void>;
-  destroy(opts?: EngineOptions): Promise<void>;
-  status(opts?: EngineOptions): Promise<Record<EngineName, EngineStatus>>;
-  endpoints(opts?: EngineOptions): { kafkaBrokers?: string; elasticsearchUrl?: string };
-  stopEngine(name: EngineName | 'all', opts?: EngineOptions & { force?: boolean }): Promise<void>;
-  startEngine(name: EngineName | 'all', opts?: EngineOptions): Promise<unknown>;
-  restartEngine(name: EngineName | 'all', opts?: EngineOptions & { force?: boolean }): Promise<unknown>;
-  pauseEngine(name: EngineName | 'all', opts?: EngineOptions): Promise<void>;
-  resumeEngine(name: EngineName | 'all', opts?: EngineOptions): Promise<void>;
-  privateOptions(label?: string): EngineOptions;
-  enginesHome(): string;
-}
+const REPO_ROOT = path.resolve(__dirname, '../..');
 
-const ENGINES_SCRIPT = path.resolve(__dirname, '../../scripts/engines.mjs');
-
-/** scripts/engines.mjs, loaded through jest's module system (it compiles the .mjs with swc). */
+/** The engines module (scripts/engines/single.ts), configured from this process's environment as the CLI is. */
 export async function loadEnginesLib(): Promise<EnginesLib> {
-  return (await import(ENGINES_SCRIPT)) as EnginesLib;
+  return createEngines(settingsFromEnv(REPO_ROOT, process.env));
 }
 
 /**
- * Throws unless the engines in use are scripts/engines.mjs's local JVMs (started by the setup, or
+ * Throws unless the engines in use are scripts/engines' local JVMs (started by the setup, or
  * given through the env and found running there), so that stopping one of them is possible.
  */
 async function controllableEngines(): Promise<EnginesLib> {
@@ -117,7 +83,7 @@ async function controllableEngines(): Promise<EnginesLib> {
   if (provider === 'testcontainers') {
     throw new Error(
       'fault injection needs the local JVM engines; the engines are Docker containers here ' +
-        '(run with GITDEX_ENGINES_PROVIDER=local to use scripts/engines.mjs)',
+        '(run with GITDEX_ENGINES_PROVIDER=local to use scripts/engines)',
     );
   }
   const lib = await loadEnginesLib();
@@ -127,7 +93,7 @@ async function controllableEngines(): Promise<EnginesLib> {
     if (local.kafkaBrokers !== given.kafkaBrokers || local.elasticsearchUrl !== given.elasticsearchUrl) {
       throw new Error(
         `fault injection needs the local JVM engines, but KAFKA_BROKERS=${given.kafkaBrokers} / ` +
-          `ELASTICSEARCH_URL=${given.elasticsearchUrl} are not the ones scripts/engines.mjs runs ` +
+          `ELASTICSEARCH_URL=${given.elasticsearchUrl} are not the ones scripts/engines runs ` +
           `(${local.kafkaBrokers} / ${local.elasticsearchUrl})`,
       );
     }
@@ -207,7 +173,7 @@ export interface PrivateEngines {
 /**
  * Start a private set of engines for tests that stop, crash or pause them, so that other test
  * files running at the same time on the shared engines are not disturbed. Uses the local JVM
- * engines (scripts/engines.mjs) whatever the shared engines are; costs a JVM start per engine
+ * engines (scripts/engines) whatever the shared engines are; costs a JVM start per engine
  * (Kafka ~5-10 s, Elasticsearch ~15-25 s on 2 cores) and ~0.6-1 GB of memory each.
  */
 export async function privateEngines(engines: EngineName[], label = 'test'): Promise<PrivateEngines> {

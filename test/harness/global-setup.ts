@@ -4,7 +4,7 @@
 // In order:
 //   1. KAFKA_BROKERS and ELASTICSEARCH_URL already set: use them as they are.
 //   2. A Docker engine answers: start @testcontainers/kafka and @testcontainers/elasticsearch.
-//   3. Otherwise: the local JVM engines of scripts/engines.mjs (started, or reused if running).
+//   3. Otherwise: the local JVM engines of scripts/engines (started, or reused if running).
 // GITDEX_ENGINES_PROVIDER=local or =testcontainers forces step 3 or step 2.
 //
 // No engine is never a skip: the setup throws and says why, so the integration tests fail.
@@ -124,9 +124,9 @@ async function startContainers(): Promise<EnginesSetupRecord> {
 
 async function startLocalEngines(): Promise<EnginesSetupRecord> {
   const lib = await loadEnginesLib();
-  say(`local JVM engines (scripts/engines.mjs, ENGINES_HOME=${lib.enginesHome()})`);
+  say(`local JVM engines (scripts/engines, ENGINES_HOME=${lib.enginesHome()})`);
   const result = await lib.up({ log: (line) => process.stderr.write(`[engines] ${line}\n`) });
-  if (!result.kafkaBrokers || !result.elasticsearchUrl) throw new Error('scripts/engines.mjs up returned no endpoints');
+  if (!result.kafkaBrokers || !result.elasticsearchUrl) throw new Error('scripts/engines up returned no endpoints');
   exportEndpoints('local', result.kafkaBrokers, result.elasticsearchUrl);
   const startedLocal = (Object.keys(result.started) as EngineName[]).filter((name) => result.started[name]);
   return { provider: 'local', containers: [], startedLocal };
@@ -169,7 +169,7 @@ export default async function globalSetup(): Promise<void> {
     globalThis.__GITDEX_ENGINES__ = await startLocalEngines();
     say(`engines ready in ${((Date.now() - began) / 1000).toFixed(1)}s`);
   } catch (err) {
-    reasons.push(`local JVM engines (scripts/engines.mjs): ${(err as Error).message}`);
+    reasons.push(`local JVM engines (scripts/engines): ${(err as Error).message}`);
     throw new Error(noEnginesMessage(reasons));
   }
 }

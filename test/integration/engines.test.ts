@@ -69,7 +69,7 @@ describe('endpoints', () => {
     expect(['env', 'testcontainers', 'local']).toContain(engineProvider());
   });
 
-  it('local engines report healthy through scripts/engines.mjs loaded in a test worker', async () => {
+  it('local engines report healthy through scripts/engines (typed, imported) in a test worker', async () => {
     const lib = await loadEnginesLib();
     expect(lib.KAFKA_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     if (engineProvider() !== 'local') return; // containers or given endpoints: not ours to inspect
@@ -350,7 +350,7 @@ describe('a private set of engines for fault injection', () => {
   });
 
   it('Elasticsearch: unavailable while down, then back with its indices', async () => {
-    const es = new Client({ node: engines.elasticsearchUrl, maxRetries: 0, requestTimeout: 5_000 });
+    const es = new Client({ node: engines.elasticsearchUrl, maxRetries: 0, requestTimeout: 60_000 }); // a loaded 2-core machine takes > 5 s to create an index; "down" is refused at once anyway
     const index = uniqueName('engines-stop');
     try {
       await es.index({ index, id: '1', document: { n: 1 }, refresh: true });

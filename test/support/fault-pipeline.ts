@@ -13,6 +13,7 @@ import { uniqueName } from '../harness/engines';
 import { deadLetterCount, readEventIds } from './fault-kafka';
 import { RoleProcess } from './fault-process';
 import { RESULTS_DIR, type FaultResult, type FaultResults } from './fault-results';
+import { startRoundRobin, type RoundRobin } from './round-robin';
 import { gitHead } from './git-truth';
 import { expectIndexEqualsGit } from './index-truth';
 
@@ -32,6 +33,10 @@ export interface FaultPipelineOptions {
   dropIndicesOnClose?: boolean;
   /** Milliseconds between two pushes to one repository (randomised ±50 %); default 400. */
   pushIntervalMs?: number;
+  /** Processes of each role (default 1 each); several webhooks or readers get a round-robin front (round-robin.ts). */
+  webhooks?: number;
+  indexers?: number;
+  readers?: number;
 }
 
 export interface StreamRepo {
@@ -138,6 +143,12 @@ export class FaultPipeline {
   readonly indexers: RoleProcess[] = [];
   webhook!: RoleProcess;
   reader!: RoleProcess;
+  /** Every webhook and reader process (the first ones are `webhook` and `reader`). */
+  readonly webhooks: RoleProcess[] = [];
+  readonly readers: RoleProcess[] = [];
+  /** Fronts spreading deliveries and reads over several processes (when there are several). */
+  webhookFront: RoundRobin | undefined;
+  readerFront: RoundRobin | undefined;
   standIn!: GitHubStandIn;
   index!: ElasticsearchIndexStore;
   root = '';
@@ -178,13 +189,20 @@ export class FaultPipeline {
       const repo = await createRepo(this.root, 'faults', name, files, { bare: true });
       this.repos.push({ owner: 'faults', name, fullName: `faults/${name}`, dir: repo.dir, id: await this.standIn.repoId('faults', name), pushes: 0, notes: [] });
     }
-    this.webhook = this.role('webhook', 'webhook');
-    this.reader = this.role('reader', 'reader');
+    const numbered = (role: string, i: number, count: number) => (count > 1 ? `${role}-${i + 1}` : role);
+    const webhooks = options.webhooks ?? 1;
+    const readers = options.readers ?? 1;
+    for (let i = 0; i < webhooks; i += 1) this.webhooks.push(this.role(numbered('webhook', i, webhooks), 'webhook'));
+    for (let i = 0; i < readers; i += 1) this.readers.push(this.role(numbered('reader', i, readers), 'reader'));
+    this.webhook = this.webhooks[0]!;
+    this.reader = this.readers[0]!;
     this.indexer(0);
     // The indexer and the reader create the indices; the webhook creates the topic.
     await Promise.all([this.webhook.start(), this.indexers[0]!.start()]);
-    await this.reader.start();
-    this.standIn.configure({ webhookUrl: `${this.webhook.url}/webhooks/github` });
+    await Promise.all([...this.webhooks.slice(1), ...this.readers, ...Array.from({ length: (options.indexers ?? 1) - 1 }, (_, i) => this.indexer(i + 1))].map((r) => r.start()));
+    if (webhooks > 1) this.webhookFront = await startRoundRobin(() => this.webhooks.map((w) => w.url));
+    if (readers > 1) this.readerFront = await startRoundRobin(() => this.readers.map((r) => r.url));
+    this.standIn.configure({ webhookUrl: `${this.webhookFront?.url ?? this.webhook.url}/webhooks/github` });
     for (const repo of this.repos) {
       const { delivery } = await this.standIn.push(repo.owner, repo.name, { ref: MAIN });
       if (delivery.status !== 202) throw new Error(`the first push of ${repo.fullName} got ${delivery.status} ${delivery.error ?? delivery.responseBody ?? ''}`);
@@ -262,7 +280,7 @@ export class FaultPipeline {
     const heads = this.heads();
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if ((await this.indexAtHeads(heads).catch(() => false)) && (await this.readerAtHeads(heads).catch(() => false))) return Date.now();
+      if ((await this.indexAtHeads(heads).catch(() => false)) && (await this.readersAtHeads(heads))) return Date.now();
       await sleep(250);
     }
     return null;
@@ -276,9 +294,17 @@ export class FaultPipeline {
     return true;
   }
 
-  private async readerAtHeads(heads: Map<number, string>): Promise<boolean> {
+  /** Every running reader process answers the heads. */
+  private async readersAtHeads(heads: Map<number, string>): Promise<boolean> {
+    for (const reader of this.readers.filter((r) => r.running)) {
+      if (!(await this.readerAtHeads(reader, heads).catch(() => false))) return false;
+    }
+    return true;
+  }
+
+  private async readerAtHeads(reader: RoleProcess, heads: Map<number, string>): Promise<boolean> {
     const names = this.repos.map((r) => r.fullName).join(',');
-    const answer = await fetch(`${this.reader.url}/v1/repositories?repositories=${encodeURIComponent(names)}`, { signal: AbortSignal.timeout(5000) });
+    const answer = await fetch(`${reader.url}/v1/repositories?repositories=${encodeURIComponent(names)}`, { signal: AbortSignal.timeout(5000) });
     if (answer.status !== 200) return false;
     const body = (await answer.json()) as { repositories: RepositoryStateRow[] };
     return this.repos.every((repo) => {
@@ -326,14 +352,15 @@ export class FaultPipeline {
 
   /** The last lines of every process's output, for failure messages. */
   tails(lines = 15): string {
-    return [this.webhook, ...this.indexers, this.reader]
+    return [...this.webhooks, ...this.indexers, ...this.readers]
       .filter((r) => r !== undefined && r.starts > 0)
       .map((r) => `--- ${r.name} (${r.running ? 'running' : 'not running'}) ---\n${r.output().split('\n').slice(-lines).join('\n')}`)
       .join('\n');
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.webhook, this.reader, ...this.indexers].filter((r) => r !== undefined).map((r) => r.stop(10_000).catch(() => undefined)));
+    await Promise.all([this.webhookFront, this.readerFront].map((front) => front?.close().catch(() => undefined)));
+    await Promise.all([...this.webhooks, ...this.readers, ...this.indexers].map((r) => r.stop(10_000).catch(() => undefined)));
     await this.standIn?.close().catch(() => undefined);
     if (this.options.dropIndicesOnClose) {
       await fetch(`${this.options.elasticsearchUrl}/${this.prefix}-*?expand_wildcards=all`, { method: 'DELETE' }).catch(() => undefined);

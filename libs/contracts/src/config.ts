@@ -182,7 +182,15 @@ export const EnvSchema = z.object({
   KAFKA_TOPIC: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ., _ and -').default('gitdex.push.v1'),
   KAFKA_GROUP_ID: z.string().min(1).default('gitdex-indexer'),
   KAFKA_PARTITIONS: positiveInt.default(12),
-  ELASTICSEARCH_URL: z.string().url().optional(),
+  /** Replicas of the topics gitdex creates; unset: 3 (with min.insync.replicas=2) on a cluster of 3+ brokers, else the broker's default. */
+  KAFKA_REPLICATION_FACTOR: positiveInt.optional(),
+  /** One URL, or a comma-separated list of the cluster's nodes (the client spreads requests and fails over). */
+  ELASTICSEARCH_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || csv(v).every((url) => z.string().url().safeParse(url).success), 'a URL or a comma-separated list of URLs'),
+  /** Replicas of each index shard; unset: one as soon as the cluster has a second data node (auto_expand_replicas 0-1). */
+  ELASTICSEARCH_REPLICAS: z.coerce.number().int().nonnegative().optional(),
   ELASTICSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _').default('gitdex'),
   GITHUB_API_URL: z.string().url().default('https://api.github.com'),
   GITHUB_WEB_URL: z.string().url().default('https://github.com'),

@@ -16,6 +16,8 @@ export interface BulkContext {
   maxBytes: number;
   retries: number;
   backoffMs: number;
+  /** Replicas per shard of indices created through this context (undefined: auto_expand_replicas 0-1). */
+  replicas?: number | undefined;
 }
 
 export interface BulkTarget {

@@ -83,11 +83,12 @@ export const reposMappings: estypes.MappingTypeMapping = {
   },
 };
 
-export function indexSettings(kind: IndexKind): estypes.IndicesIndexSettings {
+export function indexSettings(kind: IndexKind, replicas?: number): estypes.IndicesIndexSettings {
   return {
     number_of_shards: 1,
-    // One replica as soon as a second node exists; a single-node cluster stays green.
-    auto_expand_replicas: '0-1',
+    // One replica as soon as a second data node exists (a single-node cluster stays green), unless
+    // the deployment names the number (ELASTICSEARCH_REPLICAS).
+    ...(replicas === undefined ? { auto_expand_replicas: '0-1' } : { number_of_replicas: replicas, auto_expand_replicas: 'false' }),
     // Folder listings match ancestors with a regex built from the folder path (escaped): allow long paths.
     ...(kind === 'files' ? { max_regex_length: 16_384 } : {}),
   };

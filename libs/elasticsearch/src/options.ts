@@ -2,7 +2,11 @@ import { Client } from '@elastic/elasticsearch';
 import { PortError } from '@gitdex/ports';
 
 export interface ElasticsearchIndexStoreOptions {
-  /** Elasticsearch URL, e.g. http://127.0.0.1:9200 (credentials may be inline). Required. */
+  /**
+   * Elasticsearch URL, e.g. http://127.0.0.1:9200 (credentials may be inline), or a comma-separated
+   * list of a cluster's nodes: the client spreads requests over them and retries on another node
+   * when one fails. Required.
+   */
   node: string;
   /** Names every index, alias and template: `${prefix}-files`, `${prefix}-repos`. Lower case. Default 'gitdex'. */
   indexPrefix?: string;
@@ -13,6 +17,8 @@ export interface ElasticsearchIndexStoreOptions {
    * enough for a 5 MB bulk on a busy node; an unreachable node fails after this, never hangs.
    */
   requestTimeoutMs?: number;
+  /** Replicas of each shard of the indices this store creates; default: auto_expand_replicas 0-1 (see mappings.ts). */
+  replicas?: number | undefined;
   /** Client-level retries on connection errors and 502/503/504 (kept small: callers retry with backoff). */
   maxRetries?: number;
   /** Bulk batching: a batch closes at this many operations or bytes, whichever comes first. */
@@ -24,9 +30,11 @@ export interface ElasticsearchIndexStoreOptions {
 }
 
 export interface ResolvedOptions {
-  node: string;
-  /** The node without credentials, for messages. */
+  /** Every node of the list. */
+  nodes: string[];
+  /** The nodes without credentials, for messages. */
   nodeLabel: string;
+  replicas: number | undefined;
   indexPrefix: string;
   requestTimeoutMs: number;
   maxRetries: number;
@@ -67,9 +75,15 @@ export function resolveOptions(options: ElasticsearchIndexStoreOptions): Resolve
   if (!PREFIX.test(indexPrefix)) {
     throw new PortError('INVALID', `indexPrefix "${indexPrefix}" must be lower case letters, digits, '.', '_' or '-'`);
   }
+  const nodes = options.node.split(',').map((node) => node.trim()).filter(Boolean);
+  if (nodes.length === 0) throw new PortError('INVALID', 'ElasticsearchIndexStore needs options.node (the Elasticsearch URL)');
+  if (options.replicas !== undefined && (!Number.isInteger(options.replicas) || options.replicas < 0)) {
+    throw new PortError('INVALID', `replicas must be a whole number of 0 or more, not ${options.replicas}`);
+  }
   return {
-    node: options.node,
-    nodeLabel: labelOf(options.node),
+    nodes,
+    nodeLabel: nodes.map(labelOf).join(','),
+    replicas: options.replicas,
     indexPrefix,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
@@ -82,7 +96,9 @@ export function resolveOptions(options: ElasticsearchIndexStoreOptions): Resolve
 
 export function createClient(options: ResolvedOptions): Client {
   return new Client({
-    node: options.node,
+    // With several nodes the connection pool round-robins and marks a failing node dead for a while;
+    // maxRetries lets a request that met a dead node be retried on the next one.
+    nodes: options.nodes,
     requestTimeout: options.requestTimeoutMs,
     maxRetries: options.maxRetries,
     sniffOnStart: false,

@@ -12,14 +12,14 @@ function errorType(error: unknown): string {
 }
 
 /** The template applies settings and mappings to the physical index of this version. */
-async function putTemplate(client: Client, prefix: string, kind: IndexKind, version: number): Promise<void> {
+async function putTemplate(client: Client, prefix: string, kind: IndexKind, version: number, replicas?: number): Promise<void> {
   const names = indexNames(prefix, kind);
   await client.indices.putIndexTemplate({
     name: names.physical(version),
     // Rebuilt copies of a version (`-v1-r<time>`) take the same template.
     index_patterns: [names.physical(version), `${names.physical(version)}-r*`],
     priority: 500,
-    template: { settings: indexSettings(kind), mappings: mappingsOf(kind) },
+    template: { settings: indexSettings(kind, replicas), mappings: mappingsOf(kind) },
     _meta: { managedBy: 'gitdex', gitdexMappingVersion: version },
   });
 }
@@ -32,9 +32,9 @@ async function aliasTargets(client: Client, alias: string): Promise<{ index: str
   return Object.keys(response).map((index) => ({ index, version: Number(/-v(\d+)(?:-r\d+)?$/.exec(index)?.[1] ?? 0) }));
 }
 
-async function ensureIndex(client: Client, prefix: string, kind: IndexKind): Promise<void> {
+async function ensureIndex(client: Client, prefix: string, kind: IndexKind, replicas?: number): Promise<void> {
   const names = indexNames(prefix, kind);
-  await putTemplate(client, prefix, kind, names.version);
+  await putTemplate(client, prefix, kind, names.version, replicas);
   const check = async (): Promise<boolean> => {
     const targets = await aliasTargets(client, names.alias);
     if (targets.length === 0) return false;
@@ -63,8 +63,8 @@ async function ensureIndex(client: Client, prefix: string, kind: IndexKind): Pro
 }
 
 /** Creates templates, physical indices and aliases that do not exist yet. Idempotent and safe concurrently. */
-export async function ensureIndices(client: Client, prefix: string): Promise<void> {
-  for (const kind of KINDS) await ensureIndex(client, prefix, kind);
+export async function ensureIndices(client: Client, prefix: string, replicas?: number): Promise<void> {
+  for (const kind of KINDS) await ensureIndex(client, prefix, kind, replicas);
 }
 
 /**
@@ -80,7 +80,7 @@ export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebu
   const target = options.rebuild ? `${names.physical(names.version)}-r${Date.now()}` : names.physical(names.version);
   const sources = (await aliasTargets(client, names.alias)).map((entry) => entry.index);
   if (sources.includes(target)) return { from: sources, to: target, copied: 0 };
-  await putTemplate(client, ctx.prefix, kind, names.version);
+  await putTemplate(client, ctx.prefix, kind, names.version, ctx.replicas);
   try {
     await client.indices.create({ index: target });
   } catch (error) {

@@ -49,6 +49,7 @@ export class ElasticsearchIndexStore implements IndexStore {
       maxBytes: resolved.bulkMaxBytes,
       retries: resolved.bulkRetries,
       backoffMs: resolved.bulkBackoffMs,
+      replicas: resolved.replicas,
     };
   }
 
@@ -66,7 +67,7 @@ export class ElasticsearchIndexStore implements IndexStore {
   }
 
   ensureReady(): Promise<void> {
-    return this.call('ensureReady', (ctx) => ensureIndices(ctx.client, ctx.prefix));
+    return this.call('ensureReady', (ctx) => ensureIndices(ctx.client, ctx.prefix, ctx.replicas));
   }
 
   /**

@@ -11,6 +11,8 @@ export interface KafkaConsumerOptions {
   groupId?: string;
   topic?: string;
   partitions?: number;
+  /** Replicas of the topic when this consumer creates it; default: chosen from the cluster's size (topics.ts). */
+  replicationFactor?: number;
   /**
    * Partitions handled at the same time by one worker (different repositories): this many
    * group members in the process, each with its own fetch loop and a share of the partitions.
@@ -78,7 +80,7 @@ export class KafkaConsumer implements EventConsumer {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      await ensureTopics(admin, [{ topic: this.topic, partitions: this.partitions }]);
+      await ensureTopics(admin, [{ topic: this.topic, partitions: this.partitions }], { replicationFactor: this.options.replicationFactor });
     } finally {
       await admin.disconnect();
     }

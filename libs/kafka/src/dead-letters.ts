@@ -12,7 +12,12 @@ const REPLAY_GROUP = 'gitdex-dlq-replay';
 export class KafkaDeadLetters implements DeadLetterStore {
   private readonly producer;
 
-  constructor(private readonly kafka: Kafka, private readonly topic: string = DEAD_LETTER_TOPIC) {
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly topic: string = DEAD_LETTER_TOPIC,
+    /** Replicas of the topic when it is created; default: chosen from the cluster's size (topics.ts). */
+    private readonly replication: { replicationFactor?: number } = {},
+  ) {
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   }
 
@@ -57,7 +62,7 @@ export class KafkaDeadLetters implements DeadLetterStore {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      await ensureTopics(admin, [{ topic: this.topic, partitions: 1 }]);
+      await ensureTopics(admin, [{ topic: this.topic, partitions: 1 }], this.replication);
     } finally {
       await admin.disconnect();
     }

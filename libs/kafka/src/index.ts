@@ -2,4 +2,4 @@ export * from './options';
 export * from './publisher';
 export * from './consumer';
 export * from './dead-letters';
-export { ensureTopics } from './topics';
+export { ensureTopics, replicationFor, type TopicReplication, type TopicSpec } from './topics';

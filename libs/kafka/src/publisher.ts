@@ -7,6 +7,8 @@ import { withDeadline } from './errors';
 export interface KafkaPublisherOptions {
   topic?: string;
   partitions?: number;
+  /** Replicas of the topic when this publisher creates it; default: chosen from the cluster's size (topics.ts). */
+  replicationFactor?: number;
   /** How long a publish may take before it is reported unavailable; GitHub gives a delivery 10 s. */
   publishTimeoutMs?: number;
 }
@@ -20,6 +22,7 @@ export class KafkaPublisher implements EventPublisher {
   private readonly topic: string;
   private readonly partitions: number;
   private readonly publishTimeoutMs: number;
+  private readonly replicationFactor: number | undefined;
   private connecting: Promise<void> | null = null;
   private readonly waiting: { messages: Message[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private sending = false;
@@ -28,6 +31,7 @@ export class KafkaPublisher implements EventPublisher {
     this.topic = options.topic ?? EVENTS_TOPIC;
     this.partitions = options.partitions ?? 12;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 6000;
+    this.replicationFactor = options.replicationFactor;
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
     this.producer.on(this.producer.events.DISCONNECT, () => {
       this.connecting = null;
@@ -96,7 +100,7 @@ export class KafkaPublisher implements EventPublisher {
       const admin = this.kafka.admin();
       try {
         await admin.connect();
-        await ensureTopics(admin, [{ topic: this.topic, partitions: this.partitions }]);
+        await ensureTopics(admin, [{ topic: this.topic, partitions: this.partitions }], { replicationFactor: this.replicationFactor });
       } finally {
         await admin.disconnect();
       }

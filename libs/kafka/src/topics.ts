@@ -1,14 +1,41 @@
 import type { Admin } from 'kafkajs';
 
+export interface TopicSpec {
+  topic: string;
+  partitions: number;
+}
+
+/**
+ * How a new topic is replicated. `replicationFactor` undefined: chosen from the cluster's size
+ * (see replicationFor); a number: exactly that many replicas (the broker refuses more than it has).
+ */
+export interface TopicReplication {
+  replicationFactor?: number | undefined;
+}
+
+/**
+ * The replication of a new topic on a cluster of `brokers` brokers: three replicas and two of them
+ * in sync for every acknowledged write once there are three brokers, so `acks=all` survives the
+ * loss of one broker without losing an acknowledged event; the broker's defaults below that.
+ */
+export function replicationFor(brokers: number, wanted?: number): { replicationFactor: number; minInsyncReplicas?: number } {
+  const factor = wanted ?? (brokers >= 3 ? 3 : -1);
+  if (factor === -1) return { replicationFactor: -1 };
+  return { replicationFactor: factor, minInsyncReplicas: factor >= 3 ? 2 : 1 };
+}
+
 /** Creates the topics when missing; concurrent creators and existing topics are fine. */
-export async function ensureTopics(admin: Admin, topics: { topic: string; partitions: number }[]): Promise<void> {
+export async function ensureTopics(admin: Admin, topics: TopicSpec[], replication: TopicReplication = {}): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = topics.filter((t) => !existing.has(t.topic));
   if (missing.length === 0) return;
+  const brokers = replication.replicationFactor === undefined ? (await admin.describeCluster()).brokers.length : 0;
+  const { replicationFactor, minInsyncReplicas } = replicationFor(brokers, replication.replicationFactor);
+  const configEntries = minInsyncReplicas === undefined ? [] : [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }];
   try {
     await admin.createTopics({
       waitForLeaders: true,
-      topics: missing.map((t) => ({ topic: t.topic, numPartitions: t.partitions, replicationFactor: -1 })),
+      topics: missing.map((t) => ({ topic: t.topic, numPartitions: t.partitions, replicationFactor, configEntries })),
     });
   } catch (error) {
     if (!(error instanceof Error) || !/already exists/i.test(String((error as { errors?: unknown[] }).errors ?? error.message))) throw error;

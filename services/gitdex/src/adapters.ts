@@ -32,7 +32,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
 
   let index: IndexStore;
   if (env.ELASTICSEARCH_URL) {
-    index = new ElasticsearchIndexStore({ node: env.ELASTICSEARCH_URL, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX });
+    index = new ElasticsearchIndexStore({ node: env.ELASTICSEARCH_URL, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
   } else {
     index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
   }
@@ -44,13 +44,14 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
   if (env.KAFKA_BROKERS) {
     const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID });
     const topic = env.KAFKA_TOPIC;
-    publisher = new KafkaPublisher(kafka, { partitions: env.KAFKA_PARTITIONS, topic });
-    const letters = new KafkaDeadLetters(kafka, `${topic}.dlq`);
+    const replicationFactor = env.KAFKA_REPLICATION_FACTOR;
+    publisher = new KafkaPublisher(kafka, { partitions: env.KAFKA_PARTITIONS, topic, replicationFactor });
+    const letters = new KafkaDeadLetters(kafka, `${topic}.dlq`, { replicationFactor });
     deadLetters = letters;
     // A message that is not an event can never succeed: it is kept in the dead letters with its reason.
     const onMalformed = (raw: string, error: unknown) => letters.add(malformedLetter(raw, error));
     let made: KafkaConsumer | undefined;
-    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID, log, onMalformed }));
+    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID, replicationFactor, log, onMalformed }));
     closers.push(() => publisher.close(), () => letters.close(), async () => made?.stop());
   } else {
     const eventLog = new SqliteEventLog({ file: join(env.GITDEX_DATA_DIR, 'events.sqlite'), log });
