@@ -2,9 +2,9 @@ import type { FileFlags } from '@gitdex/contracts';
 
 /**
  * Deterministic ranking of matching files: the quality of the best matching line (whole
- * word and exact case), then whether a line defines the match (function x, class X,
- * def x, const x =, type X, func X…), then source before tests before vendored/generated,
- * then fewer folders, shorter paths, and names.
+ * word and exact case), then the project's own files before vendored/generated copies,
+ * then whether a line defines the match (function x, class X, def x, const x =, type X,
+ * func X…), then source before tests, then fewer folders, shorter paths, and names.
  */
 
 export interface RankKey {
@@ -62,6 +62,8 @@ export function tierOf(path: string, flags: FileFlags): number {
 export function compareRank(a: RankKey, b: RankKey): number {
   return (
     b.quality - a.quality ||
+    // Vendored and generated copies come after every file of the project's own.
+    Number(a.tier === 2) - Number(b.tier === 2) ||
     Number(b.definition) - Number(a.definition) ||
     a.tier - b.tier ||
     a.depth - b.depth ||
