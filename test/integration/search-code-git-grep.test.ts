@@ -265,6 +265,8 @@ describe('search_code answers what git grep answers', () => {
     const id = await p.standIn.repoId('big', 'typescript');
     await p.standIn.push('big', 'typescript', { ref: MAIN });
     await p.waitForCommit(id, MAIN, large.sha, 300_000);
+    // The listing of ref states (a search, not a realtime get) shows the commit too.
+    await p.waitFor(async () => (await p.index.listRefStates(id)).some((s) => s.ref === MAIN && s.commitSha === large.sha && s.status === 'ready'), 'the listed ref state');
     // Matches nearly every line of every file: far more work than the deadline allows.
     const answer = (await callTool(deps, 'search_code', { query: '[a-z]', regex: true, repository: 'big/typescript' }, null, { transport: 'test' })).structured as SearchCodeOutput;
     expect(answer).toMatchObject({ complete: false, counts_exact: false });
