@@ -44,11 +44,23 @@ function excluded(code: number): boolean {
 }
 
 /**
+ * ASCII trigrams (7 bits a unit) are de-duplicated in a table of stamps: an entry equal to
+ * the current stamp was seen in this call, so the table never needs clearing. Other
+ * trigrams go through a Set. Both keep first-seen order.
+ */
+const ASCII_STAMPS = new Uint32Array(1 << 21);
+let stamp = 0;
+
+/**
  * The distinct folded trigrams of a text, as 3-unit strings (in first-seen order).
  * Hot on the indexing path: trigrams are packed into numbers while de-duplicating.
  */
 export function contentTrigrams(text: string): string[] {
-  const seen = new Set<number>();
+  stamp = stamp === 0xffffffff ? 1 : stamp + 1;
+  if (stamp === 1) ASCII_STAMPS.fill(0);
+  const current = stamp;
+  const out: string[] = [];
+  let wide: Set<number> | null = null;
   let a = -1;
   let b = -1;
   for (let i = 0; i < text.length; i += 1) {
@@ -59,15 +71,24 @@ export function contentTrigrams(text: string): string[] {
       continue;
     }
     const c = FOLD[raw] as number;
-    if (a >= 0) seen.add(a * 0x100000000 + b * 0x10000 + c);
+    if (a >= 0) {
+      if ((a | b | c) < 0x80) {
+        const key = (a << 14) | (b << 7) | c;
+        if (ASCII_STAMPS[key] !== current) {
+          ASCII_STAMPS[key] = current;
+          out.push(String.fromCharCode(a, b, c));
+        }
+      } else {
+        wide ??= new Set<number>();
+        const packed = a * 0x100000000 + b * 0x10000 + c;
+        if (!wide.has(packed)) {
+          wide.add(packed);
+          out.push(String.fromCharCode(a, b, c));
+        }
+      }
+    }
     a = b;
     b = c;
-  }
-  const out: string[] = new Array<string>(seen.size);
-  let i = 0;
-  for (const packed of seen) {
-    out[i] = String.fromCharCode(Math.floor(packed / 0x100000000), Math.floor(packed / 0x10000) % 0x10000, packed % 0x10000);
-    i += 1;
   }
   return out;
 }
