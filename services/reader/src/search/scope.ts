@@ -1,9 +1,10 @@
-import type { RepositoryDocument, SearchCodeInput } from '@gitdex/contracts';
+import type { RefState, RepositoryDocument, SearchCodeInput } from '@gitdex/contracts';
 import { patternMatches } from '../access';
 import { parseRepositoryName } from '../address/repository-name';
 import type { Principal, ReaderDeps } from '../deps';
+import { freshnessOf } from '../freshness';
 import { findRepository, lookupByName, resolveTarget, unknownRepository, type Target } from '../target';
-import { invalid, ToolError } from '../tool-error';
+import { invalid } from '../tool-error';
 
 /** Repositories one call searches at most; name fewer (repositories) to search others. */
 export const MAX_SEARCHED_REPOSITORIES = 500;
@@ -46,14 +47,12 @@ export async function searchTargets(deps: ReaderDeps, principal: Principal | nul
   const allStates = await deps.index.listRefStates();
   const targets: Target[] = [];
   for (const repository of chosen) {
-    const states = allStates.filter((s) => s.repositoryId === repository.repositoryId);
-    try {
-      targets.push(await resolveTarget(deps, repository, undefined, states));
-    } catch (error) {
-      // Not indexed yet (its index is queued by resolveTarget): nothing to search in it.
-      if (error instanceof ToolError && (error.code === 'NOT_INDEXED' || error.code === 'NOT_FOUND')) continue;
-      throw error;
-    }
+    // The default branch as served now; a repository with nothing readable yet is left out
+    // (without queueing a backfill: a search is no request to index everything).
+    const state = allStates.find((s) => s.repositoryId === repository.repositoryId && s.ref === `refs/heads/${repository.defaultBranch}`);
+    if (!state || state.commitSha === null) continue;
+    const ready = state as RefState & { commitSha: string };
+    targets.push({ repository, state: ready, snapshot: { repositoryId: repository.repositoryId, ref: ready.ref, generation: ready.generation }, freshness: freshnessOf(ready) });
   }
   return targets;
 }

@@ -100,6 +100,9 @@ describe.each<IndexKind>(['sqlite', 'memory'])('search_code (%s index)', (kind) 
     const all = ok<SearchCodeOutput>(await call(client, 'search_code', { query: 'web only' }));
     expect(all.files.map((f) => `${f.repository}:${f.path}`)).toEqual(['octo/web:src/only-in-web.ts']);
     expect(all.repositories.map((r) => r.repository)).not.toContain('octo/secret');
+    // Repositories with nothing readable yet are left out, and a search queues no index of them.
+    expect(all.repositories.map((r) => r.repository).sort()).toEqual(['octo/api', 'octo/code', 'octo/web']);
+    expect(world.publisher.events).toEqual([]);
     const owner = ok<SearchCodeOutput>(await call(client, 'search_code', { query: 'web', repositories: ['octo/*'] }));
     expect(owner.repositories.map((r) => r.repository).sort()).toEqual(['octo/api', 'octo/code', 'octo/web']);
     expect(failed(await call(client, 'search_code', { query: 'x', ref: 'main' })).code).toBe('INVALID_ARGUMENT');
