@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -85,7 +85,7 @@ async function indexOverhead(ctx: SuiteContext, backend: Backend): Promise<strin
  */
 export async function searchSuite(ctx: SuiteContext, backend: Backend): Promise<void> {
   const checkout = await mediumCheckout(ctx);
-  const files = execFileSync('git', ['ls-files'], { cwd: checkout, encoding: 'utf8', maxBuffer: 1 << 28 }).split('\n').filter((p) => /\.(js|ts|mjs|cjs)$/.test(p));
+  const files = ctx.repos.medium.corpus.files.map((f) => f.path).filter((p) => /\.(js|ts|mjs|cjs)$/.test(p));
   const { rare, common } = pickWords(checkout, files);
   const cases: SearchCase[] = [
     { label: `selective literal "${rare}"`, args: { query: rare, case_sensitive: true }, flags: ['-F'] },
@@ -112,7 +112,8 @@ export async function searchSuite(ctx: SuiteContext, backend: Backend): Promise<
         await callOk(gitdex.client, 'search_code', args);
         const took = performance.now() - started;
         const r = rg ? timeCommand(rg, ['-n', '--no-heading', '-uu', ...c.flags.filter((f) => f !== '-E'), '-e', c.args.query, '.'], checkout) : NaN;
-        const g = timeCommand('git', ['grep', '-n', '-I', ...gitFlags, '-e', c.args.query], checkout);
+        // The checkout is a plain export of the commit: git grep --no-index reads the same files.
+        const g = timeCommand('git', ['grep', '--no-index', '-n', '-I', ...gitFlags, '-e', c.args.query], checkout);
         if (i < warmup) continue;
         mine.push(took);
         rgTimes.push(r);
