@@ -1,6 +1,6 @@
 /**
  * gitdex benchmarks. `npm run bench` (full) or `npm run bench -- --quick` (a few minutes, CI
- * smoke: no timing assertions). Options: --only=indexing,freshness,reads,reads-load,suggest
+ * smoke: no timing assertions). Options: --only=indexing,freshness,reads,reads-load,suggest,search
  * --backends=elasticsearch,sqlite --out=<dir> --keep (keep the scratch folder) --cpu-prof (V8 CPU
  * profile of each indexer process, summarized in results.md, kept in <out>/cpu-profiles/).
  * Writes bench/results/<timestamp>/results.json, results.md and SVG charts. See docs/benchmarks.md.

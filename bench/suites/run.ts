@@ -6,9 +6,10 @@ import { freshnessSuite } from './freshness';
 import { indexingSuite } from './indexing';
 import { readsSuite } from './reads';
 import { readsLoadSuite } from './reads-load';
+import { searchSuite } from './search';
 import { suggestSuite } from './suggest';
 
-export const SUITES = ['indexing', 'freshness', 'reads', 'suggest', 'reads-load'] as const;
+export const SUITES = ['indexing', 'freshness', 'reads', 'suggest', 'search', 'reads-load'] as const;
 export type SuiteName = (typeof SUITES)[number];
 
 /**
@@ -21,7 +22,7 @@ export async function runBackend(ctx: SuiteContext, backend: Backend, suites: re
   if (suites.includes('indexing')) {
     t('indexing');
     await indexingSuite(ctx, backend);
-  } else if (suites.some((s) => s === 'reads' || s === 'suggest' || s === 'reads-load')) {
+  } else if (suites.some((s) => s === 'reads' || s === 'suggest' || s === 'search' || s === 'reads-load')) {
     t('indexing the medium repository for the read suites');
     await pushAndWait({ standIn: ctx.standIn, readerUrl: backend.readerUrl }, ctx.repos.medium, null, { intervalMs: 100, timeoutMs: 10 * 60_000, before: ZERO_SHA });
   }
@@ -43,6 +44,10 @@ export async function runBackend(ctx: SuiteContext, backend: Backend, suites: re
   if (suites.includes('suggest')) {
     t('suggest');
     await suggestSuite(ctx, backend);
+  }
+  if (suites.includes('search')) {
+    t('search');
+    await searchSuite(ctx, backend);
   }
   if (suites.includes('reads-load')) {
     t('reads under load');

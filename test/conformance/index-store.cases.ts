@@ -8,6 +8,7 @@
  */
 import type { FileWrite, IndexStore } from '@gitdex/ports';
 import { describeCatalogCases } from './index-store.cases-catalog';
+import { describeContentCases } from './index-store.cases-content';
 import { describeGenerationCases } from './index-store.cases-generations';
 import { describeListingCases } from './index-store.cases-listings';
 import { describeLookupCases } from './index-store.cases-lookups';
@@ -66,5 +67,6 @@ export function describeIndexStoreConformance(
     describeGenerationCases(ctx);
     describeListingCases(ctx);
     describeLookupCases(ctx);
+    describeContentCases(ctx);
   });
 }

@@ -2,7 +2,7 @@
 // aliases and templates, strict mappings, bulk batching and failures, reindexing, and an
 // unreachable node.
 import { Client } from '@elastic/elasticsearch';
-import { ElasticsearchIndexStore, filesMappings } from '@gitdex/elasticsearch';
+import { ElasticsearchIndexStore, FILES_MAPPING_VERSION, filesMappings } from '@gitdex/elasticsearch';
 import { PortError } from '@gitdex/ports';
 import { describeIndexStoreConformance } from '../conformance/index-store.cases';
 import { MAIN, makeFile, put } from '../conformance/index-store.fixtures';
@@ -46,12 +46,13 @@ describe('ElasticsearchIndexStore', () => {
       await store.ensureReady();
       const files = await admin.indices.getAlias({ name: `${name}-files` });
       const repos = await admin.indices.getAlias({ name: `${name}-repos` });
-      expect(Object.keys(files)).toEqual([`${name}-files-v1`]);
+      expect(Object.keys(files)).toEqual([`${name}-files-v${FILES_MAPPING_VERSION}`]);
       expect(Object.keys(repos)).toEqual([`${name}-repos-v1`]);
-      const mapping = await admin.indices.getMapping({ index: `${name}-files-v1` });
-      expect(mapping[`${name}-files-v1`]?.mappings.dynamic).toBe('strict');
-      expect(mapping[`${name}-files-v1`]?.mappings._meta).toEqual({ gitdexMappingVersion: 1 });
-      const templates = await admin.indices.getIndexTemplate({ name: `${name}-files-v1` });
+      const files_ = `${name}-files-v${FILES_MAPPING_VERSION}`;
+      const mapping = await admin.indices.getMapping({ index: files_ });
+      expect(mapping[files_]?.mappings.dynamic).toBe('strict');
+      expect(mapping[files_]?.mappings._meta).toEqual({ gitdexMappingVersion: FILES_MAPPING_VERSION });
+      const templates = await admin.indices.getIndexTemplate({ name: files_ });
       expect(templates.index_templates).toHaveLength(1);
     } finally {
       await store.close();
@@ -104,10 +105,14 @@ describe('ElasticsearchIndexStore', () => {
 
       const store = new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: name });
       await expect(store.ensureReady()).rejects.toMatchObject({ code: 'INVALID', message: expect.stringMatching(/reindex/) });
-      expect(await store.reindex('files')).toEqual({ from: [`${name}-files-v0`], to: `${name}-files-v1`, copied: 1200 });
+      expect(await store.reindex('files')).toEqual({ from: [`${name}-files-v0`], to: `${name}-files-v${FILES_MAPPING_VERSION}`, copied: 1200 });
       await store.ensureReady();
-      expect(Object.keys(await admin.indices.getAlias({ name: `${name}-files` }))).toEqual([`${name}-files-v1`]);
-      expect(await store.visibleEntries({ repositoryId: 9, ref: MAIN, generation: 1 }, null, 5000)).toHaveLength(1200);
+      expect(Object.keys(await admin.indices.getAlias({ name: `${name}-files` }))).toEqual([`${name}-files-v${FILES_MAPPING_VERSION}`]);
+      const snapshot = { repositoryId: 9, ref: MAIN, generation: 1 };
+      expect(await store.visibleEntries(snapshot, null, 5000)).toHaveLength(1200);
+      // The copies were indexed without content trigrams: reindex derives them again from the content.
+      const found = await store.searchCandidates(snapshot, { op: 'substring', text: '// r/1199.ts' }, { includeGenerated: false, afterPath: null, limit: 10 });
+      expect(found.map((c) => c.path)).toEqual(['r/1199.ts']);
       expect(await store.reindex('files')).toMatchObject({ copied: 0 });
       await store.close();
     } finally {

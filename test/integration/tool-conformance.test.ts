@@ -41,6 +41,10 @@ const CALLS: [string, Record<string, unknown>][] = [
   ['suggest_paths', { repository: REPO, query: 'READ' }],
   ['suggest_paths', { repository: REPO, query: 'many/Item_12' }],
   ['suggest_paths', { repository: REPO, query: 'ファイル' }],
+  ['search_code', { repository: REPO, query: 'module' }],
+  ['search_code', { repository: REPO, query: '^export \\w+', regex: true, path: 'src/**' }],
+  ['search_code', { query: 'README', context_lines: 0 }],
+  ['search_code', { repository: REPO, query: '(unclosed', regex: true }],
 ];
 
 describe('tool conformance: Kafka + Elasticsearch and the embedded SQLite mode answer alike', () => {

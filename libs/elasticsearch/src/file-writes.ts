@@ -5,22 +5,72 @@ import { filesTarget, type StoreContext } from './context';
 import { fileDocumentId } from '@gitdex/contracts';
 import { scopeFilter } from './queries';
 import { deleteMatching, scrollHits } from './scan';
+import { withContentTrigrams } from './content-search';
 
-function operationOf(write: FileWrite): BulkOperation {
-  if (write.type === 'put') {
-    const doc = write.document;
-    return { action: 'index', id: fileDocumentId(doc.repositoryId, doc.ref, doc.path, doc.fromGeneration), document: doc };
-  }
-  return {
-    action: 'update',
-    id: fileDocumentId(write.repositoryId, write.ref, write.path, write.fromGeneration),
-    partial: { retiredAtGeneration: write.atGeneration },
-  };
+type Retire = Extract<FileWrite, { type: 'retire' }>;
+type IndexOperation = Extract<BulkOperation, { action: 'index' }>;
+/** Documents per mget when resolving retirements. */
+const MGET_CHUNK = 500;
+
+function putOperation(doc: FileDocument): IndexOperation {
+  return { action: 'index', id: fileDocumentId(doc.repositoryId, doc.ref, doc.path, doc.fromGeneration), document: withContentTrigrams(doc) };
 }
 
-/** Puts replace whole documents; retirements are partial updates, ignored when the version is gone. */
+/**
+ * Puts replace whole documents; retirements are ignored when the version is gone.
+ *
+ * A retirement cannot be a partial update for a document with content: an update
+ * re-indexes the document from _source, which leaves out contentTrigrams, so the old
+ * version would stop being searchable while still readable. Such a document is fetched
+ * (realtime) and indexed whole again with its trigrams, guarded by its sequence number;
+ * documents without content keep the cheap partial update.
+ */
 export async function writeFiles(ctx: StoreContext, writes: FileWrite[]): Promise<void> {
-  await bulkWrite(filesTarget(ctx), writes.map(operationOf));
+  const ops: (BulkOperation | null)[] = [];
+  const putAt = new Map<string, number>();
+  const retirements: { at: number; id: string; write: Retire }[] = [];
+  const retirementOf = new Map<string, { at: number; id: string; write: Retire }>();
+  for (const write of writes) {
+    if (write.type === 'put') {
+      const op = putOperation(write.document);
+      putAt.set(op.id, ops.length);
+      retirementOf.delete(op.id);
+      ops.push(op);
+      continue;
+    }
+    const id = fileDocumentId(write.repositoryId, write.ref, write.path, write.fromGeneration);
+    const earlier = putAt.get(id);
+    if (earlier !== undefined) {
+      // Retiring a version put in this same call: the retirement rides along with the put.
+      (ops[earlier] as IndexOperation).document = { ...((ops[earlier] as IndexOperation).document as object), retiredAtGeneration: write.atGeneration };
+      continue;
+    }
+    const pending = retirementOf.get(id);
+    if (pending) {
+      // The same version retired twice in one call: one fetch, the later retirement.
+      pending.write = write;
+      continue;
+    }
+    const retirement = { at: ops.length, id, write };
+    retirementOf.set(id, retirement);
+    retirements.push(retirement);
+    ops.push(null);
+  }
+  for (let i = 0; i < retirements.length; i += MGET_CHUNK) {
+    const chunk = retirements.slice(i, i + MGET_CHUNK);
+    const response = await ctx.client.mget<FileDocument>({ index: ctx.files, ids: chunk.map((r) => r.id) });
+    response.docs.forEach((found, j) => {
+      const { at, id, write } = chunk[j] as (typeof chunk)[number];
+      if (!('found' in found) || !found.found || !found._source) return;
+      if (found._source.content) {
+        const document = withContentTrigrams({ ...found._source, retiredAtGeneration: write.atGeneration });
+        ops[at] = { action: 'index', id, document, ifSeqNo: found._seq_no as number, ifPrimaryTerm: found._primary_term as number };
+      } else {
+        ops[at] = { action: 'update', id, partial: { retiredAtGeneration: write.atGeneration } };
+      }
+    });
+  }
+  await bulkWrite(filesTarget(ctx), ops.filter((op): op is BulkOperation => op !== null));
 }
 
 export async function deleteFilesOf(ctx: StoreContext, repositoryId: number, ref?: string): Promise<void> {
@@ -45,7 +95,7 @@ export async function discardAfter(ctx: StoreContext, snapshot: Snapshot): Promi
   for await (const hits of scrollHits(ctx.client, { index: ctx.files, query, _source: true, seq_no_primary_term: true })) {
     const ops: BulkOperation[] = hits.map((hit) => {
       const { retiredAtGeneration: _dropped, ...document } = hit._source as FileDocument;
-      return { action: 'index', id: hit._id as string, document, ifSeqNo: hit._seq_no, ifPrimaryTerm: hit._primary_term };
+      return { action: 'index', id: hit._id as string, document: withContentTrigrams(document), ifSeqNo: hit._seq_no, ifPrimaryTerm: hit._primary_term };
     });
     await bulkWrite(target, ops);
   }

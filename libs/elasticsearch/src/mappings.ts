@@ -8,8 +8,12 @@ import type { estypes } from '@elastic/elasticsearch';
  * Only built-in field types are used (the test cluster is the minimal distribution without
  * analysis-common): every matched field is a keyword whose terms are derived in TypeScript
  * (contracts/path-terms), content is stored but not indexed.
+ *
+ * Version 2 adds `contentTrigrams` (contracts/content-terms, for search_code): indexed
+ * only, and left out of _source, so it costs postings and nothing else. Whatever copies
+ * documents from _source (reindex, discardAfter) derives it again from the content.
  */
-export const FILES_MAPPING_VERSION = 1;
+export const FILES_MAPPING_VERSION = 2;
 export const REPOS_MAPPING_VERSION = 1;
 
 export type IndexKind = 'files' | 'repos';
@@ -36,6 +40,7 @@ const storedOnly = { type: 'keyword', index: false, doc_values: false } as const
 export const filesMappings: estypes.MappingTypeMapping = {
   dynamic: 'strict',
   _meta: { gitdexMappingVersion: FILES_MAPPING_VERSION },
+  _source: { excludes: ['contentTrigrams'] },
   properties: {
     repositoryId: { type: 'long' },
     ref: keyword,
@@ -61,6 +66,7 @@ export const filesMappings: estypes.MappingTypeMapping = {
     pathLower: keyword,
     tokens: keyword,
     trigrams: keyword,
+    contentTrigrams: { type: 'keyword', doc_values: false },
     fromGeneration: { type: 'long' },
     retiredAtGeneration: { type: 'long' },
   },

@@ -4,6 +4,8 @@ import { describeEsError } from './errors';
 import { indexNames, indexSettings, mappingsOf, type IndexKind } from './mappings';
 import { scrollHits } from './scan';
 import { bulkWrite, type BulkContext } from './bulk';
+import type { FileDocument } from '@gitdex/contracts';
+import { withContentTrigrams } from './content-search';
 
 const KINDS: IndexKind[] = ['files', 'repos'];
 
@@ -92,7 +94,8 @@ export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebu
     for await (const hits of scrollHits(client, { index: names.alias, query: { match_all: {} }, _source: true })) {
       await bulkWrite(
         { ...ctx, index: target, requireAlias: false },
-        hits.map((hit) => ({ action: 'index' as const, id: hit._id as string, document: hit._source })),
+        // contentTrigrams is not in _source: derived again from the content of each file.
+        hits.map((hit) => ({ action: 'index' as const, id: hit._id as string, document: kind === 'files' ? withContentTrigrams(hit._source as FileDocument) : hit._source })),
       );
       copied += hits.length;
     }

@@ -1,6 +1,10 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type {
+  ContentCandidate,
+  ContentPlan,
+  ContentScope,
+  FileContent,
   FileSummary,
   FileWrite,
   FolderCount,
@@ -13,6 +17,7 @@ import type {
   VisibleEntry,
 } from '@gitdex/ports';
 import * as catalog from './catalog';
+import * as contentSearch from './content-search';
 import type { StoreContext } from './context';
 import { toPortError } from './errors';
 import * as reads from './file-reads';
@@ -190,5 +195,17 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   snapshotsWithPath(snapshots: Snapshot[], path: string): Promise<Snapshot[]> {
     return this.call('snapshotsWithPath', (ctx) => reads.snapshotsWithPath(ctx, snapshots, path));
+  }
+
+  searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
+    return this.call('searchCandidates', (ctx) => contentSearch.searchCandidates(ctx, snapshot, plan, scope));
+  }
+
+  unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
+    return this.call('unsearchableFiles', (ctx) => contentSearch.unsearchableFiles(ctx, snapshot, scope));
+  }
+
+  readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {
+    return this.call('readContents', (ctx) => contentSearch.readContents(ctx, snapshot, paths, signal));
   }
 }

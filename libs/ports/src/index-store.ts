@@ -1,4 +1,5 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent } from './content-search';
 
 /** A ref at one generation: what a reader sees, pinned. */
 export interface Snapshot {
@@ -114,4 +115,14 @@ export interface IndexStore {
   findRetired(snapshot: Snapshot, path: string): Promise<FileSummary | null>;
   /** Which of these ref snapshots have a file at this path. */
   snapshotsWithPath(snapshots: Snapshot[], path: string): Promise<Snapshot[]>;
+
+  /**
+   * Visible files with stored content that the plan selects (a superset of the files that
+   * contain a match: the caller verifies each), in path order after scope.afterPath.
+   */
+  searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]>;
+  /** Visible files that were not searchable (binary or too large), in path order after scope.afterPath. */
+  unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]>;
+  /** The content of these visible paths (missing ones left out), in path order. */
+  readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]>;
 }

@@ -47,6 +47,20 @@ export const INDEX_HTML = `<!doctype html>
       </table>
     </div>
   </section>
+  <section id="search" aria-labelledby="search-heading">
+    <h2 id="search-heading">Search code</h2>
+    <form id="search-form" class="path-form" role="search" autocomplete="off">
+      <label for="search-query">Find</label>
+      <input id="search-query" name="q" type="search" spellcheck="false" autocapitalize="off" placeholder="retryAfterMs">
+      <label><input id="search-regex" type="checkbox"> regex (RE2)</label>
+      <label for="search-scope">in</label>
+      <input id="search-scope" name="repositories" type="text" spellcheck="false" autocapitalize="off" placeholder="every repository (or owner/name, owner/*)">
+      <label for="search-path">files</label>
+      <input id="search-path" name="path" type="text" spellcheck="false" autocapitalize="off" placeholder="src/**/*.ts">
+      <button type="submit" class="button">Search</button>
+    </form>
+    <div id="search-results" class="search-results"></div>
+  </section>
   <section id="browser" aria-labelledby="browser-heading" hidden>
     <div class="section-head">
       <h2 id="browser-heading" tabindex="-1"></h2>
@@ -167,6 +181,11 @@ tbody tr:hover { background: var(--row-hover); }
 
 .path-form { display: flex; flex-wrap: wrap; align-items: center; gap: 0.375rem 0.5rem; margin: 0.75rem 0 0.25rem; }
 .path-form label { font-weight: 600; }
+.search-file h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
+.search-file ol.hits { list-style: none; margin: 0; padding: 0; }
+.search-file .hit-line { display: block; text-decoration: none; white-space: pre; overflow-x: auto; }
+.search-file .ln { display: inline-block; min-width: 3.5em; text-align: right; opacity: 0.7; }
+tr.hit td { background: #fff3b0; }
 .combo { position: relative; flex: 1 1 20rem; max-width: 40rem; }
 .combo input { width: 100%; }
 .hint { flex-basis: 100%; margin: 0; font-size: 0.8125rem; }

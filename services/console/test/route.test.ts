@@ -12,6 +12,13 @@ describe('console routes (the URL fragment)', () => {
     expect(parseRoute('#/octo/api/blob')).toEqual({ view: 'tree', owner: 'octo', repo: 'api', folder: '' });
   });
 
+  it('reads and writes a file route at a line (search results link there)', () => {
+    expect(parseRoute('#/octo/api/blob/src/index.ts?line=12')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'src/index.ts', line: 12 });
+    expect(parseRoute('#/octo/api/blob/src/index.ts?line=x')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'src/index.ts' });
+    expect(fileHash('octo', 'api', 'docs/a?b.md', 7)).toBe('#/octo/api/blob/docs/a%3Fb.md?line=7');
+    expect(parseRoute(fileHash('octo', 'api', 'docs/a?b.md', 7))).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'docs/a?b.md', line: 7 });
+  });
+
   it('drops dot segments and survives bad escapes', () => {
     expect(parseRoute('#/octo/api/blob/src/../../etc/passwd')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'src/etc/passwd' });
     expect(parseRoute('#/octo/api/blob/100%/x')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: '100%/x' });

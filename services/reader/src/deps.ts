@@ -26,6 +26,8 @@ export interface ReaderLimits {
   maxResultChars: number;
   /** A call that the index does not answer within this time fails as "index unavailable" instead of hanging. */
   timeoutMs: number;
+  /** search_code stops searching after this long (at most half of timeoutMs) and answers what it found, complete: false. */
+  searchDeadlineMs: number;
 }
 
 export const DEFAULT_LIMITS: ReaderLimits = {
@@ -36,6 +38,7 @@ export const DEFAULT_LIMITS: ReaderLimits = {
   maxReadmeChars: 6_000,
   maxResultChars: 60_000,
   timeoutMs: 10_000,
+  searchDeadlineMs: 4_000,
 };
 
 /** Minimal logger shape (pino's), so the core takes any logger or none. */

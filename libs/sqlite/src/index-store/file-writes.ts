@@ -45,6 +45,7 @@ export function removeFile(st: Statements, row: FileBodyRow): void {
   for (const folder of foldersOf(ancestorsOfRow(row))) st.deleteFolder.run({ s, folder, fid });
   for (const term of JSON.parse(row.trigrams) as string[]) st.deleteTerm.run({ s, kind: TRIGRAM, term, fid });
   for (const term of JSON.parse(row.tokens) as string[]) st.deleteTerm.run({ s, kind: TOKEN, term, fid });
+  if (row.content !== null) st.deleteText.run({ fid });
   st.deleteBody.run({ fid });
   st.deleteFile.run({ fid });
 }
@@ -84,6 +85,8 @@ export function putFile(st: Statements, doc: FileDocument): void {
     }).lastInsertRowid,
   );
   st.insertBody.run({ fid, content: columns.content, tokens: columns.tokens, trigrams: columns.trigrams });
+  // Searchable in the same transaction that makes it readable.
+  if (columns.content !== null) st.insertText.run({ fid, content: columns.content });
   for (const folder of foldersOf(doc.ancestors)) {
     st.insertFolder.run({ s, folder, fid, depth: folderDepth(folder), fromGen: doc.fromGeneration, retiredGen: columns.retiredGen });
   }
@@ -121,6 +124,7 @@ export function pruneRetired(st: Statements, s: number, g: number): void {
 export function deleteScope(st: Statements, s: number): void {
   st.deleteScopeTerms.run({ s });
   st.deleteScopeFolders.run({ s });
+  st.deleteScopeText.run({ s });
   st.deleteScopeBodies.run({ s });
   st.deleteScopeFiles.run({ s });
   st.deleteScope.run({ s });

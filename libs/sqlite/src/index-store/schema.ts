@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
-export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_SCHEMA_VERSION = 2;
 
 /**
  * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
@@ -17,6 +17,9 @@ export const INDEX_SCHEMA_VERSION = 1;
  *   version's generations copied in, so folder counts are a covering-index scan.
  * - `file_terms`: one row per distinct trigram (kind 0) and token (kind 1) of a file
  *   version, for exact suggestion scoring.
+ * - `file_text` (version 2): an FTS5 trigram index of each stored content, keyed by fid,
+ *   for search_code. Contentless (the text stays in `file_bodies` only) and without
+ *   positions (detail=none): it answers "holds these trigrams", the service verifies.
  *
  * Derived rows are removed by primary key using the ancestors/tokens/trigrams stored
  * with the file, so no secondary index on `fid` slows down bulk writes.
@@ -93,6 +96,10 @@ CREATE TABLE IF NOT EXISTS file_terms (
   fid INTEGER NOT NULL,
   PRIMARY KEY (scope_id, kind, term, fid)
 ) WITHOUT ROWID, STRICT;
+
+CREATE VIRTUAL TABLE IF NOT EXISTS file_text USING fts5(
+  content, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0'
+);
 `;
 
 /** Connection settings: WAL lets readers run beside the single writer; NORMAL sync is safe with WAL. */
@@ -112,6 +119,8 @@ export function ensureSchema(db: Database): void {
     if (found > INDEX_SCHEMA_VERSION) {
       throw new Error(`index file has schema version ${found}, this build understands up to ${INDEX_SCHEMA_VERSION}`);
     }
+    // Version 1 files have no content index yet: build it from the stored contents.
+    if (found === 1) db.exec(`INSERT INTO file_text (rowid, content) SELECT fid, content FROM file_bodies WHERE content IS NOT NULL`);
     if (found < INDEX_SCHEMA_VERSION) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));
     }

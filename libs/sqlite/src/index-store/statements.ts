@@ -38,6 +38,7 @@ function build(db: Database) {
     deleteScope: p(`DELETE FROM scopes WHERE scope_id = @s`),
     deleteScopeTerms: p(`DELETE FROM file_terms WHERE scope_id = @s`),
     deleteScopeFolders: p(`DELETE FROM file_folders WHERE scope_id = @s`),
+    deleteScopeText: p(`DELETE FROM file_text WHERE rowid IN (SELECT fid FROM files WHERE scope_id = @s)`),
     deleteScopeBodies: p(`DELETE FROM file_bodies WHERE fid IN (SELECT fid FROM files WHERE scope_id = @s)`),
     deleteScopeFiles: p(`DELETE FROM files WHERE scope_id = @s`),
 
@@ -62,6 +63,8 @@ function build(db: Database) {
     insertFile: p(`INSERT INTO files (id, scope_id, path, depth, from_gen, retired_gen, blob_sha, kind, language, category, size, name_lower, path_lower, summary)
       VALUES (@id, @s, @path, @depth, @fromGen, @retiredGen, @blobSha, @kind, @language, @category, @size, @nameLower, @pathLower, @summary)`),
     insertBody: p(`INSERT INTO file_bodies (fid, content, tokens, trigrams) VALUES (@fid, @content, @tokens, @trigrams)`),
+    insertText: p(`INSERT INTO file_text (rowid, content) VALUES (@fid, @content)`),
+    deleteText: p(`DELETE FROM file_text WHERE rowid = @fid`),
     insertFolder: p(`INSERT OR IGNORE INTO file_folders (scope_id, folder, fid, folder_depth, from_gen, retired_gen)
       VALUES (@s, @folder, @fid, @depth, @fromGen, @retiredGen)`),
     insertTerm: p(`INSERT OR IGNORE INTO file_terms (scope_id, kind, term, fid) VALUES (@s, @kind, @term, @fid)`),

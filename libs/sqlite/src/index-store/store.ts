@@ -2,6 +2,10 @@ import Database from 'better-sqlite3';
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import {
   PortError,
+  type ContentCandidate,
+  type ContentPlan,
+  type ContentScope,
+  type FileContent,
   type FileSummary,
   type FileWrite,
   type FolderCount,
@@ -13,6 +17,7 @@ import {
   type SuggestQuery,
   type VisibleEntry,
 } from '@gitdex/ports';
+import * as contentSearch from './content-search';
 import { toPortError } from './errors';
 import * as writes from './file-writes';
 import { configureConnection, ensureSchema } from './schema';
@@ -62,6 +67,7 @@ export class SqliteIndexStore implements IndexStore {
   private readonly db: Database.Database;
   private statements: Statements | undefined;
   private suggestStatements: SuggestStatements | undefined;
+  private contentStatements: contentSearch.ContentStatements | undefined;
   private readonly frequentTermFiles: number;
 
   constructor(options: SqliteIndexStoreOptions) {
@@ -90,6 +96,7 @@ export class SqliteIndexStore implements IndexStore {
         ensureSchema(this.db);
         this.statements = prepareStatements(this.db);
         this.suggestStatements = prepareSuggestStatements(this.db);
+        this.contentStatements = contentSearch.prepareContentStatements(this.db);
       }
       return Promise.resolve(body(this.statements));
     } catch (error) {
@@ -117,6 +124,7 @@ export class SqliteIndexStore implements IndexStore {
     if (this.db.open) this.db.close();
     this.statements = undefined;
     this.suggestStatements = undefined;
+    this.contentStatements = undefined;
   }
 
   // ── repositories and ref states ──────────────────────────────────────────
@@ -322,6 +330,32 @@ export class SqliteIndexStore implements IndexStore {
       const list = snapshots.map(({ repositoryId, ref, generation }) => ({ repositoryId, ref, generation }));
       const hits = st.snapshotsWithPath.all({ snapshots: JSON.stringify(list), path }) as number[];
       return hits.map((index) => snapshots[index] as Snapshot);
+    });
+  }
+
+  // ── search_code ──────────────────────────────────────────────────────────
+
+  searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
+    return this.run('searchCandidates', (st) => {
+      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
+      if (s === undefined) return [];
+      return contentSearch.searchCandidates(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, plan, scope);
+    });
+  }
+
+  unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
+    return this.run('unsearchableFiles', (st) => {
+      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
+      if (s === undefined) return [];
+      return contentSearch.unsearchableFiles(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, scope);
+    });
+  }
+
+  readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {
+    return this.run('readContents', (st) => {
+      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
+      if (s === undefined) return [];
+      return contentSearch.readContents(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, paths, signal);
     });
   }
 }

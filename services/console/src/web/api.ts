@@ -1,7 +1,7 @@
 // The console's only way to gitdex: the public REST API under /v1, with the reader token
 // (if any) as "Authorization: Bearer". Paths are relative to the page, so a console served
 // under a prefix by a reverse proxy (https://host/gitdex/) calls https://host/gitdex/v1/….
-import type { ListFilesOutput, ReadFileOutput, RepositoriesStateOutput, RepositoryOverviewOutput, SuggestPathsOutput } from '@gitdex/contracts';
+import type { ListFilesOutput, ReadFileOutput, RepositoriesStateOutput, RepositoryOverviewOutput, SearchCodeOutput, SuggestPathsOutput } from '@gitdex/contracts';
 import { encodePath } from './format.js';
 
 /** An answer other than 2xx, as the API words it ({ error: { code, message, suggestions? } }). */
@@ -84,5 +84,11 @@ export const api = {
     get<ListFilesOutput>(`${repoPath(owner, repo)}/tree`, cursor ? { cursor } : { folder, limit: 200 }, signal),
   file: (owner: string, repo: string, path: string, startLine: number | undefined, signal?: AbortSignal) =>
     get<ReadFileOutput>(`${repoPath(owner, repo)}/files/${encodePath(path)}`, { start_line: startLine }, signal),
+  search: (query: string, options: { regex: boolean; repositories?: string; path?: string; cursor?: string }, signal?: AbortSignal) =>
+    get<SearchCodeOutput>(
+      'v1/search',
+      { q: query, regex: options.regex ? 'true' : undefined, repositories: options.repositories, path: options.path, cursor: options.cursor, context_lines: 1, limit: 20 },
+      signal,
+    ),
   suggest: (owner: string, repo: string, query: string, signal?: AbortSignal) => get<SuggestPathsOutput>(`${repoPath(owner, repo)}/suggest`, { q: query, limit: 8 }, signal),
 };

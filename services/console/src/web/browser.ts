@@ -416,7 +416,8 @@ export class Browser {
   private async showFile(route: Extract<Route, { view: 'file' }>, signal: AbortSignal, focus: boolean): Promise<void> {
     let file: ReadFileOutput;
     try {
-      file = await api.file(route.owner, route.repo, route.path, undefined, signal);
+      // From a search result: start a few lines above the match, so it shows with its context.
+      file = await api.file(route.owner, route.repo, route.path, route.line !== undefined ? Math.max(1, route.line - 10) : undefined, signal);
     } catch (error) {
       // A folder given as a file: list it instead.
       if (error instanceof ApiError && error.code === 'INVALID_ARGUMENT') {
@@ -460,7 +461,8 @@ export class Browser {
         const lines = part.content.split('\n');
         const rows = lines.map((text, i) => {
           const n = part.start_line + i;
-          return h('tr', { id: `L${n}` }, h('td', { class: 'ln' }, String(n)), h('td', { class: 'line' }, h('code', {}, text === '' ? '\u200b' : text)));
+          const attrs = n === route.line ? { id: `L${n}`, class: 'hit', 'aria-current': 'true' } : { id: `L${n}` };
+          return h('tr', attrs, h('td', { class: 'ln' }, String(n)), h('td', { class: 'line' }, h('code', {}, text === '' ? '\u200b' : text)));
         });
         tbody.append(...rows);
         this.renderFileFooter(footer, route, part, appendLines);
@@ -472,6 +474,7 @@ export class Browser {
     }
     fill(this.el.view, body);
     if (focus) heading.focus();
+    if (route.line !== undefined) document.getElementById(`L${route.line}`)?.scrollIntoView({ block: 'center' });
   }
 
   private renderFileFooter(footer: HTMLElement, route: Extract<Route, { view: 'file' }>, part: ReadFileOutput, appendLines: (p: ReadFileOutput) => void): void {

@@ -5,6 +5,7 @@ import { Browser } from './browser.js';
 import { byId, fill, h } from './dom.js';
 import { RepositoryTable } from './repositories.js';
 import { parseRoute, routeRepository } from './route.js';
+import { SearchBox } from './search.js';
 
 const POLL_MS = 2000;
 
@@ -41,6 +42,18 @@ const browser = new Browser(
   { unauthorized: (error) => unauthorized(error), announce },
 );
 
+const search = new SearchBox(
+  {
+    form: byId<HTMLFormElement>('search-form'),
+    query: byId<HTMLInputElement>('search-query'),
+    regex: byId<HTMLInputElement>('search-regex'),
+    scope: byId<HTMLInputElement>('search-scope'),
+    path: byId<HTMLInputElement>('search-path'),
+    results: byId('search-results'),
+  },
+  { unauthorized: (error) => unauthorized(error), announce },
+);
+
 let authorized = true;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let polling = false;
@@ -71,6 +84,7 @@ function unauthorized(error: ApiError): void {
   stopPolling();
   table.clear();
   browser.clear();
+  search.clear();
   repositoriesSection.hidden = true;
   updated.textContent = '';
   showAlert(
@@ -172,6 +186,7 @@ forget.addEventListener('click', () => {
   // Nothing read with the token stays on screen.
   table.clear();
   browser.clear();
+  search.clear();
   announce('Token forgotten.');
   authorized = true;
   startPolling();

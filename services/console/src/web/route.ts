@@ -5,13 +5,14 @@
 //   #/owner/repo               the repository's root folder
 //   #/owner/repo/tree/a/b      folder a/b
 //   #/owner/repo/blob/a/b.ts   file a/b.ts
+//   #/owner/repo/blob/a/b.ts?line=12   file a/b.ts at line 12 (a search result)
 //
 // Every segment is percent-encoded. Pure: no DOM, no imports (unit-tested under Node).
 
 export type Route =
   | { view: 'home' }
   | { view: 'tree'; owner: string; repo: string; folder: string }
-  | { view: 'file'; owner: string; repo: string; path: string };
+  | { view: 'file'; owner: string; repo: string; path: string; line?: number };
 
 function decode(segment: string): string {
   try {
@@ -23,11 +24,13 @@ function decode(segment: string): string {
 
 /** The route a fragment names; anything unrecognised is home. */
 export function parseRoute(hash: string): Route {
-  const segments = hash.replace(/^#/, '').split('/').filter((s) => s !== '').map(decode);
+  const [where = '', query = ''] = hash.replace(/^#/, '').split('?', 2);
+  const segments = where.split('/').filter((s) => s !== '').map(decode);
   const [owner, repo, kind, ...rest] = segments;
   if (owner === undefined || repo === undefined) return { view: 'home' };
   const path = rest.filter((s) => s !== '.' && s !== '..').join('/');
-  if (kind === 'blob' && path !== '') return { view: 'file', owner, repo, path };
+  const line = Number(/(?:^|&)line=(\d{1,9})(?:&|$)/.exec(query)?.[1] ?? 0);
+  if (kind === 'blob' && path !== '') return line > 0 ? { view: 'file', owner, repo, path, line } : { view: 'file', owner, repo, path };
   if (kind === 'tree') return { view: 'tree', owner, repo, folder: path };
   return { view: 'tree', owner, repo, folder: '' };
 }
@@ -39,11 +42,12 @@ export function routeHash(route: Route): string {
   const path = route.view === 'tree' ? route.folder : route.path;
   const encoded = path.split('/').filter((s) => s !== '').map(encodeURIComponent).join('/');
   if (route.view === 'tree') return encoded === '' ? base : `${base}/tree/${encoded}`;
-  return `${base}/blob/${encoded}`;
+  return `${base}/blob/${encoded}${route.line !== undefined && route.line > 0 ? `?line=${route.line}` : ''}`;
 }
 
 export const treeHash = (owner: string, repo: string, folder: string): string => routeHash({ view: 'tree', owner, repo, folder });
-export const fileHash = (owner: string, repo: string, path: string): string => routeHash({ view: 'file', owner, repo, path });
+export const fileHash = (owner: string, repo: string, path: string, line?: number): string =>
+  routeHash(line !== undefined ? { view: 'file', owner, repo, path, line } : { view: 'file', owner, repo, path });
 
 /** "owner/repo" of a route, or null at home. */
 export function routeRepository(route: Route): string | null {

@@ -7,6 +7,8 @@ import {
   RepositoriesStateOutputSchema,
   RepositoryOverviewInputSchema,
   RepositoryOverviewOutputSchema,
+  SearchCodeInputSchema,
+  SearchCodeOutputSchema,
   SuggestPathsInputSchema,
   SuggestPathsOutputSchema,
 } from '@gitdex/contracts';
@@ -59,7 +61,7 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: 'gitdex reader',
       version: READER_VERSION,
-      description: 'Read indexed GitHub repositories: files, folders, overviews, index state and path suggestions. The same operations as the MCP tools of /mcp.',
+      description: 'Read and search indexed GitHub repositories: files, folders, overviews, index state, path suggestions and code search. The same operations as the MCP tools of /mcp.',
     },
     paths: {
       '/v1/repositories': {
@@ -113,9 +115,28 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses('SuggestPathsOutput'),
         },
       },
+      '/v1/search': {
+        get: {
+          operationId: 'search_code',
+          summary: TOOLS.search_code.title,
+          description: `${TOOLS.search_code.description} repositories is repeated or comma-separated; path and exclude are repeated for several globs; regex, case_sensitive and include_generated take true or false.`,
+          parameters: queryParameters(SearchCodeInputSchema, [], { query: 'q' }),
+          responses: responses('SearchCodeOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/search': {
+        get: {
+          operationId: 'search_code_in_repository',
+          summary: `${TOOLS.search_code.title} in one repository`,
+          description: TOOLS.search_code.description,
+          parameters: [...ownerRepo, ...queryParameters(SearchCodeInputSchema, ['repository', 'repositories'], { query: 'q' })],
+          responses: responses('SearchCodeOutput'),
+        },
+      },
     },
     components: {
       schemas: {
+        SearchCodeOutput: jsonSchema(SearchCodeOutputSchema, 'output'),
         ReadFileOutput: jsonSchema(ReadFileOutputSchema, 'output'),
         ListFilesOutput: jsonSchema(ListFilesOutputSchema, 'output'),
         RepositoryOverviewOutput: jsonSchema(RepositoryOverviewOutputSchema, 'output'),

@@ -1,7 +1,7 @@
 import { invalid } from '../tool-error';
 
 /** Query parameters that are whole numbers in the tool inputs. */
-const NUMBERS = new Set(['depth', 'limit', 'start_line', 'end_line']);
+const NUMBERS = new Set(['depth', 'limit', 'start_line', 'end_line', 'context_lines']);
 
 /**
  * Tool arguments from a query string: numbers parsed, a parameter given twice refused,
@@ -23,4 +23,23 @@ export function listParam(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   const items = Array.isArray(value) ? value : [value];
   return items.flatMap((item) => String(item).split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+const BOOLEANS = new Set(['regex', 'case_sensitive', 'include_generated']);
+
+/**
+ * search_code arguments from a query string: q or query; repositories as a list (?repositories=a&repositories=b
+ * or a,b), path and exclude repeated for several globs; true/false for the switches.
+ */
+export function searchArgs(query: Record<string, unknown>): Record<string, unknown> {
+  const { repositories, path, exclude, ...rest } = query;
+  const args = queryArgs(rest, { q: 'query' });
+  for (const [name, value] of Object.entries(args)) {
+    if (BOOLEANS.has(name) && typeof value === 'string' && /^(true|false)$/i.test(value.trim())) args[name] = value.trim().toLowerCase() === 'true';
+  }
+  // Globs may hold commas ({a,b}): several globs come as repeated parameters only.
+  const globs = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).map(String));
+  const lists = { repositories: listParam(repositories), path: globs(path), exclude: globs(exclude) };
+  for (const [name, value] of Object.entries(lists)) if (value !== undefined) args[name] = value;
+  return args;
 }

@@ -6,7 +6,7 @@ import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } fro
 import { asToolError, callTool, type ToolObserver } from '../tools/call-tool';
 import { HTTP_STATUS, ToolError } from '../tool-error';
 import { openApiDocument } from './openapi';
-import { listParam, queryArgs } from './query';
+import { listParam, queryArgs, searchArgs } from './query';
 
 export interface RestOptions extends ReaderGuardOptions {
   observe?: ToolObserver;
@@ -66,6 +66,8 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
   router.get('/v1/repositories/:owner/:repo/tree/*folder', serve('list_files', (req) => ({ ...queryArgs(req.query), repository: repository(req), folder: wildcard(req.params.folder) })));
   router.get('/v1/repositories/:owner/:repo/files/*path', serve('read_file', (req) => ({ ...queryArgs(req.query), repository: repository(req), path: wildcard(req.params.path) })));
   router.get('/v1/repositories/:owner/:repo/suggest', serve('suggest_paths', (req) => ({ ...queryArgs(req.query, { q: 'query' }), repository: repository(req) })));
+  router.get('/v1/search', serve('search_code', (req) => searchArgs(req.query)));
+  router.get('/v1/repositories/:owner/:repo/search', serve('search_code', (req) => ({ ...searchArgs(req.query), repository: repository(req) })));
   router.use('/v1', (req, res) => {
     sendError(res, new ToolError('NOT_FOUND', `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}: see /v1/openapi.json for what this API serves.`));
   });

@@ -7,6 +7,8 @@ import {
   RepositoriesStateOutputSchema,
   RepositoryOverviewInputSchema,
   RepositoryOverviewOutputSchema,
+  SearchCodeInputSchema,
+  SearchCodeOutputSchema,
   SuggestPathsInputSchema,
   SuggestPathsOutputSchema,
   type ToolName,
@@ -18,6 +20,7 @@ import { listFiles } from './list-files';
 import { readFile } from './read-file';
 import { repositoriesState } from './repositories-state';
 import { repositoryOverview } from './repository-overview';
+import { searchCode } from './search-code';
 import { suggestPaths } from './suggest-paths';
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -107,6 +110,21 @@ export const TOOLS = {
     input: SuggestPathsInputSchema,
     output: SuggestPathsOutputSchema,
     run: suggestPaths,
+  }),
+  search_code: define({
+    name: 'search_code',
+    title: 'Search code',
+    description: [
+      'Find lines in the files of indexed repositories: a literal substring (default) or an RE2 regular expression (regex: true), line by line, exactly the lines `git grep -n` finds at the indexed commit.',
+      'Case-insensitive unless the query has an upper-case letter (or case_sensitive says otherwise). Without repository/repositories it searches every repository you can read (default branches); repositories takes "owner/name" and "owner/*".',
+      'path and exclude take globs ("src/**/*.ts"; "*.go" matches at any depth); language filters by language; vendored and generated files are searched only with include_generated: true. Binary and too large files are not searched (counted in skipped).',
+      'Files come best first (whole-word and exact-case matches, definitions, source before tests), each with its matching lines (line numbers as read_file uses them, context_lines around, default 2) and a GitHub URL. limit files a page (default 20); next_cursor pages on over the same commits.',
+      'A search stops at its deadline and then says complete: false with what it found. RE2 has no backreferences or lookaround.',
+      FRESHNESS_HINT,
+    ].join(' '),
+    input: SearchCodeInputSchema,
+    output: SearchCodeOutputSchema,
+    run: searchCode,
   }),
 } satisfies Record<ToolName, ToolDefinition<z.ZodType, z.ZodType>>;
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { Registry } from 'prom-client';
-import type { ListFilesOutput, ReadFileOutput, RepositoriesStateOutput, RepositoryOverviewOutput, SuggestPathsOutput } from '@gitdex/contracts';
+import type { ListFilesOutput, ReadFileOutput, RepositoriesStateOutput, RepositoryOverviewOutput, SearchCodeOutput, SuggestPathsOutput } from '@gitdex/contracts';
 import { createReaderApp, createReaderRouter } from '../../src/app';
 import { resolveDeps } from '../../src/deps';
 import { pushCommit, seedRepository } from '../support/documents';
@@ -105,10 +105,22 @@ describe('REST /v1', () => {
     await new Promise<void>((resolve) => down.close(() => resolve()));
   });
 
+  test('GET /v1/search and /v1/repositories/{owner}/{repo}/search: the search_code tool, with lists, switches and globs from the query string', async () => {
+    const one = await get<SearchCodeOutput>('/v1/repositories/octo/api/search?q=SERVER&case_sensitive=false&path=src/**&context_lines=0');
+    expect(one.files.map((f) => f.path)).toEqual(['src/index.ts', 'src/server/http-server.ts']);
+    expect(one.files[1]!.matches[0]).toMatchObject({ line: 1, text: '// server 1', before: [], after: [] });
+    const all = await get<SearchCodeOutput>('/v1/search?q=^web&regex=true&repositories=octo/web,octo/api');
+    expect(all.files.map((f) => `${f.repository}:${f.path}`)).toEqual(['octo/web:src/index.ts', 'octo/web:src/only-in-web.ts']);
+    const globs = await get<SearchCodeOutput>('/v1/search?q=web&path=src/{index,only-in-web}.ts&exclude=**/only-*');
+    expect(globs.files.map((f) => f.path)).toEqual(['src/index.ts']);
+    expect((await get<ErrorBody>('/v1/search?q=(&regex=true', 400)).error.message).toMatch(/not a valid RE2/);
+  });
+
   test('GET /v1/openapi.json describes every route from the same schemas', async () => {
     const document = await get<{ openapi: string; paths: Record<string, { get: { operationId: string; parameters: { name: string }[] } }>; components: { schemas: Record<string, { properties: Record<string, unknown> }> } }>('/v1/openapi.json');
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.values(document.paths).map((p) => p.get.operationId).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'suggest_paths']);
+    expect(Object.values(document.paths).map((p) => p.get.operationId).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'search_code_in_repository', 'suggest_paths']);
+    expect(document.paths['/v1/search']!.get.parameters.map((p) => p.name)).toContain('q');
     expect(document.paths['/v1/repositories/{owner}/{repo}/suggest']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'q', 'ref', 'limit']);
     expect(document.paths['/v1/repositories/{owner}/{repo}/files/{path}']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'path', 'ref', 'start_line', 'end_line']);
     expect(Object.keys(document.components.schemas.ReadFileOutput!.properties)).toContain('next_start_line');

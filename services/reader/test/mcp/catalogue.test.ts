@@ -2,11 +2,11 @@ import { connectInMemory } from '../support/mcp-client';
 import { createWorld } from '../support/world';
 
 describe('what the MCP server offers', () => {
-  test('five read-only, idempotent, closed-world tools with input and output schemas and descriptions that state limits', async () => {
+  test('six read-only, idempotent, closed-world tools with input and output schemas and descriptions that state limits', async () => {
     const world = await createWorld();
     const { client, close } = await connectInMemory(world.deps);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'suggest_paths']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'suggest_paths']);
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false });
       expect(tool.title).toBeTruthy();
@@ -22,6 +22,9 @@ describe('what the MCP server offers', () => {
     expect(byName.read_file!.inputSchema.required).toEqual(['repository', 'path']);
     expect((byName.read_file!.inputSchema.properties as Record<string, { description?: string }>).start_line!.description).toMatch(/1/);
     expect(byName.read_file!.outputSchema!.properties).toHaveProperty('freshness');
+    expect(byName.search_code!.inputSchema.required).toEqual(['query']);
+    expect(byName.search_code!.description).toMatch(/RE2/);
+    expect(byName.search_code!.outputSchema!.properties).toHaveProperty('next_cursor');
     await close();
   });
 

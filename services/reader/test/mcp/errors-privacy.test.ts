@@ -54,7 +54,7 @@ describe('an index that fails is answered, never hung on or leaked', () => {
     return { ...(await connectInMemory(deps)), errors };
   };
 
-  test.each(['read_file', 'list_files', 'repository_overview', 'repositories_state', 'suggest_paths'])('unreachable: %s says retry in a few seconds', async (tool) => {
+  test.each(['read_file', 'list_files', 'repository_overview', 'repositories_state', 'suggest_paths', 'search_code'])('unreachable: %s says retry in a few seconds', async (tool) => {
     const { client, close } = await withFault('unavailable');
     const error = failed(await call(client, tool, argsFor(tool)));
     expect(error.code).toBe('UNAVAILABLE');
@@ -90,6 +90,8 @@ function argsFor(tool: string): Record<string, unknown> {
       return { repository: 'octo/api', query: 'readme' };
     case 'repositories_state':
       return {};
+    case 'search_code':
+      return { query: 'readme' };
     default:
       return { repository: 'octo/api' };
   }

@@ -1,4 +1,4 @@
-import type { RepositoriesStateOutput } from '@gitdex/contracts';
+import type { RepositoriesStateOutput, SearchCodeOutput } from '@gitdex/contracts';
 import { patternMatches, scopedAccess } from '../../src/access';
 import { repositoryDocument } from '../support/documents';
 import { call, connectInMemory, failed, ok, textOf, type ToolResult } from '../support/mcp-client';
@@ -51,6 +51,8 @@ const TOOL_CALLS: [string, (repository: string) => Record<string, unknown>][] = 
   ['repository_overview', (repository) => ({ repository })],
   ['suggest_paths', (repository) => ({ repository, query: 'index' })],
   ['repositories_state', (repository) => ({ repositories: [repository] })],
+  ['search_code', (repository) => ({ repository, query: 'index' })],
+  ['search_code', (repository) => ({ repositories: [repository], query: 'CANARY', regex: true })],
 ];
 
 describe('MCP: what each token reads, and what it never sees', () => {
@@ -89,6 +91,20 @@ describe('MCP: what each token reads, and what it never sees', () => {
         expect(leaks(JSON.stringify(real), JSON.stringify(args(repository)), caller)).toEqual([]);
         expect(leaks(JSON.stringify(upper), JSON.stringify(args(repository)), caller)).toEqual([]);
         if (real.isError) expect(failed(real).suggestions).toEqual([]);
+      }
+      await close();
+    });
+
+    test('search_code over every repository finds private content only where the token covers it, and never counts the rest', async () => {
+      const { client, close } = await connectInMemory(depsFor(world), principal);
+      for (const args of [{ query: 'canary' }, { query: 'CANARY-[a-z]+-[0-9a-f]{8}', regex: true }, { query: 'canary', repositories: ['hidden-org/*', 'acme/*'] }, { query: 'canary', repositories: ['*'] }]) {
+        const answer = ok<SearchCodeOutput>(await call(client, 'search_code', args));
+        const searched = answer.repositories.map((r) => r.repository);
+        for (const repository of PRIVATE_INDEXED) expect({ repository, searched: searched.includes(repository) }).toEqual({ repository, searched: mayRead(caller, repository) && (args.repositories === undefined || args.repositories.some((p) => p === '*' || repository.startsWith(p.slice(0, -1)))) });
+        const readableCanaryFiles = PRIVATE_INDEXED.filter((r) => searched.includes(r)).reduce((n, r) => n + answer.files.filter((f) => f.repository === r).length, 0);
+        expect(answer.total_files).toBe(readableCanaryFiles);
+        expect(answer.files.every((f) => searched.includes(f.repository))).toBe(true);
+        expect(leaks(JSON.stringify(answer), '', caller)).toEqual([]);
       }
       await close();
     });
@@ -226,6 +242,8 @@ describe('REST: the same rules on every route', () => {
     `/v1/repositories/${repository}/files/README.md?start_line=1&end_line=2`,
     `/v1/repositories/${repository}/suggest?q=index`,
     `/v1/repositories?repository=${repository}`,
+    `/v1/repositories/${repository}/search?q=canary`,
+    `/v1/search?q=CANARY&regex=true&repositories=${repository}`,
   ];
 
   test.each(CALLERS)('%s: readable private repositories answer 200 with their content; others answer as if they did not exist', async (caller) => {
@@ -241,6 +259,10 @@ describe('REST: the same rules on every route', () => {
         expect(leaks(real.text, route, caller)).toEqual([]);
       }
     }
+    const searched = JSON.parse((await get(caller, '/v1/search?q=canary&path=**/*.md&path=src/**')).text) as SearchCodeOutput;
+    expect(leaks(JSON.stringify(searched), '', caller)).toEqual([]);
+    expect(searched.files.length > 0).toBe(PRIVATE_INDEXED.some((r) => mayRead(caller, r)));
+    expect(searched.files.every((f) => mayRead(caller, f.repository) && (f.path.endsWith('.md') || f.path.startsWith('src/')))).toBe(true);
     const all = JSON.parse((await get(caller, '/v1/repositories')).text) as RepositoriesStateOutput;
     expect(all.repositories.map((r) => r.repository).sort()).toEqual([...PUBLIC, ...[ACME_PRIVATE, VAULT, UNINDEXED_PRIVATE].filter((r) => mayRead(caller, r))].sort());
     const hint = await get(caller, '/v1/repositories/acme/tools/files/vault-only-z8/keys.txt');

@@ -1,6 +1,10 @@
-import { depthOf, type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { contentTrigrams, depthOf, type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
 import {
   PortError,
+  type ContentCandidate,
+  type ContentPlan,
+  type ContentScope,
+  type FileContent,
   type FileSummary,
   type FileWrite,
   type FolderCount,
@@ -225,6 +229,39 @@ export class MemoryIndexStore implements IndexStore {
     this.touch('snapshotsWithPath');
     return snapshots.filter((s) => this.visible(s).some((d) => d.path === path));
   }
+
+  async searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
+    this.touch('searchCandidates');
+    scope.signal?.throwIfAborted();
+    return this.scoped(snapshot, scope)
+      .filter((d) => d.content !== null && d.kind === 'file' && selects(plan, new Set(contentTrigrams(d.content))))
+      .slice(0, Math.max(0, scope.limit))
+      .map(candidateOf);
+  }
+
+  async unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
+    this.touch('unsearchableFiles');
+    return this.scoped(snapshot, scope)
+      .filter((d) => d.kind === 'file' && (d.flags.binary || d.flags.tooLarge))
+      .slice(0, Math.max(0, scope.limit))
+      .map(candidateOf);
+  }
+
+  async readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {
+    this.touch('readContents');
+    signal?.throwIfAborted();
+    const wanted = new Set(paths);
+    return this.visible(snapshot)
+      .filter((d) => wanted.has(d.path))
+      .map((d) => ({ path: d.path, content: d.content }));
+  }
+
+  private scoped(snapshot: Snapshot, scope: ContentScope): FileDocument[] {
+    return this.visible(snapshot)
+      .filter((d) => scope.afterPath === null || cmp(d.path, scope.afterPath) > 0)
+      .filter((d) => scope.language === undefined || d.language === scope.language)
+      .filter((d) => scope.includeGenerated || (!d.flags.vendored && !d.flags.generated));
+  }
 }
 
 function summary(doc: FileDocument): FileSummary {
@@ -235,4 +272,21 @@ function summary(doc: FileDocument): FileSummary {
 /** Code-point order, as SQLite (BINARY) and Elasticsearch keyword sorts give it. */
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function candidateOf(d: FileDocument): ContentCandidate {
+  return { path: d.path, blobSha: d.blobSha, language: d.language, flags: d.flags, size: d.size };
+}
+
+function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
+  switch (plan.op) {
+    case 'all':
+      return true;
+    case 'substring':
+      return contentTrigrams(plan.text).every((t) => trigrams.has(t));
+    case 'and':
+      return plan.of.every((p) => selects(p, trigrams));
+    case 'or':
+      return plan.of.some((p) => selects(p, trigrams));
+  }
 }

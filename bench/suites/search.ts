@@ -1,0 +1,135 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { callOk } from '../mcp/clients';
+import { figure, row } from '../report/model';
+import type { Backend } from '../setup/backends';
+import type { SuiteContext } from './context';
+import { mediumCheckout, startGitdexStdio } from './reads';
+
+interface SearchCase {
+  label: string;
+  args: { query: string; regex?: boolean; case_sensitive?: boolean };
+  /** search_code over every repository instead of the medium one. */
+  everywhere?: boolean;
+  /** Flags for rg and git grep (-F for literals, -i, …). */
+  flags: string[];
+}
+
+/** ripgrep from the Debian package, installed with apt-get (as root) when it is missing. */
+function ripgrep(ctx: SuiteContext): string | null {
+  const which = () => spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
+  if (which()) return which();
+  if (process.getuid?.() === 0) {
+    ctx.log('search: installing ripgrep (apt-get install ripgrep)');
+    spawnSync('apt-get', ['install', '-y', '-q', 'ripgrep'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (!which()) spawnSync('sh', ['-c', 'apt-get update -q && apt-get install -y -q ripgrep'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  }
+  return which() || null;
+}
+
+/** Identifiers of the checkout's source files: one rare (selective), one frequent (common). */
+function pickWords(checkout: string, files: string[]): { rare: string; common: string } {
+  const counts = new Map<string, number>();
+  for (const path of files.slice(0, 400)) {
+    let text: string;
+    try {
+      text = readFileSync(join(checkout, path), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const word of new Set(text.match(/[A-Za-z_][A-Za-z0-9_]{7,}/g) ?? [])) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const sorted = [...counts.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
+  const rare = sorted.find(([w, n]) => n === 1 && /[a-z][A-Z]/.test(w))?.[0] ?? sorted[0]?.[0] ?? 'createServer';
+  return { rare, common: 'return' };
+}
+
+function timeCommand(command: string, args: string[], cwd: string): number {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
+  if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')} exited ${result.status}`);
+  return performance.now() - started;
+}
+
+/** Bytes of the index per byte of content (content trigrams only, and everything), per backend. */
+async function indexOverhead(ctx: SuiteContext, backend: Backend): Promise<string[]> {
+  const contentBytes = ctx.repos.medium.corpus.bytes;
+  if (backend.name === 'elasticsearch' && ctx.engines) {
+    const prefix = backend.readEnv.ELASTICSEARCH_INDEX_PREFIX;
+    const url = `${ctx.engines.elasticsearchUrl}/${prefix}-files/_disk_usage?run_expensive_tasks=true`;
+    const usage = (await (await fetch(url, { method: 'POST' })).json()) as Record<string, { store_size_in_bytes?: number; fields?: Record<string, { total_in_bytes?: number }> }>;
+    const index = Object.values(usage).find((v) => v && typeof v === 'object' && 'fields' in v);
+    const trigrams = index?.fields?.contentTrigrams?.total_in_bytes ?? 0;
+    const total = index?.store_size_in_bytes ?? 0;
+    return [`Elasticsearch: content trigrams ${(trigrams / contentBytes).toFixed(2)} bytes per byte of content; the whole files index ${(total / contentBytes).toFixed(2)} (content stored once in _source, compressed)`];
+  }
+  const dataDir = backend.readEnv.GITDEX_DATA_DIR;
+  const file = dataDir ? [join(dataDir, 'index.sqlite'), join(dataDir, 'gitdex-index.sqlite')].find(existsSync) : undefined;
+  if (!file) return ['SQLite: index file not found for the overhead'];
+  const db = new Database(file, { readonly: true });
+  try {
+    const fts = db.prepare(`SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE 'file_text%'`).pluck().get() as number;
+    return [`SQLite: FTS5 trigram index ${(fts / contentBytes).toFixed(2)} bytes per byte of content; the whole file ${(statSync(file).size / contentBytes).toFixed(2)}`];
+  } catch (error) {
+    return [`SQLite: overhead not measured (${error instanceof Error ? error.message : String(error)})`];
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * search_code through MCP stdio beside ripgrep and git grep on a checkout of the same commit:
+ * selective and common literals, a regex, a case-insensitive literal, and every repository.
+ */
+export async function searchSuite(ctx: SuiteContext, backend: Backend): Promise<void> {
+  const checkout = await mediumCheckout(ctx);
+  const files = ctx.repos.medium.corpus.files.map((f) => f.path).filter((p) => /\.(js|ts|mjs|cjs)$/.test(p));
+  const { rare, common } = pickWords(checkout, files);
+  const cases: SearchCase[] = [
+    { label: `selective literal "${rare}"`, args: { query: rare, case_sensitive: true }, flags: ['-F'] },
+    { label: `common literal "${common}"`, args: { query: common, case_sensitive: true }, flags: ['-F'] },
+    { label: 'regex "function\\s+\\w+Error\\("', args: { query: 'function\\s+\\w+Error\\(', regex: true, case_sensitive: true }, flags: ['-E'] },
+    { label: `case-insensitive literal "${rare.toLowerCase()}"`, args: { query: rare.toLowerCase(), case_sensitive: false }, flags: ['-F', '-i'] },
+    { label: `every repository, literal "${rare}"`, args: { query: rare, case_sensitive: true }, everywhere: true, flags: ['-F'] },
+  ];
+  const rg = ripgrep(ctx);
+  if (!rg) ctx.results.notes.push('search: ripgrep could not be installed; only git grep is compared');
+  const gitdex = await startGitdexStdio(backend);
+  const samples = ctx.config.reads.samples;
+  const warmup = Math.min(5, ctx.config.reads.warmup);
+  try {
+    for (const c of cases) {
+      const args = { ...c.args, ...(c.everywhere ? {} : { repository: ctx.repos.medium.fullName }), limit: 20, context_lines: 0 };
+      const mine: number[] = [];
+      const rgTimes: number[] = [];
+      const gitTimes: number[] = [];
+      // git grep -E has no \s/\w in ERE of every libc: give it -P for the regex case.
+      const gitFlags = c.flags.map((f) => (f === '-E' ? '-P' : f));
+      for (let i = 0; i < warmup + samples; i += 1) {
+        const started = performance.now();
+        await callOk(gitdex.client, 'search_code', args);
+        const took = performance.now() - started;
+        const r = rg ? timeCommand(rg, ['-n', '--no-heading', '-uu', ...c.flags.filter((f) => f !== '-E'), '-e', c.args.query, '.'], checkout) : NaN;
+        // The checkout is a plain export of the commit: git grep --no-index reads the same files.
+        const g = timeCommand('git', ['grep', '--no-index', '-n', '-I', ...gitFlags, '-e', c.args.query], checkout);
+        if (i < warmup) continue;
+        mine.push(took);
+        rgTimes.push(r);
+        gitTimes.push(g);
+      }
+      const value = figure(`gitdex search_code (${backend.name}) via MCP stdio`, 'ms', mine);
+      const baseline = rg ? figure('ripgrep on a checkout', 'ms', rgTimes) : figure('git grep on a checkout', 'ms', gitTimes);
+      const r = value.summary.median / baseline.summary.median;
+      ctx.results.rows.push(
+        row({ suite: 'search', backend: backend.name, case: c.label, value, baseline, target: { text: 'p50 ≤ ripgrep p50', met: Number.isFinite(r) ? r <= 1 : null } }),
+        row({ suite: 'search', backend: backend.name, case: `${c.label} (beside git grep)`, value, baseline: figure('git grep on a checkout', 'ms', gitTimes) }),
+      );
+      ctx.log(`  ${backend.name} ${c.label}: gitdex ${value.summary.median.toFixed(1)} ms, rg ${Number.isFinite(baseline.summary.median) ? baseline.summary.median.toFixed(1) : '-'} ms, git grep ${figure('g', 'ms', gitTimes).summary.median.toFixed(1)} ms`);
+    }
+  } finally {
+    await gitdex.close();
+  }
+  ctx.results.profiles.push({ title: `search_code on ${backend.name}: index overhead`, lines: await indexOverhead(ctx, backend) });
+}

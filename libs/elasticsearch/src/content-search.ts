@@ -1,0 +1,128 @@
+import type { estypes } from '@elastic/elasticsearch';
+import { contentTrigrams, type FileDocument, type FileFlags } from '@gitdex/contracts';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot } from '@gitdex/ports';
+import { MAX_PAGE, type StoreContext } from './context';
+import { afterPathValues } from './file-reads';
+import { compareCodePoints, visibleFilter } from './queries';
+
+type Query = estypes.QueryDslQueryContainer;
+
+/** Trigrams of one substring used in a query: a spread subset is as correct (weaker) and keeps the query small. */
+const MAX_TRIGRAMS_PER_SUBSTRING = 24;
+/** Paths per terms query in readContents. */
+const CONTENT_CHUNK = 200;
+const CANDIDATE_FIELDS = ['path', 'blobSha', 'language', 'size', 'flags.binary', 'flags.vendored', 'flags.generated', 'flags.tooLarge'];
+const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
+
+/**
+ * A term every document with content holds (no real trigram is this short): "every file
+ * with content" is a term query, also for files too short to have a trigram.
+ */
+const HAS_CONTENT = '';
+
+/** The document as indexed: the FileDocument plus the trigrams of its content (not kept in _source). */
+export function withContentTrigrams(doc: FileDocument): FileDocument & { contentTrigrams?: string[] } {
+  return doc.content !== null ? { ...doc, contentTrigrams: [HAS_CONTENT, ...contentTrigrams(doc.content)] } : doc;
+}
+
+function spread<T>(items: T[], most: number): T[] {
+  if (items.length <= most) return items;
+  const step = (items.length - 1) / (most - 1);
+  return Array.from({ length: most }, (_, i) => items[Math.round(i * step)] as T);
+}
+
+/** The plan as a filter; null means "no constraint" (every file with content). */
+export function planQuery(plan: ContentPlan): Query | null {
+  switch (plan.op) {
+    case 'all':
+      return null;
+    case 'substring': {
+      const trigrams = spread(contentTrigrams(plan.text), MAX_TRIGRAMS_PER_SUBSTRING);
+      if (trigrams.length === 0) return null;
+      return { bool: { filter: trigrams.map((trigram) => ({ term: { contentTrigrams: trigram } })) } };
+    }
+    case 'and': {
+      const parts = plan.of.map(planQuery).filter((q): q is Query => q !== null);
+      return parts.length === 0 ? null : { bool: { filter: parts } };
+    }
+    case 'or': {
+      const parts = plan.of.map(planQuery);
+      if (parts.length === 0 || parts.some((q) => q === null)) return null;
+      return { bool: { should: parts as Query[], minimum_should_match: 1 } };
+    }
+  }
+}
+
+function scopeFilters(scope: ContentScope): Query[] {
+  return [
+    ...(scope.language !== undefined ? [{ term: { language: scope.language } }] : []),
+    ...(scope.includeGenerated ? [] : [{ term: { 'flags.vendored': false } }, { term: { 'flags.generated': false } }]),
+  ];
+}
+
+function value<T>(hit: estypes.SearchHit<unknown>, field: string): T {
+  return (hit.fields?.[field] as T[] | undefined)?.[0] as T;
+}
+
+function candidateOf(hit: estypes.SearchHit<unknown>): ContentCandidate {
+  const flags: FileFlags = {
+    binary: value<boolean>(hit, 'flags.binary') === true,
+    vendored: value<boolean>(hit, 'flags.vendored') === true,
+    generated: value<boolean>(hit, 'flags.generated') === true,
+    tooLarge: value<boolean>(hit, 'flags.tooLarge') === true,
+  };
+  return { path: value(hit, 'path'), blobSha: value(hit, 'blobSha'), language: value<string | null>(hit, 'language') ?? null, flags, size: Number(value(hit, 'size')) };
+}
+
+async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentScope): Promise<ContentCandidate[]> {
+  if (scope.limit <= 0) return [];
+  const response = await ctx.client.search(
+    {
+      index: ctx.files,
+      size: Math.min(scope.limit, MAX_PAGE),
+      track_total_hits: false,
+      query: { bool: { filter } },
+      sort: PATH_ORDER,
+      ...(scope.afterPath !== null ? { search_after: afterPathValues(scope.afterPath) } : {}),
+      stored_fields: '_none_',
+      docvalue_fields: CANDIDATE_FIELDS,
+    },
+    scope.signal ? { signal: scope.signal } : {},
+  );
+  return response.hits.hits.map(candidateOf);
+}
+
+/** Candidates: visible files with content whose trigrams satisfy the plan. */
+export function searchCandidates(ctx: StoreContext, snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
+  const planned = planQuery(plan);
+  // Files without content (binary, too large, symlinks…) have no such terms: kept out of "all" plans too.
+  const filter: Query[] = [...visibleFilter(snapshot), ...scopeFilters(scope), planned ?? { term: { contentTrigrams: HAS_CONTENT } }];
+  return candidatePage(ctx, filter, scope);
+}
+
+export function unsearchableFiles(ctx: StoreContext, snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
+  const unsearchable: Query = { bool: { should: [{ term: { 'flags.binary': true } }, { term: { 'flags.tooLarge': true } }], minimum_should_match: 1 } };
+  return candidatePage(ctx, [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }, unsearchable], scope);
+}
+
+export async function readContents(ctx: StoreContext, snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {
+  const unique = [...new Set(paths)].sort(compareCodePoints);
+  const result: FileContent[] = [];
+  for (let i = 0; i < unique.length; i += CONTENT_CHUNK) {
+    signal?.throwIfAborted();
+    const chunk = unique.slice(i, i + CONTENT_CHUNK);
+    const response = await ctx.client.search<{ path: string; content: string | null }>(
+      {
+        index: ctx.files,
+        size: chunk.length,
+        track_total_hits: false,
+        query: { bool: { filter: [...visibleFilter(snapshot), { terms: { path: chunk } }] } },
+        sort: PATH_ORDER,
+        _source: ['path', 'content'],
+      },
+      signal ? { signal } : {},
+    );
+    for (const hit of response.hits.hits) if (hit._source) result.push({ path: hit._source.path, content: hit._source.content ?? null });
+  }
+  return result;
+}

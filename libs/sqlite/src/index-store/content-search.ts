@@ -1,0 +1,109 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { contentTrigrams, type FileFlags } from '@gitdex/contracts';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent } from '@gitdex/ports';
+
+const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
+/** Trigrams of one substring used in a MATCH: a spread subset is as correct (weaker) and keeps the expression small. */
+const MAX_TRIGRAMS_PER_SUBSTRING = 24;
+
+interface CandidateRow {
+  path: string;
+  blob_sha: string;
+  language: string | null;
+  size: number;
+  summary: string;
+}
+
+function spread<T>(items: T[], most: number): T[] {
+  if (items.length <= most) return items;
+  const step = (items.length - 1) / (most - 1);
+  return Array.from({ length: most }, (_, i) => items[Math.round(i * step)] as T);
+}
+
+/** An FTS5 string literal: double quotes doubled. */
+function quoted(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The plan as an FTS5 MATCH expression over the trigram tokenizer; null means "no
+ * constraint". Without positions (detail=none) a substring becomes the AND of its trigrams.
+ */
+export function matchExpression(plan: ContentPlan): string | null {
+  switch (plan.op) {
+    case 'all':
+      return null;
+    case 'substring': {
+      const trigrams = spread(contentTrigrams(plan.text), MAX_TRIGRAMS_PER_SUBSTRING);
+      return trigrams.length === 0 ? null : `(${trigrams.map(quoted).join(' AND ')})`;
+    }
+    case 'and': {
+      const parts = plan.of.map(matchExpression).filter((e): e is string => e !== null);
+      return parts.length === 0 ? null : `(${parts.join(' AND ')})`;
+    }
+    case 'or': {
+      const parts = plan.of.map(matchExpression);
+      if (parts.length === 0 || parts.some((e) => e === null)) return null;
+      return `(${parts.join(' OR ')})`;
+    }
+  }
+}
+
+function candidateOf(row: CandidateRow): ContentCandidate {
+  const flags = (JSON.parse(row.summary) as { flags: FileFlags }).flags;
+  return { path: row.path, blobSha: row.blob_sha, language: row.language, flags, size: row.size };
+}
+
+const SCOPE_FILTER = `f.scope_id = @s AND f.path > @after AND ${VISIBLE_F}
+  AND (@language IS NULL OR f.language = @language)
+  AND (@includeGenerated = 1 OR (f.summary ->> '$.flags.vendored' = 0 AND f.summary ->> '$.flags.generated' = 0))`;
+const COLUMNS = `f.path, f.blob_sha, f.language, f.size, f.summary`;
+
+type Params = Record<string, unknown>;
+export interface ContentStatements {
+  matching: Statement<Params, CandidateRow>;
+  withContent: Statement<Params, CandidateRow>;
+  unsearchable: Statement<Params, CandidateRow>;
+  contents: Statement<Params, FileContent>;
+}
+
+/** Statements of search_code, prepared once per connection. */
+export function prepareContentStatements(db: Database): ContentStatements {
+  return {
+    matching: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
+      WHERE ${SCOPE_FILTER} AND f.fid IN (SELECT rowid FROM file_text WHERE file_text MATCH @match)
+      ORDER BY f.path, f.from_gen LIMIT @limit`),
+    withContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f JOIN file_bodies b ON b.fid = f.fid
+      WHERE ${SCOPE_FILTER} AND b.content IS NOT NULL
+      ORDER BY f.path, f.from_gen LIMIT @limit`),
+    unsearchable: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
+      WHERE ${SCOPE_FILTER} AND f.kind = 'file' AND (f.summary ->> '$.flags.binary' = 1 OR f.summary ->> '$.flags.tooLarge' = 1)
+      ORDER BY f.path, f.from_gen LIMIT @limit`),
+    contents: db.prepare<Params, FileContent>(`SELECT f.path AS path, b.content AS content FROM files f JOIN file_bodies b ON b.fid = f.fid
+      WHERE f.scope_id = @s AND ${VISIBLE_F} AND f.path IN (SELECT value FROM json_each(@paths)) ORDER BY f.path`),
+  };
+}
+
+function params(s: number, g: number, scope: ContentScope) {
+  return { s, g, after: scope.afterPath ?? '', language: scope.language ?? null, includeGenerated: scope.includeGenerated ? 1 : 0, limit: Math.max(0, scope.limit) };
+}
+
+export function searchCandidates(st: ContentStatements, s: number, g: number, plan: ContentPlan, scope: ContentScope): ContentCandidate[] {
+  scope.signal?.throwIfAborted();
+  if (scope.limit <= 0) return [];
+  const match = matchExpression(plan);
+  const rows = match === null ? st.withContent.all(params(s, g, scope)) : st.matching.all({ ...params(s, g, scope), match });
+  return rows.map(candidateOf);
+}
+
+export function unsearchableFiles(st: ContentStatements, s: number, g: number, scope: ContentScope): ContentCandidate[] {
+  scope.signal?.throwIfAborted();
+  if (scope.limit <= 0) return [];
+  return st.unsearchable.all(params(s, g, scope)).map(candidateOf);
+}
+
+export function readContents(st: ContentStatements, s: number, g: number, paths: string[], signal?: AbortSignal): FileContent[] {
+  signal?.throwIfAborted();
+  if (paths.length === 0) return [];
+  return st.contents.all({ s, g, paths: JSON.stringify([...new Set(paths)]) });
+}

@@ -1,0 +1,66 @@
+import { RE2JS } from 're2js';
+import { invalid } from '../tool-error';
+
+/**
+ * A search query compiled for line-by-line matching with RE2 (re2js: linear time, no
+ * backtracking, whatever the pattern). Literals are quoted into the same engine, so both
+ * kinds share one semantics; a case-sensitive literal also gets an indexOf fast path.
+ */
+export interface CompiledQuery {
+  text: string;
+  regex: boolean;
+  caseSensitive: boolean;
+  /** Matches within one line (MULTILINE: ^ and $ at line boundaries). */
+  re: RE2JS;
+  /** The same pattern, case-sensitive: tells exact-case matches apart when searching case-insensitively. */
+  exactCase: RE2JS;
+  /** A case-sensitive literal: found with indexOf, no regex at all. */
+  literal: string | null;
+  /**
+   * Whether one search over the whole content may rule a file out before its lines are
+   * tried: sound unless the pattern uses \A or \z, which mean "start/end of the line" in
+   * line-by-line matching but "start/end of the file" over the whole content.
+   */
+  wholeFilePrefilter: boolean;
+}
+
+/** Escapes and POSIX/Unicode class names whose letters say nothing about case. */
+const NOT_CASE = /\\[pP]\{[^}]*\}|\\[pP][A-Za-z]|\\[A-Za-z]|\[:[a-z]+:\]|\(\?[a-zA-Z-]*[:)]|\(\?P?<[^>]*>/g;
+
+/** Smart case: a query with an upper-case letter (outside escapes and flag groups) is case-sensitive. */
+export function smartCaseSensitive(query: string, regex: boolean): boolean {
+  const letters = regex ? query.replace(NOT_CASE, '') : query;
+  return /\p{Lu}|\p{Lt}/u.test(letters);
+}
+
+/** re2js says "error parsing regexp: <what>: `<where>`": keep that, it names the problem. */
+function regexProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^error parsing regexp:\s*/i, '');
+}
+
+export function compileQuery(query: string, regex: boolean, caseSensitive: boolean | undefined): CompiledQuery {
+  if (/[\n\r]/.test(query) && !regex) throw invalid('query: a literal cannot hold a line break: files are searched line by line. Search for one line of it.');
+  if (query.includes('\n')) throw invalid('query: the pattern cannot hold a raw line break: files are searched line by line (\\n never matches).');
+  const sensitive = caseSensitive ?? smartCaseSensitive(query, regex);
+  const pattern = regex ? query : RE2JS.quote(query);
+  let re: RE2JS;
+  let exactCase: RE2JS;
+  try {
+    exactCase = RE2JS.compile(pattern, RE2JS.MULTILINE);
+    re = sensitive ? exactCase : RE2JS.compile(pattern, RE2JS.MULTILINE | RE2JS.CASE_INSENSITIVE);
+  } catch (error) {
+    throw invalid(
+      `query: not a valid RE2 regular expression: ${regexProblem(error)}. Fix it, or pass regex: false to search for the text literally. (RE2 has no backreferences or lookaround.)`,
+    );
+  }
+  return {
+    text: query,
+    regex,
+    caseSensitive: sensitive,
+    re,
+    exactCase,
+    literal: !regex && sensitive ? query : null,
+    wholeFilePrefilter: !(regex && /\\[Az]/.test(query.replace(/\\\\/g, ''))),
+  };
+}

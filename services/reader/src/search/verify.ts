@@ -1,0 +1,98 @@
+import type { CompiledQuery } from './query';
+
+/** One matching line: its number and where in it the matches are ([start, end) in UTF-16 units). */
+export interface LineHit {
+  line: number;
+  ranges: [number, number][];
+}
+
+export interface FileHits {
+  /** Matching lines, in line order, at most `keep` of them. */
+  lines: LineHit[];
+  /** Every matching line of the file. */
+  count: number;
+  /** False when the deadline stopped the scan of this file. */
+  complete: boolean;
+}
+
+/** Ranges kept per line: a line with thousands of matches needs no thousands of ranges. */
+const MAX_RANGES = 50;
+/** Lines between two looks at the clock. */
+const CLOCK_EVERY = 2048;
+
+/**
+ * The lines of a content that match, exactly as `git grep -n` numbers them: lines are
+ * split at "\n" (a "\r" before it belongs to the line), a final "\n" ends the last line
+ * rather than starting an empty one, and an empty content has no lines.
+ */
+export function findHits(content: string, query: CompiledQuery, keep: number, expired: () => boolean): FileHits {
+  if (content.length === 0) return { lines: [], count: 0, complete: true };
+  if (query.literal !== null) return literalHits(content, query.literal, keep);
+  // test() runs RE2's DFA (no submatch positions): far cheaper than find() on text that does not match.
+  if (query.wholeFilePrefilter && !query.re.test(content)) return { lines: [], count: 0, complete: true };
+  const lines: LineHit[] = [];
+  let count = 0;
+  const matcher = query.re.matcher('');
+  let start = 0;
+  let number = 0;
+  while (start < content.length) {
+    number += 1;
+    if (number % CLOCK_EVERY === 0 && expired()) return { lines, count, complete: false };
+    const newline = content.indexOf('\n', start);
+    const end = newline < 0 ? content.length : newline;
+    const text = content.slice(start, end);
+    if (query.re.test(text)) {
+      count += 1;
+      if (lines.length < keep) {
+        matcher.resetMatcherInput(text);
+        if (matcher.find()) lines.push({ line: number, ranges: rangesOf(matcher) });
+      }
+    }
+    start = end + 1;
+  }
+  return { lines, count, complete: true };
+}
+
+/** Every non-overlapping match of a line, leftmost first, from a matcher that just found the first. */
+function rangesOf(matcher: ReturnType<CompiledQuery['re']['matcher']>): [number, number][] {
+  const ranges: [number, number][] = [];
+  const length = matcher.inputLength();
+  do {
+    const from = matcher.start();
+    const to = matcher.end();
+    ranges.push([from, to]);
+    if (ranges.length >= MAX_RANGES) break;
+    // An empty match (e.g. "^" or "x*") moves on by one, as every regex engine does.
+    const next = to === from ? to + 1 : to;
+    if (next > length || !matcher.find(next)) break;
+  } while (true);
+  return ranges;
+}
+
+/** A case-sensitive literal: indexOf over the whole content, each hit mapped to its line. */
+function literalHits(content: string, literal: string, keep: number): FileHits {
+  const lines: LineHit[] = [];
+  let count = 0;
+  let position = content.indexOf(literal);
+  if (position < 0) return { lines, count, complete: true };
+  let lineStart = 0;
+  let lineNumber = 1;
+  let current: LineHit | null = null;
+  while (position >= 0) {
+    // Advance the line counter to the line holding `position`.
+    let newline = content.indexOf('\n', lineStart);
+    while (newline >= 0 && newline < position) {
+      lineNumber += 1;
+      lineStart = newline + 1;
+      newline = content.indexOf('\n', lineStart);
+    }
+    if (current === null || current.line !== lineNumber) {
+      count += 1;
+      current = { line: lineNumber, ranges: [] };
+      if (lines.length < keep) lines.push(current);
+    }
+    if (current.ranges.length < MAX_RANGES) current.ranges.push([position - lineStart, position - lineStart + literal.length]);
+    position = content.indexOf(literal, position + literal.length);
+  }
+  return { lines, count, complete: true };
+}

@@ -1,0 +1,353 @@
+import type { Freshness, SearchCodeInput, SearchCodeOutput, SearchFile, SearchMatch } from '@gitdex/contracts';
+import type { ContentCandidate, ContentPlan, Snapshot } from '@gitdex/ports';
+import type { Principal, ReaderDeps } from '../deps';
+import { freshnessOf, shortRef, shortSha } from '../freshness';
+import { cutText, formatCount } from '../format/text';
+import { blobUrl } from '../github-links';
+import { findRepository } from '../target';
+import { invalid, ToolError } from '../tool-error';
+import { argumentsHash, decodeSearchCursor, encodeSearchCursor, type SearchCursor } from '../search/cursor';
+import { compileGlobs, type PathMatcher } from '../search/globs';
+import { planQuery } from '../search/plan';
+import { compileQuery, type CompiledQuery } from '../search/query';
+import { compareRank, isDefinition, isWholeWord, tierOf, type RankKey } from '../search/rank';
+import { searchTargets } from '../search/scope';
+import { findHits, type LineHit } from '../search/verify';
+import type { ToolAnswer } from './answer';
+
+const DEFAULT_LIMIT = 20;
+const DEFAULT_CONTEXT = 2;
+/** Candidates asked of the index at a time, and contents read at a time. */
+const CANDIDATE_PAGE = 500;
+const CONTENT_BATCH = 50;
+/** Matching files ranked at most: past this, counting stops (counts_exact: false). */
+const MAX_RANKED_FILES = 5_000;
+/** Matching lines kept per file (match_count counts them all). */
+const KEEP_LINES = 20;
+/** Unsearchable files counted per repository at most. */
+const MAX_SKIPPED_SCAN = 10_000;
+/** Characters of a line shown; longer lines are cut. */
+const MAX_LINE_CHARS = 300;
+/** What the text block and structured content cost besides the files. */
+const OVERHEAD_CHARS = 4_000;
+
+/** One searched snapshot: the repository and ref state it shows. */
+interface Searched {
+  repository: string;
+  snapshot: Snapshot;
+  commit: string;
+  freshness: Freshness;
+  fileCount: number;
+}
+
+interface Found {
+  searched: Searched;
+  path: string;
+  language: string | null;
+  count: number;
+  hits: LineHit[];
+  rank: RankKey;
+}
+
+/** A monotonic clock and an AbortSignal for the same deadline: the work checks one, the index calls get the other. */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly at: number;
+  constructor(ms: number) {
+    this.at = performance.now() + ms;
+    this.timer = setTimeout(() => this.controller.abort(new Error('search deadline')), ms);
+    this.timer.unref?.();
+  }
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  expired = (): boolean => this.controller.signal.aborted || performance.now() >= this.at;
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** search_code: literal or RE2 search over the contents of every readable indexed repository. */
+export async function searchCode(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput): Promise<ToolAnswer<SearchCodeOutput>> {
+  const regex = input.regex ?? false;
+  const query = compileQuery(input.query, regex, input.case_sensitive);
+  const include = compileGlobs(input.path, 'path');
+  const exclude = compileGlobs(input.exclude, 'exclude');
+  const plan = planQuery(input.query, regex, query.caseSensitive);
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  const context = input.context_lines ?? DEFAULT_CONTEXT;
+  const hash = argumentsHash([input.query, regex, query.caseSensitive, input.repository ?? null, input.repositories ?? null, input.ref ?? null, input.path ?? null, input.exclude ?? null, input.language ?? null, input.include_generated ?? false]);
+  const cursor = input.cursor ? decodeSearchCursor(input.cursor) : null;
+  if (cursor && cursor.h !== hash) throw invalid('cursor: it continues a search with other arguments; pass the same query, repositories, ref, path, exclude, language and include_generated as for the first page, or leave cursor out');
+  const searched = cursor ? await pinnedSnapshots(deps, principal, input, cursor) : await freshSnapshots(deps, principal, input);
+
+  const deadline = new Deadline(Math.max(100, Math.min(deps.limits.searchDeadlineMs, Math.floor(deps.limits.timeoutMs / 2))));
+  try {
+    const scan = await scanAll(deps, searched, query, plan, { include, exclude, language: input.language, includeGenerated: input.include_generated ?? false }, deadline);
+    scan.found.sort((a, b) => compareRank(a.rank, b.rank));
+    return await render(deps, input, query, searched, scan, { offset: cursor?.o ?? 0, limit, context, hash });
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function freshSnapshots(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput): Promise<Searched[]> {
+  const targets = await searchTargets(deps, principal, input);
+  return targets.map((t) => ({ repository: t.repository.fullName, snapshot: t.snapshot, commit: t.state.commitSha, freshness: t.freshness, fileCount: t.state.fileCount }));
+}
+
+/** The snapshots a cursor pinned, if the caller may still read them and the index still keeps them. */
+async function pinnedSnapshots(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput, cursor: SearchCursor): Promise<Searched[]> {
+  const readable = new Map((await deps.index.listRepositories()).filter((r) => deps.access(r, principal)).map((r) => [r.repositoryId, r]));
+  if (input.repository !== undefined) await findRepository(deps, principal, input.repository);
+  const out: Searched[] = [];
+  for (const pin of cursor.s) {
+    const repository = readable.get(pin.r);
+    const expired = (why: string) => new ToolError('CURSOR_EXPIRED', `This cursor continues a search of commit ${shortSha(pin.c)}, but ${why}. Start again without cursor.`);
+    if (!repository) throw expired('a repository it searched is no longer readable');
+    const state = await deps.index.getRefState(pin.r, pin.ref);
+    if (!state || state.commitSha === null || state.generation < pin.g) throw expired(`${repository.fullName} ${shortRef(pin.ref)} is no longer indexed at it`);
+    const snapshot = { repositoryId: pin.r, ref: pin.ref, generation: pin.g };
+    if (state.generation !== pin.g && (await deps.index.stats(snapshot)).fileCount !== pin.n) {
+      throw expired(`the index has moved on to ${shortSha(state.commitSha)} and no longer keeps every file of ${shortSha(pin.c)}`);
+    }
+    out.push({ repository: repository.fullName, snapshot, commit: pin.c, freshness: { ...freshnessOf(state), commit: pin.c, indexed_at: pin.t }, fileCount: pin.n });
+  }
+  return out;
+}
+
+interface Filters {
+  include: PathMatcher | null;
+  exclude: PathMatcher | null;
+  language: string | undefined;
+  includeGenerated: boolean;
+}
+
+interface Scan {
+  found: Found[];
+  totalFiles: number;
+  totalMatches: number;
+  complete: boolean;
+  countsExact: boolean;
+  skipped: { binary: number; too_large: number };
+}
+
+const pathAllowed = (filters: Filters, path: string) => (filters.include === null || filters.include(path)) && (filters.exclude === null || !filters.exclude(path));
+
+/**
+ * Candidates from the index, a page at a time, filtered by path in TypeScript, their
+ * contents read in batches and every one verified line by line. The deadline is checked
+ * between files and inside long files, and aborts the index call in flight.
+ */
+async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQuery, plan: ContentPlan, filters: Filters, deadline: Deadline): Promise<Scan> {
+  const scan: Scan = { found: [], totalFiles: 0, totalMatches: 0, complete: true, countsExact: true, skipped: { binary: 0, too_large: 0 } };
+  const scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}), signal: deadline.signal };
+  try {
+    for (const target of searched) {
+      let after: string | null = null;
+      for (;;) {
+        if (deadline.expired()) throw new DeadlineReached();
+        const page: ContentCandidate[] = await deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath: after, limit: CANDIDATE_PAGE });
+        const wanted = page.filter((c) => pathAllowed(filters, c.path));
+        for (let i = 0; i < wanted.length; i += CONTENT_BATCH) {
+          if (deadline.expired()) throw new DeadlineReached();
+          const batch = wanted.slice(i, i + CONTENT_BATCH);
+          const byPath = new Map(batch.map((c) => [c.path, c]));
+          const contents = await deps.index.readContents(target.snapshot, batch.map((c) => c.path), deadline.signal);
+          for (const { path, content } of contents) {
+            if (content === null) continue;
+            if (deadline.expired()) throw new DeadlineReached();
+            const hits = findHits(content, query, KEEP_LINES, deadline.expired);
+            if (hits.count > 0) {
+              scan.totalFiles += 1;
+              scan.totalMatches += hits.count;
+              if (scan.found.length < MAX_RANKED_FILES) {
+                const candidate = byPath.get(path) as ContentCandidate;
+                scan.found.push({ searched: target, path, language: candidate.language, count: hits.count, hits: hits.lines, rank: rankOf(target.repository, candidate, content, hits.lines, query) });
+              } else scan.countsExact = false;
+            }
+            if (!hits.complete) throw new DeadlineReached();
+          }
+        }
+        if (page.length < CANDIDATE_PAGE) break;
+        after = (page[page.length - 1] as ContentCandidate).path;
+      }
+      await countSkipped(deps, target, filters, scope, scan, deadline);
+    }
+  } catch (error) {
+    if (!(error instanceof DeadlineReached) && !deadline.signal.aborted) throw error;
+    scan.complete = false;
+    scan.countsExact = false;
+  }
+  if (scan.found.length >= MAX_RANKED_FILES && scan.totalFiles > scan.found.length) scan.complete = false;
+  return scan;
+}
+
+class DeadlineReached extends Error {}
+
+async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters, scope: { includeGenerated: boolean; language?: string; signal: AbortSignal }, scan: Scan, deadline: Deadline): Promise<void> {
+  let after: string | null = null;
+  let seen = 0;
+  while (seen < MAX_SKIPPED_SCAN) {
+    if (deadline.expired()) throw new DeadlineReached();
+    const page = await deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath: after, limit: 1000 });
+    for (const file of page) {
+      if (!pathAllowed(filters, file.path)) continue;
+      if (file.flags.binary) scan.skipped.binary += 1;
+      else if (file.flags.tooLarge) scan.skipped.too_large += 1;
+    }
+    seen += page.length;
+    if (page.length < 1000) return;
+    after = (page[page.length - 1] as ContentCandidate).path;
+  }
+}
+
+/** Start offsets of the lines wanted (1-based numbers), found in one pass. */
+function lineSpans(content: string, wanted: Set<number>, last: number): Map<number, string> {
+  const out = new Map<number, string>();
+  let start = 0;
+  for (let number = 1; number <= last && start <= content.length; number += 1) {
+    const newline = content.indexOf('\n', start);
+    const end = newline < 0 ? content.length : newline;
+    if (wanted.has(number)) out.set(number, content.slice(start, end));
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  return out;
+}
+
+function rankOf(repository: string, candidate: ContentCandidate, content: string, hits: LineHit[], query: CompiledQuery): RankKey {
+  const texts = lineSpans(content, new Set(hits.map((h) => h.line)), hits[hits.length - 1]?.line ?? 0);
+  let quality = 0;
+  let definition = false;
+  for (const hit of hits) {
+    const text = texts.get(hit.line) ?? '';
+    const whole = hit.ranges.some(([s, e]) => isWholeWord(text, s, e));
+    const exact = query.caseSensitive || query.exactCase.matcher(text).find();
+    quality = Math.max(quality, Number(whole) + Number(exact));
+    if (!definition) definition = hit.ranges.some(([s, e]) => isDefinition(text, s, e));
+  }
+  return { quality, definition, tier: tierOf(candidate.path, candidate.flags), depth: candidate.path.split('/').length, length: candidate.path.length, repository, path: candidate.path };
+}
+
+interface PageOptions {
+  offset: number;
+  limit: number;
+  context: number;
+  hash: string;
+}
+
+/** The page: matches with their context lines, read again for the files shown only, within the result budget. */
+async function render(deps: ReaderDeps, input: SearchCodeInput, query: CompiledQuery, searched: Searched[], scan: Scan, options: PageOptions): Promise<ToolAnswer<SearchCodeOutput>> {
+  const slice = scan.found.slice(options.offset, options.offset + options.limit);
+  const contents = new Map<string, string>();
+  for (const target of searched) {
+    const paths = slice.filter((f) => f.searched === target).map((f) => f.path);
+    if (paths.length === 0) continue;
+    for (const { path, content } of await deps.index.readContents(target.snapshot, paths)) if (content !== null) contents.set(`${target.snapshot.repositoryId}\0${path}`, content);
+  }
+  const budget = deps.limits.maxResultChars - OVERHEAD_CHARS;
+  const files: SearchFile[] = [];
+  const blocks: string[] = [];
+  let used = 0;
+  for (const found of slice) {
+    const content = contents.get(`${found.searched.snapshot.repositoryId}\0${found.path}`) ?? '';
+    let { file, block } = formatFile(deps, found, content, options.context, found.hits.length);
+    let cost = block.length + JSON.stringify(file).length;
+    // A file too big for the page on its own: fewer matches, no context.
+    if (files.length === 0 && cost > budget) {
+      for (let keep = found.hits.length; keep >= 1 && cost > budget; keep = Math.floor(keep / 2)) {
+        ({ file, block } = formatFile(deps, found, content, 0, keep));
+        cost = block.length + JSON.stringify(file).length;
+      }
+    }
+    if (files.length > 0 && used + cost > budget) break;
+    files.push(file);
+    blocks.push(block);
+    used += cost;
+  }
+  const shownEnd = options.offset + files.length;
+  const more = shownEnd < scan.found.length;
+  const next: SearchCursor | null = more
+    ? {
+        v: 1,
+        h: options.hash,
+        o: shownEnd,
+        s: searched.map((t) => ({ r: t.snapshot.repositoryId, ref: t.snapshot.ref, g: t.snapshot.generation, c: t.commit, t: t.freshness.indexed_at, n: t.fileCount })),
+      }
+    : null;
+  const structured: SearchCodeOutput = {
+    query: input.query,
+    regex: query.regex,
+    case_sensitive: query.caseSensitive,
+    files,
+    total_files: scan.totalFiles,
+    total_matches: scan.totalMatches,
+    counts_exact: scan.countsExact,
+    complete: scan.complete,
+    offset: options.offset,
+    next_cursor: next ? encodeSearchCursor(next) : null,
+    skipped: scan.skipped,
+    repositories: searched.map((t) => ({ repository: t.repository, ref: t.snapshot.ref, freshness: t.freshness })),
+  };
+  return { structured, text: textOf(structured, searched, blocks, scan, options, shownEnd) };
+}
+
+function formatFile(deps: ReaderDeps, found: Found, content: string, context: number, keep: number): { file: SearchFile; block: string } {
+  const hits = found.hits.slice(0, keep);
+  const wanted = new Set<number>();
+  for (const hit of hits) for (let n = Math.max(1, hit.line - context); n <= hit.line + context; n += 1) wanted.add(n);
+  const last = (hits[hits.length - 1]?.line ?? 0) + context;
+  const lines = lineSpans(content, wanted, last);
+  const show = (n: number) => cutText(lines.get(n) ?? '', MAX_LINE_CHARS);
+  const matches: SearchMatch[] = hits.map((hit) => {
+    const text = show(hit.line);
+    const before: string[] = [];
+    const after: string[] = [];
+    for (let n = Math.max(1, hit.line - context); n < hit.line; n += 1) before.push(show(n));
+    for (let n = hit.line + 1; n <= hit.line + context && lines.has(n); n += 1) after.push(show(n));
+    return { line: hit.line, text, ranges: hit.ranges.filter(([s]) => s <= text.length).map(([s, e]) => [s, Math.min(e, text.length)] as [number, number]), before, after };
+  });
+  const url = blobUrl(deps.githubWebUrl, found.searched.repository, found.searched.commit, found.path);
+  const file: SearchFile = {
+    repository: found.searched.repository,
+    path: found.path,
+    ref: found.searched.snapshot.ref,
+    commit: found.searched.commit,
+    language: found.language,
+    url,
+    match_count: found.count,
+    matches,
+  };
+  // git grep -n -C style: "path:line: text" for matches, "path-line- text" for context, "--" between groups.
+  const out: string[] = [`${found.searched.repository} ${found.path} (${formatCount(found.count, 'matching line')}) ${url}`];
+  let previous = 0;
+  for (const hit of hits) {
+    const from = Math.max(1, hit.line - context, previous + 1);
+    if (previous > 0 && from > previous + 1) out.push('--');
+    for (let n = from; n <= hit.line + context && (n <= hit.line || lines.has(n)); n += 1) {
+      if (n <= previous) continue;
+      const isMatch = hits.some((h) => h.line === n);
+      out.push(`${found.path}${isMatch ? ':' : '-'}${n}${isMatch ? ':' : '-'} ${show(n)}`);
+      previous = n;
+    }
+  }
+  if (found.count > hits.length) out.push(`[${formatCount(found.count - hits.length, 'more matching line')} in this file: read_file it]`);
+  return { file, block: out.join('\n') };
+}
+
+function textOf(out: SearchCodeOutput, searched: Searched[], blocks: string[], scan: Scan, options: PageOptions, shownEnd: number): string {
+  const mode = `${out.regex ? 'regex' : 'literal'}, ${out.case_sensitive ? 'case-sensitive' : 'case-insensitive'}`;
+  const where = searched.length === 1 ? `${searched[0]?.repository} at ${shortRef(searched[0]?.snapshot.ref ?? '')} (${shortSha(searched[0]?.commit)})` : formatCount(searched.length, 'repository', 'repositories');
+  const totals = `${formatCount(out.total_files, 'file')}, ${formatCount(out.total_matches, 'matching line')}${out.counts_exact ? '' : ' at least'}`;
+  const lines = [`search_code ${JSON.stringify(out.query)} (${mode}) in ${where}: ${totals}`];
+  if (!out.complete) lines.push('Note: the search stopped at its deadline (or result cap) before every file was searched: more files may match. Narrow it with repository, path or language.');
+  if (out.skipped.binary + out.skipped.too_large > 0) lines.push(`Not searched: ${formatCount(out.skipped.binary, 'binary file')}, ${formatCount(out.skipped.too_large, 'file')} too large to index.`);
+  const pending = searched.filter((t) => t.freshness.pending);
+  if (pending.length > 0) lines.push(`Note: newer pushes are being indexed for ${pending.map((t) => t.repository).join(', ')}; this searched the commits shown.`);
+  if (blocks.length === 0) lines.push(out.total_files === 0 ? 'No matches.' : 'No more matches on this page.');
+  else lines.push(`Files ${options.offset + 1}-${shownEnd} of ${scan.found.length}:`, '', blocks.join('\n\n'));
+  if (out.next_cursor) lines.push('', `[${formatCount(scan.found.length - shownEnd, 'more file')}: pass cursor "${out.next_cursor}" for the next page]`);
+  return lines.join('\n');
+}
