@@ -3,7 +3,7 @@ import { makeCaseSets, type SuggestCase } from '../../services/reader/test/suppo
 import { callOk } from '../mcp/clients';
 import { figure, row, upperTarget } from '../report/model';
 import type { Backend } from '../setup/backends';
-import { median } from '../measure/stats';
+import { extent, median } from '../measure/stats';
 import type { SuiteContext } from './context';
 import { startGitdexStdio } from './reads';
 
@@ -96,7 +96,7 @@ export async function suggestSuite(ctx: SuiteContext, backend: Backend): Promise
       `gitdex latency by kind, median/max ms: ${kinds
         .map((kind) => {
           const times = cases.flatMap((c, i) => (c.kind === kind ? [mine.latencies[i]!] : []));
-          return `${kind} ${median(times).toFixed(1)}/${Math.max(...times).toFixed(1)}`;
+          return `${kind} ${median(times).toFixed(1)}/${extent(times).max.toFixed(1)}`;
         })
         .join(', ')}`,
     ],
