@@ -97,9 +97,9 @@ async function main(): Promise<number> {
     });
   }
   try {
-    const data = await prepareData(config, root, workDir, log);
+    const data = await prepareData(config, root, workDir, log, { large: opts.suites.includes('indexing'), fresh: opts.suites.includes('freshness') });
     results.data.push(...data.corpora.map((c) => ({ name: `bench/${c.name}`, files: c.files.length, bytes: c.bytes, description: c.description })));
-    results.data.push({ name: `bench/fresh-00…${String(data.fresh.length - 1).padStart(2, '0')}`, files: data.small.corpus.files.length, bytes: data.small.corpus.bytes, description: `${data.fresh.length} copies of bench/small: the repositories freshness pushes go to` });
+    if (data.fresh.length > 0) results.data.push({ name: `bench/fresh-00…${String(data.fresh.length - 1).padStart(2, '0')}`, files: data.small.corpus.files.length, bytes: data.small.corpus.bytes, description: `${data.fresh.length} copies of bench/small: the repositories freshness pushes go to` });
     mkdirSync(join(workDir, 'archives'));
     const standIn = await createGitHubStandIn({ root, secret: SECRET, rateLimit: { limit: 1_000_000_000 }, archiveCacheDir: join(workDir, 'archives') });
     closers.push(() => standIn.close());
