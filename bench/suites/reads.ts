@@ -8,9 +8,10 @@ import { MAIN, startGitdex } from '../gitdex/child';
 import { callOk, connectHttp, connectStdio, textOf, type McpConnection } from '../mcp/clients';
 import { figure, row, type Row } from '../report/model';
 import { formatNumber } from '../report/format';
-import { median } from '../measure/stats';
+import { extent, median } from '../measure/stats';
 import { interleave, repeat } from '../measure/timer';
 import type { Backend } from '../setup/backends';
+import { startTimingProxy } from '../measure/http-proxy';
 import type { SuiteContext } from './context';
 
 export const FILESYSTEM_SERVER = join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
@@ -154,6 +155,44 @@ async function coldPass(ctx: SuiteContext, backend: Backend, transport: Transpor
 }
 
 /**
+ * Where a cold read_file's time goes on Elasticsearch: a fresh stdio reader whose
+ * Elasticsearch is behind a timing proxy reads distinct files once each; per call, the
+ * requests it made (round trips, operations, bytes fetched, time) against the whole call.
+ * Not part of the figures (the proxy adds a hop); the files were read before by the cold
+ * passes, so the engine's own caches are warm: this counts what the reader asks for.
+ */
+async function coldProfile(ctx: SuiteContext, backend: Backend, cold: ColdTargets, files: string[]): Promise<string[]> {
+  if (backend.name !== 'elasticsearch' || !ctx.engines) return [];
+  const repository = ctx.repos.medium.fullName;
+  const proxy = await startTimingProxy(ctx.engines.elasticsearchUrl);
+  const gitdex = await connectStdio(process.execPath, [MAIN, '--stdio'], { ...backend.readEnv, ELASTICSEARCH_URL: proxy.url, LOG_LEVEL: 'warn' });
+  try {
+    await callOk(gitdex.client, 'read_file', { repository, path: cold.warmupFile });
+    const calls: { ms: number; requests: number; esMs: number; bytes: number; answer: number; ops: string[] }[] = [];
+    for (const path of files) {
+      const before = proxy.requests.length;
+      const started = Date.now();
+      const t = performance.now();
+      const result = await callOk(gitdex.client, 'read_file', { repository, path });
+      const ms = performance.now() - t;
+      const mine = proxy.requests.slice(before).filter((r) => r.start >= started - 1);
+      calls.push({ ms, requests: mine.length, esMs: mine.reduce((sum, r) => sum + (r.end - r.start), 0), bytes: mine.reduce((sum, r) => sum + r.bytes, 0), answer: JSON.stringify(result).length, ops: mine.map((r) => r.op) });
+    }
+    const ops = new Map<string, number>();
+    for (const c of calls) for (const op of c.ops) ops.set(op, (ops.get(op) ?? 0) + 1);
+    return [
+      `profiling pass: a fresh stdio reader with its Elasticsearch behind a timing proxy read ${calls.length} distinct files once each (not part of the figures: the proxy adds a hop)`,
+      `Elasticsearch requests per cold read_file: median ${median(calls.map((c) => c.requests))}, max ${extent(calls.map((c) => c.requests)).max}; by operation over all calls: ${[...ops].map(([op, n]) => `${op} ×${n}`).join(', ')} (repository and ref-state lookups are reused for 100 ms, so in a stream of calls most reads make one request)`,
+      `per call, median: the whole call ${formatNumber(median(calls.map((c) => c.ms)), 'ms')}; Elasticsearch (through the proxy) ${formatNumber(median(calls.map((c) => c.esMs)), 'ms')}; fetched from Elasticsearch ${(median(calls.map((c) => c.bytes)) / 1024).toFixed(1)} KB (the whole FileDocument: content, tokens, trigrams, ancestors) for an answer of ${(median(calls.map((c) => c.answer)) / 1024).toFixed(1)} KB`,
+      `the rest of a call, median ${formatNumber(median(calls.map((c) => c.ms - c.esMs)), 'ms')}: the process hop, MCP framing and validation on both sides, formatting the text and structured result`,
+    ];
+  } finally {
+    await gitdex.close();
+    await proxy.close();
+  }
+}
+
+/**
  * read_file and list_files: gitdex on the index beside the filesystem server on a checkout.
  * Cold (first-touch) figures first, over stdio and over HTTP, each on its own half of the
  * distinct files and folders (what one pass touched is warm in the engine for the next);
@@ -203,7 +242,7 @@ export async function readsSuite(ctx: SuiteContext, backend: Backend): Promise<v
     await gitdex.close();
     await fs.close();
   }
-  const lines = await storeProfile(ctx, backend, targets, medians[0]!, medians[2]!);
+  const lines = [...(await coldProfile(ctx, backend, cold, cold.files.slice(0, Math.max(20, ctx.config.reads.coldFiles / 2)))), ...(await storeProfile(ctx, backend, targets, medians[0]!, medians[2]!))];
   lines.push(`size of one answer as JSON, gitdex vs the filesystem server: ${sizes.join('; ')}`);
   ctx.results.profiles.push({ title: `Reads on ${backend.name}: where a read_file and a list_files go`, lines });
 }
