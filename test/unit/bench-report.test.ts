@@ -5,6 +5,7 @@ import { renderMarkdown, resultsTable } from '../../bench/report/markdown';
 import { renderJson } from '../../bench/report/json';
 import { barChart, cdfChart, cdfSteps, escapeXml, MAX_CDF_STEPS, ticks, wrap } from '../../bench/report/svg';
 import { writeResults } from '../../bench/report/write';
+import { withSamplesRepeated } from '../../bench/report/scale';
 import { extent } from '../../bench/measure/stats';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -177,6 +178,22 @@ describe('bench report at any number of samples', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('bench report check (CI)', () => {
+  it('repeats every sample set past the count asked, keeping medians, p99s, ratios and targets', () => {
+    const r = results();
+    const scaled = withSamplesRepeated(r, 1000);
+    const [before, after] = [r.rows[0]!, scaled.rows[0]!];
+    expect(after.value.samples.length).toBeGreaterThanOrEqual(1000);
+    expect(after.baseline!.samples.length).toBeGreaterThanOrEqual(1000);
+    expect(after.value.summary.median).toBe(before.value.summary.median);
+    expect(after.value.summary.p99).toBe(before.value.summary.p99);
+    expect(after.ratio).toEqual(before.ratio);
+    expect(after.target).toEqual(before.target);
+    expect(r.rows[0]!.value.samples).toHaveLength(4);
+    expect(scaled.notes[scaled.notes.length - 1]).toContain('not measurements');
   });
 });
 
