@@ -2,7 +2,8 @@
  * Accuracy of the path ranking on the frozen held-out cases (trees nobody tuned on), beside
  * fuse.js with its defaults and with the options best for paths. The ranking alone: the
  * candidates as the engines pick them (the tuning set's candidate finder), no index, no MCP.
- * Run: npx tsx --tsconfig bench/tsconfig.json bench/suggest-heldout/evaluate.ts; VERBOSE=1 prints gitdex's misses.
+ * Run: npx tsx --tsconfig bench/tsconfig.json bench/suggest-heldout/evaluate.ts; VERBOSE=1 prints gitdex's misses,
+ * NO_FUSE=1 leaves fuse.js out.
  */
 import { rankPaths } from '@gitdex/reader';
 import { candidateFinder } from '../../services/reader/test/support/candidates';
@@ -25,7 +26,7 @@ export interface HeldOutResult {
   fuseForPaths: Accuracy;
 }
 
-export async function evaluateHeldOut(trees: HeldOutTree[] = loadHeldOut(), progress: (line: string) => void = () => undefined): Promise<HeldOutResult[]> {
+export async function evaluateHeldOut(trees: HeldOutTree[] = loadHeldOut(), progress: (line: string) => void = () => undefined, withFuse = true): Promise<HeldOutResult[]> {
   const out: HeldOutResult[] = [];
   for (const t of trees) {
     progress(`${t.name}: ${t.paths.length} paths, ${t.cases.length} cases`);
@@ -33,8 +34,8 @@ export async function evaluateHeldOut(trees: HeldOutTree[] = loadHeldOut(), prog
       tree: t.name,
       paths: t.paths.length,
       gitdex: await accuracy(t.cases, gitdexTop(t.paths)),
-      fuseDefaults: await accuracy(t.cases, fuseTop(t.paths, FUSE_DEFAULTS)),
-      fuseForPaths: await accuracy(t.cases, fuseTop(t.paths, FUSE_FOR_PATHS)),
+      fuseDefaults: await accuracy(withFuse ? t.cases : [], fuseTop(t.paths, FUSE_DEFAULTS)),
+      fuseForPaths: await accuracy(withFuse ? t.cases : [], fuseTop(t.paths, FUSE_FOR_PATHS)),
     });
   }
   return out;
@@ -54,7 +55,8 @@ export function pooled(results: HeldOutResult[], pick: (r: HeldOutResult) => Acc
 
 if (require.main === module) {
   void (async () => {
-    const results = await evaluateHeldOut(loadHeldOut(), (line) => process.stderr.write(`${line}\n`));
+    // NO_FUSE=1: the ranking alone (fuse.js on an 11,000-path tree takes minutes).
+    const results = await evaluateHeldOut(loadHeldOut(), (line) => process.stderr.write(`${line}\n`), process.env.NO_FUSE !== '1');
     const f = (x: number) => `${x.toFixed(1)} %`;
     console.log('| tree | paths | cases (one answer / ambiguous) | gitdex top-1 all | one / amb | top-5 | fuse.js defaults top-1 | fuse.js for paths top-1 | top-5 |');
     console.log('|---|--:|---|--:|---|--:|--:|--:|--:|');

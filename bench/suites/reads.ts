@@ -182,7 +182,7 @@ async function coldProfile(ctx: SuiteContext, backend: Backend, cold: ColdTarget
     for (const c of calls) for (const op of c.ops) ops.set(op, (ops.get(op) ?? 0) + 1);
     return [
       `profiling pass: a fresh stdio reader with its Elasticsearch behind a timing proxy read ${calls.length} distinct files once each (not part of the figures: the proxy adds a hop)`,
-      `Elasticsearch requests per cold read_file: median ${median(calls.map((c) => c.requests))}, max ${extent(calls.map((c) => c.requests)).max}; by operation over all calls: ${[...ops].map(([op, n]) => `${op} ×${n}`).join(', ')} (repository and ref-state lookups are reused for 100 ms, so in a stream of calls most reads make one request)`,
+      `Elasticsearch requests per cold read_file: median ${median(calls.map((c) => c.requests))}, max ${extent(calls.map((c) => c.requests)).max}; by operation over all calls: ${[...ops].map(([op, n]) => `${op} ×${n}`).join(', ')} (the repository and ref-state lookups are reused for 100 ms only: a read more than 100 ms after the last, as an agent's next read is, makes them again, before getFile)`,
       `per call, median: the whole call ${formatNumber(median(calls.map((c) => c.ms)), 'ms')}; Elasticsearch (through the proxy) ${formatNumber(median(calls.map((c) => c.esMs)), 'ms')}; fetched from Elasticsearch ${(median(calls.map((c) => c.bytes)) / 1024).toFixed(1)} KB (the whole FileDocument: content, tokens, trigrams, ancestors) for an answer of ${(median(calls.map((c) => c.answer)) / 1024).toFixed(1)} KB`,
       `the rest of a call, median ${formatNumber(median(calls.map((c) => c.ms - c.esMs)), 'ms')}: the process hop, MCP framing and validation on both sides, formatting the text and structured result`,
     ];
