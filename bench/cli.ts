@@ -2,7 +2,8 @@
  * gitdex benchmarks. `npm run bench` (full) or `npm run bench -- --quick` (a few minutes, CI
  * smoke: no timing assertions). Options: --only=indexing,freshness,reads,reads-load,suggest,search
  * --backends=elasticsearch,sqlite --out=<dir> --keep (keep the scratch folder) --cpu-prof (V8 CPU
- * profile of each indexer process, summarized in results.md, kept in <out>/cpu-profiles/).
+ * profile of each indexer process, summarized in results.md, kept in <out>/cpu-profiles/)
+ * --report-check (also writes the report from every row's samples repeated past a full run's count).
  * Writes bench/results/<timestamp>/results.json, results.md and SVG charts. See docs/benchmarks.md.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { REPO_ROOT } from './data/corpora';
 import type { Results } from './report/model';
 import { summarizeProfiles } from './report/cpuprofile';
 import { resultsTable } from './report/markdown';
+import { REPORT_CHECK_SAMPLES, withSamplesRepeated } from './report/scale';
 import { writeResults } from './report/write';
 import { startElasticsearch, startSqlite, type Backend, type BackendName } from './setup/backends';
 import { prepareData } from './setup/data';
@@ -33,6 +35,7 @@ function options() {
       out: { type: 'string' },
       keep: { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
+      'report-check': { type: 'boolean', default: false },
     },
     allowPositionals: false,
   });
@@ -49,6 +52,7 @@ function options() {
     out: values.out,
     keep: values.keep ?? false,
     cpuProf: values['cpu-prof'] ?? false,
+    reportCheck: values['report-check'] ?? false,
   };
 }
 
@@ -93,9 +97,9 @@ async function main(): Promise<number> {
     });
   }
   try {
-    const data = await prepareData(config, root, workDir, log);
+    const data = await prepareData(config, root, workDir, log, { large: opts.suites.includes('indexing'), fresh: opts.suites.includes('freshness') });
     results.data.push(...data.corpora.map((c) => ({ name: `bench/${c.name}`, files: c.files.length, bytes: c.bytes, description: c.description })));
-    results.data.push({ name: `bench/fresh-00…${String(data.fresh.length - 1).padStart(2, '0')}`, files: data.small.corpus.files.length, bytes: data.small.corpus.bytes, description: `${data.fresh.length} copies of bench/small: the repositories freshness pushes go to` });
+    if (data.fresh.length > 0) results.data.push({ name: `bench/fresh-00…${String(data.fresh.length - 1).padStart(2, '0')}`, files: data.small.corpus.files.length, bytes: data.small.corpus.bytes, description: `${data.fresh.length} copies of bench/small: the repositories freshness pushes go to` });
     mkdirSync(join(workDir, 'archives'));
     const standIn = await createGitHubStandIn({ root, secret: SECRET, rateLimit: { limit: 1_000_000_000 }, archiveCacheDir: join(workDir, 'archives') });
     closers.push(() => standIn.close());
@@ -142,6 +146,13 @@ async function main(): Promise<number> {
     'Everything (engines, gitdex, the stand-in, the clients) shares the same 2 cores with whatever else runs on the machine; ratios to baselines measured in the same run are the figures to compare across runs.',
   );
   const files = writeResults(outDir, results);
+  if (opts.reportCheck) {
+    // CI's check that the report does not depend on the number of samples: the same report
+    // again, every sample set repeated up to more samples than a full run takes.
+    const check = join(outDir, 'report-check');
+    const n = writeResults(check, withSamplesRepeated(results, REPORT_CHECK_SAMPLES)).length;
+    log(`report check: wrote ${n} files to ${check} from rows of ≥ ${REPORT_CHECK_SAMPLES.toLocaleString('en-US')} samples`);
+  }
   process.stdout.write(`\n${resultsTable(results.rows)}\n\n`);
   log(`wrote ${files.length} files to ${outDir}`);
   if (results.failures.length > 0) {

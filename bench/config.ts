@@ -16,7 +16,8 @@ export interface BenchConfig {
     streamSeconds: number;
     pollMs: number;
   };
-  reads: { warmup: number; samples: number };
+  /** Warm reads: repeats of the same calls; cold reads: distinct files and folders per pass (stdio, HTTP), each touched once. */
+  reads: { warmup: number; samples: number; coldFiles: number };
   load: { levels: number[]; seconds: number };
   suggest: { perKind: number; seed: number };
 }
@@ -29,7 +30,7 @@ export function benchConfig(mode: 'quick' | 'full'): BenchConfig {
       indexRepeats: { small: 3, medium: 2, large: 1 },
       onePushRepeats: 5,
       freshness: { repositories: 8, idleSamples: 15, streamRate: 2, streamSeconds: 10, pollMs: 20 },
-      reads: { warmup: 10, samples: 40 },
+      reads: { warmup: 10, samples: 40, coldFiles: 60 },
       load: { levels: [1, 8, 32, 128], seconds: 3 },
       suggest: { perKind: 8, seed: 7 },
     };
@@ -40,7 +41,7 @@ export function benchConfig(mode: 'quick' | 'full'): BenchConfig {
     indexRepeats: { small: 5, medium: 3, large: 2 },
     onePushRepeats: 15,
     freshness: { repositories: 24, idleSamples: 100, streamRate: 3, streamSeconds: 60, pollMs: 20 },
-    reads: { warmup: 20, samples: 300 },
+    reads: { warmup: 20, samples: 300, coldFiles: 200 },
     load: { levels: [1, 8, 32, 128], seconds: 12 },
     suggest: { perKind: 30, seed: 7 },
   };

@@ -99,7 +99,7 @@ export function largeCorpus(limit: number, options: { workDir: string }): Corpus
   const sources: string[] = [];
   for (const pkg of unique) {
     if (files.length >= limit) break;
-    files.push(...packageFiles(pkg, `${pkg.name}@${pkg.version}`));
+    for (const f of packageFiles(pkg, `${pkg.name}@${pkg.version}`)) files.push(f);
   }
   sources.push(`${unique.length} npm packages (node_modules, deduplicated by name@version)`);
   for (const extra of extraTrees(options.workDir)) {
@@ -107,7 +107,7 @@ export function largeCorpus(limit: number, options: { workDir: string }): Corpus
     const found = extra();
     if (!found) continue;
     const [prefix, tree] = found;
-    files.push(...walk(tree, { maxBytes: MAX_FILE_BYTES, skipDirs: ['.git', '__pycache__'], prefix }).files.filter((f) => !/[\n\r\\]/.test(f.path)));
+    for (const f of walk(tree, { maxBytes: MAX_FILE_BYTES, skipDirs: ['.git', '__pycache__'], prefix }).files) if (!/[\n\r\\]/.test(f.path)) files.push(f);
     sources.push(prefix === 'jdk-src' ? 'the JDK sources (lib/src.zip)' : tree);
   }
   const taken = files.slice(0, limit);

@@ -52,7 +52,7 @@ export async function commitSnapshot(gitDir: string, files: readonly SourceFile[
     const out = await git(gitDir, ['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: chunk.map((f) => f.abs).join('\n') + '\n' });
     const lines = out.trim().split('\n');
     if (lines.length !== chunk.length) throw new Error(`hash-object answered ${lines.length} shas for ${chunk.length} files`);
-    shas.push(...lines);
+    for (const sha of lines) shas.push(sha);
   }
   const index = join(tmpdir(), `bench-index-${randomBytes(6).toString('hex')}`);
   try {

@@ -65,3 +65,44 @@ export function readTargets(corpus: Corpus, checkout: string, smallCount = 20): 
   const [folderPath, folderEntries] = folders[0] ?? ['', entries.get('') ?? new Set<string>()];
   return { smallFiles, largeFile, folder: { path: folderPath, entries: folderEntries.size } };
 }
+
+/** What the cold benchmarks touch once each: distinct files and folders, none of them the warm targets. */
+export interface ColdTargets {
+  /** Text files that read_file returns whole (≤ 400 lines, ≤ 15,000 characters), spread over the repository. */
+  files: string[];
+  /** Folders with at most 300 entries (one list_files page), each listed once. */
+  folders: string[];
+  /** A file and a folder for the one unmeasured call after the fresh start (outside both sets). */
+  warmupFile: string;
+  warmupFolder: string;
+}
+
+/** Up to `count` distinct files and folders for first-touch reads, chosen apart from `warm` (ReadTargets). */
+export function coldTargets(corpus: Corpus, checkout: string, warm: ReadTargets, count: number): ColdTargets {
+  const taken = new Set([...warm.smallFiles, warm.largeFile.path]);
+  const whole: string[] = [];
+  for (const f of corpus.files) {
+    if (taken.has(f.path) || !stored(f.path) || f.size === 0 || f.size > MAX_CHARS) continue;
+    const text = textOf(join(checkout, f.path));
+    if (text !== null && text.length <= MAX_CHARS && text.split('\n').length <= RANGE) whole.push(f.path);
+  }
+  const entries = new Map<string, Set<string>>();
+  for (const f of corpus.files) {
+    const parts = f.path.split('/');
+    for (let depth = 1; depth < parts.length; depth += 1) {
+      const folder = parts.slice(0, depth).join('/');
+      const set = entries.get(folder) ?? new Set<string>();
+      set.add(parts[depth]!);
+      entries.set(folder, set);
+    }
+  }
+  const folders = [...entries.entries()].filter(([path, set]) => path !== warm.folder.path && set.size <= 300).map(([path]) => path).sort();
+  const spread = <T>(items: T[], n: number): T[] => {
+    const step = items.length / Math.max(1, Math.min(n, items.length));
+    return Array.from({ length: Math.min(n, items.length) }, (_, i) => items[Math.floor(i * step)]!);
+  };
+  const [warmupFile, ...files] = spread(whole, count + 1);
+  const [warmupFolder, ...rest] = spread(folders, count + 1);
+  if (!warmupFile || !warmupFolder || files.length === 0 || rest.length === 0) throw new Error(`${corpus.name}: no files or folders to read cold`);
+  return { files, folders: rest, warmupFile, warmupFolder };
+}

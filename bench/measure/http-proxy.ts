@@ -10,6 +10,8 @@ export interface ProxiedRequest {
   start: number;
   end: number;
   status: number;
+  /** Bytes of the answer's body. */
+  bytes: number;
 }
 
 export function opOf(method: string, path: string): string {
@@ -35,9 +37,13 @@ export async function startTimingProxy(target: string): Promise<{ url: string; r
       { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host }, agent },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
+        let bytes = 0;
+        answer.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+        });
         answer.pipe(res);
         answer.once('end', () => {
-          requests.push({ method: req.method ?? 'GET', path, op: opOf(req.method ?? 'GET', path), start, end: Date.now(), status: answer.statusCode ?? 0 });
+          requests.push({ method: req.method ?? 'GET', path, op: opOf(req.method ?? 'GET', path), start, end: Date.now(), status: answer.statusCode ?? 0, bytes });
           if (requests.length > 50_000) requests.splice(0, 10_000);
         });
       },

@@ -13,14 +13,15 @@ export interface Summary {
   mean: number;
 }
 
-function sorted(values: readonly number[]): number[] {
-  const finite = values.filter((v) => Number.isFinite(v));
-  if (finite.length !== values.length) throw new RangeError('stats: every sample must be a finite number');
-  return [...finite].sort((a, b) => a - b);
+/** The values in ascending order, as a typed array: its native numeric sort is many times faster than a comparator's on a million samples. */
+function sorted(values: ArrayLike<number>): Float64Array {
+  const out = Float64Array.from(values);
+  for (const v of out) if (!Number.isFinite(v)) throw new RangeError('stats: every sample must be a finite number');
+  return out.sort();
 }
 
 /** Nearest-rank percentile, p in [0, 1]. NaN when there are no samples. */
-export function percentile(values: readonly number[], p: number): number {
+export function percentile(values: ArrayLike<number>, p: number): number {
   if (!(p >= 0 && p <= 1)) throw new RangeError(`percentile: p must be within [0, 1], got ${p}`);
   const s = sorted(values);
   if (s.length === 0) return Number.NaN;
@@ -28,18 +29,18 @@ export function percentile(values: readonly number[], p: number): number {
   return s[rank - 1] as number;
 }
 
-export function median(values: readonly number[]): number {
+export function median(values: ArrayLike<number>): number {
   const s = sorted(values);
   if (s.length === 0) return Number.NaN;
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
-export function p99(values: readonly number[]): number {
+export function p99(values: ArrayLike<number>): number {
   return percentile(values, 0.99);
 }
 
-export function summarize(values: readonly number[]): Summary {
+export function summarize(values: ArrayLike<number>): Summary {
   const s = sorted(values);
   if (s.length === 0) return { n: 0, median: Number.NaN, p99: Number.NaN, min: Number.NaN, max: Number.NaN, mean: Number.NaN };
   return {
@@ -57,6 +58,22 @@ export function ratio(a: number | null | undefined, b: number | null | undefined
   if (a === null || a === undefined || b === null || b === undefined) return null;
   if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return null;
   return a / b;
+}
+
+/**
+ * Smallest and largest of the values, by a loop: spreading a sample array into
+ * Math.min/Math.max puts every sample on the stack and throws a RangeError past ~100,000
+ * (a full run's load suite has more). NaN for no values.
+ */
+export function extent(values: ArrayLike<number>): { min: number; max: number } {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i] as number;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return values.length === 0 ? { min: Number.NaN, max: Number.NaN } : { min, max };
 }
 
 /** Fraction of the samples at or below x: one point of an empirical CDF. */

@@ -18,7 +18,8 @@ function cdfOf(rows: Row[], title: string, file: string): Chart | null {
   const seen = new Set<string>();
   for (const r of rows) {
     if (!r.baseline || r.baseline.unit !== 'ms') continue;
-    const key = `${r.backend} ${r.baseline.label} ${r.baseline.samples.join(',')}`;
+    const b = r.baseline.summary;
+    const key = `${r.backend} ${r.baseline.label} ${b.n} ${b.min} ${b.median} ${b.p99} ${b.max} ${b.mean}`;
     if (seen.has(key)) continue;
     seen.add(key);
     series.push({ label: shorten(`baseline ${r.backend}: ${r.baseline.label} (for ${r.case})`, 90), samples: r.baseline.samples });

@@ -1,5 +1,5 @@
 import { formatNumber } from './format';
-import { median, percentile } from '../measure/stats';
+import { extent, summarize } from '../measure/stats';
 
 /** Hand-written SVG charts: an empirical CDF of latencies and grouped bars with p99 whiskers. */
 
@@ -47,6 +47,20 @@ function open(frame: Frame, title: string): string[] {
   ];
 }
 
+/** Most steps a CDF line draws: more are not visible at chart width, and the chart's size must not grow with the samples. */
+export const MAX_CDF_STEPS = 2000;
+
+/**
+ * Indices of the sorted samples a CDF line steps at: all of them up to MAX_CDF_STEPS, else
+ * evenly spaced ranks plus the last (so the p99 and the maximum stay drawn).
+ */
+export function cdfSteps(n: number): number[] {
+  if (n <= MAX_CDF_STEPS) return Array.from({ length: n }, (_, k) => k);
+  const out: number[] = [];
+  for (let i = 0; i < MAX_CDF_STEPS; i += 1) out.push(Math.floor((i * (n - 1)) / (MAX_CDF_STEPS - 1)));
+  return out;
+}
+
 export interface CdfSeries {
   label: string;
   samples: number[];
@@ -61,8 +75,9 @@ export function cdfChart(options: { title: string; unit: string; series: CdfSeri
   const out = open(frame, options.title);
   if (all.length === 0) return [...out, '<text x="50%" y="50%" text-anchor="middle">no samples</text>', '</svg>'].join('\n');
   const positive = all.filter((v) => v > 0);
-  let lo = Math.min(...all);
-  const hi = Math.max(...all);
+  const range = extent(all);
+  let lo = range.min;
+  const hi = range.max;
   const log = positive.length === all.length && hi / Math.max(lo, 1e-9) > 20;
   if (!log) lo = Math.min(0, lo);
   const span = (v: number) => (log ? Math.log10(v) : v);
@@ -80,16 +95,18 @@ export function cdfChart(options: { title: string; unit: string; series: CdfSeri
   out.push(`<text x="${frame.left + plotW / 2}" y="${frame.top + plotH + 30}" text-anchor="middle">${escapeXml(options.unit)}${log ? ' (log scale)' : ''}</text>`);
   options.series.forEach((series, i) => {
     const color = COLORS[i % COLORS.length]!;
-    const s = [...series.samples].filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+    const s = Float64Array.from(series.samples.filter((v) => Number.isFinite(v))).sort();
+    const summary = summarize(s);
     if (s.length > 0) {
       const points: string[] = [`${x(s[0]!).toFixed(1)},${y(0).toFixed(1)}`];
-      s.forEach((v, k) => {
+      for (const k of cdfSteps(s.length)) {
+        const v = s[k]!;
         points.push(`${x(v).toFixed(1)},${y(k / s.length).toFixed(1)}`, `${x(v).toFixed(1)},${y((k + 1) / s.length).toFixed(1)}`);
-      });
+      }
       out.push(`<polyline fill="none" stroke="${color}" stroke-width="1.6" points="${points.join(' ')}"/>`);
     }
     const ly = frame.top + plotH + 44 + 16 * i;
-    const stats = s.length > 0 ? ` — n ${s.length}, p50 ${formatNumber(median(s), options.unit)}, p99 ${formatNumber(percentile(s, 0.99), options.unit)}` : ' — no samples';
+    const stats = s.length > 0 ? ` — n ${s.length}, p50 ${formatNumber(summary.median, options.unit)}, p99 ${formatNumber(summary.p99, options.unit)}` : ' — no samples';
     out.push(`<line x1="${frame.left}" x2="${frame.left + 18}" y1="${ly - 4}" y2="${ly - 4}" stroke="${color}" stroke-width="3"/>`);
     out.push(`<text x="${frame.left + 24}" y="${ly}">${escapeXml(series.label + stats)}</text>`);
   });
@@ -125,7 +142,7 @@ export function barChart(options: { title: string; unit: string; groups: BarGrou
   const plotH = frame.height - frame.top - frame.bottom;
   const out = open(frame, options.title);
   const values = options.groups.flatMap((g) => g.bars.flatMap((b) => [b.value, b.whisker ?? 0])).filter((v) => Number.isFinite(v));
-  const hi = Math.max(1e-9, ...values) * 1.05;
+  const hi = Math.max(1e-9, values.length > 0 ? extent(values).max : 0) * 1.05;
   const y = (v: number) => frame.top + plotH - (Math.max(0, v) / hi) * plotH;
   out.push(`<rect x="${frame.left}" y="${frame.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`);
   for (const t of ticks(0, hi, false)) {

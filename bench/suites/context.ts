@@ -14,8 +14,14 @@ export interface SuiteContext {
   /** Scratch folder of this run. */
   workDir: string;
   engines: Engines | null;
-  repos: { small: BenchRepo; medium: BenchRepo; large: BenchRepo; fresh: BenchRepo[] };
+  repos: { small: BenchRepo; medium: BenchRepo; large: BenchRepo | null; fresh: BenchRepo[] };
   log(line: string): void;
 }
 
 export const ZERO_SHA = '0'.repeat(40);
+
+/** The large repository, which only runs that include the indexing suite build. */
+export function largeRepo(ctx: SuiteContext): BenchRepo {
+  if (!ctx.repos.large) throw new Error('the large repository was not built: only runs with the indexing suite build it');
+  return ctx.repos.large;
+}

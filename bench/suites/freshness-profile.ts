@@ -2,7 +2,7 @@ import type { RequestLogEntry } from '../../test/github-standin/request-log';
 import { formatNumber } from '../report/format';
 import { startTimingProxy, type ProxiedRequest } from '../measure/http-proxy';
 import { commitToken, pushAndWait, type PushSample } from '../measure/push';
-import { median } from '../measure/stats';
+import { extent, median } from '../measure/stats';
 import { sleep } from '../measure/timer';
 import type { Backend } from '../setup/backends';
 import { OWNER } from '../setup/repos';
@@ -42,8 +42,8 @@ export async function githubPhases(ctx: SuiteContext, samples: PushSample[], ent
   for (const s of samples) {
     const mine = githubCallsOf(entries, s, ids.get(s.repo)!);
     if (mine.length === 0) continue;
-    const first = Math.min(...mine.map((e) => Date.parse(e.at) - e.durationMs));
-    const last = Math.max(...mine.map((e) => Date.parse(e.at)));
+    const first = extent(mine.map((e) => Date.parse(e.at) - e.durationMs)).min;
+    const last = extent(mine.map((e) => Date.parse(e.at))).max;
     queue.push(first - (s.sentAt + s.ackMs));
     github.push(last - first);
     write.push(s.seenAt - last);

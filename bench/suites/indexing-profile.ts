@@ -5,7 +5,7 @@ import { formatNumber } from '../report/format';
 import type { Backend } from '../setup/backends';
 import { drainTarball } from '../measure/archive';
 import { copyRepo } from '../setup/repos';
-import { ZERO_SHA, type SuiteContext } from './context';
+import { largeRepo, ZERO_SHA, type SuiteContext } from './context';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -25,10 +25,10 @@ let cached: PartsAlone | null = null;
 /** Measured once a run (the same for every backend). */
 export async function partsAlone(ctx: SuiteContext): Promise<PartsAlone> {
   if (cached) return cached;
-  const fresh = await drainTarball(ctx.standIn, await copyRepo(ctx.root, ctx.repos.large, 'large-archive'));
-  const again = await drainTarball(ctx.standIn, ctx.repos.large);
+  const fresh = await drainTarball(ctx.standIn, await copyRepo(ctx.root, largeRepo(ctx), 'large-archive'));
+  const again = await drainTarball(ctx.standIn, largeRepo(ctx));
   const started = performance.now();
-  for await (const batch of documentBatches(ctx.repos.large, 1)) JSON.stringify(batch);
+  for await (const batch of documentBatches(largeRepo(ctx), 1)) JSON.stringify(batch);
   cached = { tarballMs: fresh.ms, cachedTarballMs: again.ms, tarballBytes: again.bytes, documentsMs: performance.now() - started };
   return cached;
 }
@@ -36,7 +36,7 @@ export async function partsAlone(ctx: SuiteContext): Promise<PartsAlone> {
 /** A full index beside its parts measured alone: whether the pipeline overlaps them. */
 export async function partsProfile(ctx: SuiteContext, backend: Backend, productMs: number, rawMs: number): Promise<string[]> {
   const parts = await partsAlone(ctx);
-  const files = ctx.repos.large.corpus.files.length;
+  const files = largeRepo(ctx).corpus.files.length;
   const sum = parts.cachedTarballMs + parts.documentsMs + rawMs;
   return [
     `full index of the large repository (${files.toLocaleString('en-US')} files): ${seconds(productMs)} median, webhook → readable`,
@@ -52,7 +52,7 @@ export async function partsProfile(ctx: SuiteContext, backend: Backend, productM
  * timing proxy (`requests`): how much of it is spent in _bulk requests, which run one at a time.
  */
 export async function bulkShareProfile(ctx: SuiteContext, backend: Backend, requests: ProxiedRequest[]): Promise<string[]> {
-  const repo = await copyRepo(ctx.root, ctx.repos.large, 'large-profile');
+  const repo = await copyRepo(ctx.root, largeRepo(ctx), 'large-profile');
   await drainTarball(ctx.standIn, repo);
   const from = requests.length;
   const sample = await pushAndWait({ standIn: ctx.standIn, readerUrl: backend.readerUrl }, repo, null, { intervalMs: 100, timeoutMs: 30 * 60_000, before: ZERO_SHA });
@@ -64,7 +64,7 @@ export async function bulkShareProfile(ctx: SuiteContext, backend: Backend, requ
   for (let i = 1; i < bulks.length; i += 1) if (bulks[i]!.start < bulks[i - 1]!.end) overlap += 1;
   return [
     `one more full index of the large repository with the indexer's Elasticsearch behind the timing proxy: ${seconds(sample.freshnessMs)} webhook → readable`,
-    `Elasticsearch _bulk requests: ${bulks.length} (${formatNumber(ctx.repos.large.corpus.files.length / Math.max(1, bulks.length))} documents each on average), ${seconds(bulkMs)} in all = ${((100 * bulkMs) / sample.freshnessMs).toFixed(0)} % of the index; ${overlap} of them started before the previous one ended; other Elasticsearch requests ${seconds(otherMs)}`,
+    `Elasticsearch _bulk requests: ${bulks.length} (${formatNumber(largeRepo(ctx).corpus.files.length / Math.max(1, bulks.length))} documents each on average), ${seconds(bulkMs)} in all = ${((100 * bulkMs) / sample.freshnessMs).toFixed(0)} % of the index; ${overlap} of them started before the previous one ended; other Elasticsearch requests ${seconds(otherMs)}`,
     `so for ${((100 * (sample.freshnessMs - bulkMs - otherMs)) / sample.freshnessMs).toFixed(0)} % of the time no Elasticsearch request is in flight: the indexer is reading the tarball and building documents (or waiting for the event)`,
   ];
 }

@@ -8,7 +8,7 @@ import { elasticsearchRaw, rawWriteMs, sqliteRaw, type RawTarget } from '../meas
 import { median } from '../measure/stats';
 import type { Backend } from '../setup/backends';
 import { copyRepo, OWNER, type BenchRepo } from '../setup/repos';
-import { ZERO_SHA, type SuiteContext } from './context';
+import { largeRepo, ZERO_SHA, type SuiteContext } from './context';
 import { githubAnswerMs, githubPhases } from './freshness-profile';
 import { partsProfile } from './indexing-profile';
 
@@ -17,7 +17,7 @@ const SIZES: Size[] = ['small', 'medium', 'large'];
 
 /** The repository for the r-th full index of a size: the original, then shared copies. */
 async function repoFor(ctx: SuiteContext, size: Size, r: number): Promise<BenchRepo> {
-  const base = ctx.repos[size];
+  const base = size === 'large' ? largeRepo(ctx) : ctx.repos[size];
   if (r === 0) return base;
   const name = `${size}-copy${r}`;
   if (existsSync(join(ctx.root, OWNER, name))) return { ...base, name, fullName: `${OWNER}/${name}`, dir: join(ctx.root, OWNER, name) };
@@ -40,7 +40,7 @@ export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promis
   let hwmBeforeLarge = 0;
   let largeSampler: RssSampler | null = null;
   for (const size of SIZES) {
-    const corpus = ctx.repos[size].corpus;
+    const corpus = (size === 'large' ? largeRepo(ctx) : ctx.repos[size]).corpus;
     const productMs: number[] = [];
     if (size === 'large') {
       hwmBeforeLarge = backend.indexer.memory()?.hwmMb ?? 0;
@@ -57,7 +57,7 @@ export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promis
     const rawMs: number[] = [];
     for (let r = 0; r < config.indexRepeats[size]; r += 1) {
       const target = rawTarget(ctx, backend, size, r);
-      rawMs.push(await rawWriteMs(target, ctx.repos[size], 900_000_000 + r));
+      rawMs.push(await rawWriteMs(target, size === 'large' ? largeRepo(ctx) : ctx.repos[size], 900_000_000 + r));
       ctx.log(`  ${target.label} ${size}: ${(rawMs[r]! / 1000).toFixed(2)} s`);
     }
     const rawLabel = backend.name === 'elasticsearch' ? 'raw ES bulk' : 'raw SQLite writes';
@@ -92,7 +92,7 @@ async function onePushSuite(ctx: SuiteContext, backend: Backend): Promise<void> 
   const large: PushSample[] = [];
   ctx.standIn.requests.reset();
   for (let i = 0; i < ctx.config.onePushRepeats; i += 1) {
-    for (const [repo, into] of i % 2 === 0 ? ([[ctx.repos.small, small], [ctx.repos.large, large]] as const) : ([[ctx.repos.large, large], [ctx.repos.small, small]] as const)) {
+    for (const [repo, into] of i % 2 === 0 ? ([[ctx.repos.small, small], [largeRepo(ctx), large]] as const) : ([[largeRepo(ctx), large], [ctx.repos.small, small]] as const)) {
       const token = await commitToken(repo);
       into.push(await pushAndWait(push, repo, token, options));
     }
@@ -102,7 +102,7 @@ async function onePushSuite(ctx: SuiteContext, backend: Backend): Promise<void> 
     { title: `One-file push on ${backend.name}, large repository (medians per push)`, lines: await githubPhases(ctx, large, log) },
     { title: `One-file push on ${backend.name}, small repository (medians per push)`, lines: await githubPhases(ctx, small, log) },
   );
-  const what = `large repo (${ctx.repos.large.corpus.files.length.toLocaleString('en-US')} files) vs small (${ctx.repos.small.corpus.files.length})`;
+  const what = `large repo (${largeRepo(ctx).corpus.files.length.toLocaleString('en-US')} files) vs small (${ctx.repos.small.corpus.files.length})`;
   const nearlyEqual = (value: ReturnType<typeof figure>, baseline: ReturnType<typeof figure>) => {
     const ratio = value.summary.median / baseline.summary.median;
     return { text: 'nearly equal: ratio ≤ 1.5×', met: Number.isFinite(ratio) ? ratio <= 1.5 : null };

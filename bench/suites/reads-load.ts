@@ -4,7 +4,7 @@ import { startGitdex } from '../gitdex/child';
 import { callOk, connectHttp, type McpConnection } from '../mcp/clients';
 import { figure, row } from '../report/model';
 import { RssSampler } from '../measure/proc';
-import { median } from '../measure/stats';
+import { extent, median } from '../measure/stats';
 import { interleave } from '../measure/timer';
 import { formatNumber } from '../report/format';
 import type { Backend } from '../setup/backends';
@@ -69,7 +69,7 @@ async function runLevels(url: string, pid: number, levels: number[], seconds: nu
     const parts = halves.get(clients)!;
     const calls = parts.reduce((n, p) => n + p.latencies.length, 0);
     const time = parts.reduce((t, p) => t + p.latencies.length / p.throughput, 0);
-    return { clients, latencies: parts.flatMap((p) => p.latencies), throughput: calls / time, maxRssMb: Math.max(...parts.map((p) => p.maxRssMb)) };
+    return { clients, latencies: parts.flatMap((p) => p.latencies), throughput: calls / time, maxRssMb: extent(parts.map((p) => p.maxRssMb)).max };
   });
 }
 

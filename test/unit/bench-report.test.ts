@@ -3,7 +3,13 @@ import { figure, row, upperTarget, type Results } from '../../bench/report/model
 import { cell, formatNumber, formatRatio } from '../../bench/report/format';
 import { renderMarkdown, resultsTable } from '../../bench/report/markdown';
 import { renderJson } from '../../bench/report/json';
-import { barChart, cdfChart, escapeXml, ticks, wrap } from '../../bench/report/svg';
+import { barChart, cdfChart, cdfSteps, escapeXml, MAX_CDF_STEPS, ticks, wrap } from '../../bench/report/svg';
+import { writeResults } from '../../bench/report/write';
+import { withSamplesRepeated } from '../../bench/report/scale';
+import { extent } from '../../bench/measure/stats';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chartsFor } from '../../bench/report/charts';
 import { selfTimes, type CpuProfile } from '../../bench/report/cpuprofile';
 
@@ -131,6 +137,63 @@ describe('bench SVG charts', () => {
     const charts = chartsFor([freshness()]);
     expect(charts.map((c) => c.file)).toEqual(['freshness-cdf.svg']);
     expect(charts[0]!.svg).toContain('baseline elasticsearch: webhook → 202 (for idle)');
+  });
+});
+
+describe('bench report at any number of samples', () => {
+  // The full run once crashed writing its report: a CDF spread every sample into Math.min.
+  const MILLION = 1_000_000;
+  const samples = (n: number, scale: number) => Array.from({ length: n }, (_, i) => scale * (1 + ((i * 7919) % n) / n));
+
+  it('finds the extent of a million samples without spreading them', () => {
+    const values = samples(MILLION, 2);
+    expect(extent(values)).toEqual({ min: 2, max: 2 * (1 + (MILLION - 1) / MILLION) });
+    expect(extent([])).toEqual({ min: Number.NaN, max: Number.NaN });
+  });
+
+  it('draws at most MAX_CDF_STEPS steps per line, the last sample included', () => {
+    expect(cdfSteps(3)).toEqual([0, 1, 2]);
+    const steps = cdfSteps(MILLION);
+    expect(steps).toHaveLength(MAX_CDF_STEPS);
+    expect(steps[0]).toBe(0);
+    expect(steps[steps.length - 1]).toBe(MILLION - 1);
+  });
+
+  it('writes results.md, results.json and every chart from a row of a million samples', () => {
+    const r = results();
+    r.rows = [
+      row({ suite: 'reads-load', backend: 'elasticsearch', case: '128 clients', value: figure('latency', 'ms', samples(MILLION, 50)), baseline: figure('1 client', 'ms', samples(1000, 1)) }),
+      row({ suite: 'reads', backend: 'sqlite', case: 'read_file cold', value: figure('gitdex', 'ms', samples(300, 3)), baseline: figure('server-filesystem', 'ms', samples(300, 2)) }),
+      row({ suite: 'reads-load', backend: 'elasticsearch', case: 'throughput', value: figure('calls/s', 'calls/s', [900]) }),
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'bench-report-'));
+    try {
+      const files = writeResults(dir, r);
+      expect(files.map((f) => f.slice(dir.length + 1)).sort()).toEqual(['reads-bars.svg', 'reads-cdf.svg', 'reads-load-cdf.svg', 'reads-load-throughput.svg', 'results.json', 'results.md']);
+      const md = readFileSync(join(dir, 'results.md'), 'utf8');
+      expect(md).toContain('| reads-load | elasticsearch | 128 clients | 1000000 |');
+      // A chart's size does not grow with the samples: two lines of at most MAX_CDF_STEPS steps.
+      expect(statSync(join(dir, 'reads-load-cdf.svg')).size).toBeLessThan(200_000);
+      expect(readFileSync(join(dir, 'reads-load-cdf.svg'), 'utf8')).toContain('n 1000000, p50 75.0 ms');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bench report check (CI)', () => {
+  it('repeats every sample set past the count asked, keeping medians, p99s, ratios and targets', () => {
+    const r = results();
+    const scaled = withSamplesRepeated(r, 1000);
+    const [before, after] = [r.rows[0]!, scaled.rows[0]!];
+    expect(after.value.samples.length).toBeGreaterThanOrEqual(1000);
+    expect(after.baseline!.samples.length).toBeGreaterThanOrEqual(1000);
+    expect(after.value.summary.median).toBe(before.value.summary.median);
+    expect(after.value.summary.p99).toBe(before.value.summary.p99);
+    expect(after.ratio).toEqual(before.ratio);
+    expect(after.target).toEqual(before.target);
+    expect(r.rows[0]!.value.samples).toHaveLength(4);
+    expect(scaled.notes[scaled.notes.length - 1]).toContain('not measurements');
   });
 });
 
