@@ -11,6 +11,7 @@ import { describeCatalogCases } from './index-store.cases-catalog';
 import { describeGenerationCases } from './index-store.cases-generations';
 import { describeListingCases } from './index-store.cases-listings';
 import { describeLookupCases } from './index-store.cases-lookups';
+import { describeByteCases } from './index-store.cases-bytes';
 
 export interface ConformanceContext {
   store(): IndexStore;
@@ -66,5 +67,6 @@ export function describeIndexStoreConformance(
     describeGenerationCases(ctx);
     describeListingCases(ctx);
     describeLookupCases(ctx);
+    describeByteCases(ctx);
   });
 }

@@ -196,6 +196,8 @@ export const EnvSchema = z.object({
   GITDEX_RETRY_BUDGET_SECONDS: z.coerce.number().int().nonnegative().default(600),
   GITDEX_READ_MAX_LINES: positiveInt.default(400),
   GITDEX_READ_MAX_CHARS: positiveInt.default(16000),
+  GITDEX_READ_DEFAULT_BYTES: positiveInt.default(65536),
+  GITDEX_READ_MAX_BYTES: positiveInt.default(65536),
   GITDEX_READER_TOKENS: z.string().optional().transform(readerTokens),
   GITDEX_READER_TOKENS_FILE: z.string().optional().transform(readerTokensFile),
   GITDEX_REQUIRE_AUTH: flag.default(false),

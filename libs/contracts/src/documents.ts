@@ -20,6 +20,23 @@ export const FileFlagsSchema = z.object({
 });
 export type FileFlags = z.infer<typeof FileFlagsSchema>;
 
+/**
+ * Read fidelity (docs/reader.md, "Bytes and encodings"): how a stored file's bytes are kept.
+ * `content` is the text as read; when it does not give the file's bytes back as UTF-8
+ * (another encoding, or binary), the bytes themselves ride in `contentBase64`. Absent on
+ * documents written before these fields existed: their content is UTF-8 or missing.
+ */
+export const TextEncodingSchema = z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']);
+export type TextEncoding = z.infer<typeof TextEncodingSchema>;
+const FileBytesFields = {
+  /** How `content` was decoded; null for binary, unstored and non-file entries. */
+  encoding: TextEncodingSchema.nullable().optional(),
+  /** The file starts with a byte-order mark, left out of `content`. */
+  bom: z.boolean().optional(),
+  /** The exact bytes, base64, when `content` (as UTF-8) is not them: binary and non-UTF-8 files. */
+  contentBase64: z.string().optional(),
+};
+
 export const FileDocumentSchema = z.object({
   repositoryId: z.number().int().positive(),
   ref: z.string(),
@@ -50,6 +67,7 @@ export const FileDocumentSchema = z.object({
   trigrams: z.array(z.string()),
   fromGeneration: z.number().int().positive(),
   retiredAtGeneration: z.number().int().positive().optional(),
+  ...FileBytesFields,
 });
 export type FileDocument = z.infer<typeof FileDocumentSchema>;
 

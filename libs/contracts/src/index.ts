@@ -3,3 +3,4 @@ export * from './documents';
 export * from './config';
 export * from './path-terms';
 export * from './tools';
+export * from './file-bytes';

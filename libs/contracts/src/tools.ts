@@ -99,6 +99,17 @@ export const ReadFileInputSchema = strictInput({
   ref,
   start_line: lineNumber('start_line').describe('First line to read, from 1. Default 1. Past the end of the file, the last line is read.'),
   end_line: lineNumber('end_line').describe('Last line to read, inclusive. Default: as far as the limits allow (400 lines, 16,000 characters).'),
+  // Byte-addressed reading (read fidelity): any of these three reads bytes instead of lines.
+  offset: wholeNumber('offset', 0, Number.MAX_SAFE_INTEGER, 'a byte offset from the start of the file, 0 or more (pass back next_offset to read on)')
+    .optional()
+    .describe('Read bytes instead of lines, from this byte of the file (0 = the start); pass back next_offset to read on. Not with start_line/end_line.'),
+  max_bytes: wholeNumber('max_bytes', 1, Number.MAX_SAFE_INTEGER, 'a whole number of bytes, 1 or more')
+    .optional()
+    .describe('Most bytes a byte read returns: default and most 65,536 (configurable by the server); fewer when the result budget is reached, next_offset says where to go on.'),
+  encoding: z
+    .enum(['text', 'base64'], { error: 'encoding: "text" (default) or "base64"' })
+    .optional()
+    .describe('A byte read\'s content: "text" (default: the bytes decoded in the file\'s encoding) or "base64" (the exact bytes, for binary files too).'),
 });
 export type ReadFileInput = z.infer<typeof ReadFileInputSchema>;
 
@@ -122,6 +133,15 @@ export const ReadFileOutputSchema = z.object({
   next_start_line: z.number().int().nullable().describe('Where to read on (start_line of the next call), or null at the end of the file.'),
   url: z.string().describe('GitHub URL of these lines at the indexed commit.'),
   freshness: FreshnessSchema,
+  // Read fidelity: how to rebuild the file exactly, and byte reads.
+  file_encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']).nullable().optional().describe('The encoding the text was decoded from (null: binary or not stored).'),
+  bom: z.literal(true).optional().describe('The file starts with a byte-order mark, left out of content.'),
+  line_ending: z.enum(['lf', 'crlf', 'cr', 'mixed', 'none']).optional().describe('The line ends of the file: content always joins lines with "\\n"; join them with this ("mixed": read bytes to rebuild exactly).'),
+  ends_with_newline: z.boolean().optional().describe('The file ends with a line end.'),
+  content_encoding: z.enum(['text', 'base64']).optional().describe('On a byte read: content is decoded text or the bytes in base64.'),
+  offset: z.number().int().optional().describe('On a byte read: the byte of the file content starts at.'),
+  bytes: z.number().int().optional().describe('On a byte read: how many bytes of the file content holds.'),
+  next_offset: z.number().int().nullable().optional().describe('On a byte read: the offset to read on from, or null at the end of the file.'),
 });
 export type ReadFileOutput = z.infer<typeof ReadFileOutputSchema>;
 

@@ -63,6 +63,10 @@ export const filesMappings: estypes.MappingTypeMapping = {
     trigrams: keyword,
     fromGeneration: { type: 'long' },
     retiredAtGeneration: { type: 'long' },
+    // Read fidelity (contracts FileBytesFields): the bytes are kept, never searched.
+    encoding: keyword,
+    bom: { type: 'boolean' },
+    contentBase64: { type: 'binary' },
   },
 };
 

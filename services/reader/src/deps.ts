@@ -26,6 +26,9 @@ export interface ReaderLimits {
   maxResultChars: number;
   /** A call that the index does not answer within this time fails as "index unavailable" instead of hanging. */
   timeoutMs: number;
+  /** Bytes a byte read returns when max_bytes is left out, and the most it may ask for. */
+  defaultBytes: number;
+  maxBytes: number;
 }
 
 export const DEFAULT_LIMITS: ReaderLimits = {
@@ -36,6 +39,8 @@ export const DEFAULT_LIMITS: ReaderLimits = {
   maxReadmeChars: 6_000,
   maxResultChars: 60_000,
   timeoutMs: 10_000,
+  defaultBytes: 65_536,
+  maxBytes: 65_536,
 };
 
 /** Minimal logger shape (pino's), so the core takes any logger or none. */

@@ -23,7 +23,7 @@ function ancestorsOfRow(row: FileRow): string[] {
 
 /** Splits a document into the stored columns; the summary JSON leaves out what has its own column. */
 function columnsOf(doc: FileDocument) {
-  const { content, tokens, trigrams, retiredAtGeneration, ...summary } = doc;
+  const { content, tokens, trigrams, retiredAtGeneration, contentBase64: _raw, ...summary } = doc;
   return {
     summary: JSON.stringify(summary),
     content,
@@ -46,6 +46,7 @@ export function removeFile(st: Statements, row: FileBodyRow): void {
   for (const term of JSON.parse(row.trigrams) as string[]) st.deleteTerm.run({ s, kind: TRIGRAM, term, fid });
   for (const term of JSON.parse(row.tokens) as string[]) st.deleteTerm.run({ s, kind: TOKEN, term, fid });
   st.deleteBody.run({ fid });
+  st.raw.remove(fid);
   st.deleteFile.run({ fid });
 }
 
@@ -84,6 +85,7 @@ export function putFile(st: Statements, doc: FileDocument): void {
     }).lastInsertRowid,
   );
   st.insertBody.run({ fid, content: columns.content, tokens: columns.tokens, trigrams: columns.trigrams });
+  if (doc.contentBase64 !== undefined) st.raw.put(fid, doc.contentBase64);
   for (const folder of foldersOf(doc.ancestors)) {
     st.insertFolder.run({ s, folder, fid, depth: folderDepth(folder), fromGen: doc.fromGeneration, retiredGen: columns.retiredGen });
   }
@@ -122,6 +124,7 @@ export function deleteScope(st: Statements, s: number): void {
   st.deleteScopeTerms.run({ s });
   st.deleteScopeFolders.run({ s });
   st.deleteScopeBodies.run({ s });
+  st.raw.removeScope(s);
   st.deleteScopeFiles.run({ s });
   st.deleteScope.run({ s });
 }
