@@ -155,12 +155,12 @@ export const ListFilesInputSchema = strictInput({
     .optional()
     .describe('The folder from the repository root, e.g. "src/api"; "" or "/" or omitted for the root. A GitHub URL ".../tree/<ref>/<folder>" also gives ref.'),
   ref,
-  depth: wholeNumber('depth', 1, 10, 'a whole number from 1 (the folder\'s own entries) to 10')
+  depth: wholeNumber('depth', 1, 64, 'a whole number from 1 (the folder\'s own entries) to 64')
     .optional()
-    .describe('How many levels to list: 1 = the folder\'s own entries (default), 2 = theirs too, up to 10.'),
-  limit: wholeNumber('limit', 1, 300, 'a whole number from 1 to 300 entries a page (page on with cursor)')
+    .describe('How many levels to list: 1 = the folder\'s own entries (default), 2 = theirs too, up to 64.'),
+  limit: wholeNumber('limit', 1, 1000, 'a whole number from 1 to 1,000 entries a page (page on with cursor)')
     .optional()
-    .describe('Most entries on this page, 1 to 300. Default 200.'),
+    .describe('Most entries on this page, 1 to 1,000 (fewer when the result budget is reached; next_cursor goes on exactly). Default 200.'),
   cursor: z
     .string({ error: 'cursor: pass back next_cursor exactly as returned' })
     .min(1, 'cursor: pass back next_cursor exactly as returned, or leave it out')

@@ -34,8 +34,8 @@ export interface ReaderLimits {
 export const DEFAULT_LIMITS: ReaderLimits = {
   maxLines: 400,
   maxChars: 16_000,
-  maxListEntries: 300,
-  maxDepth: 10,
+  maxListEntries: 1_000,
+  maxDepth: 64,
   maxReadmeChars: 6_000,
   maxResultChars: 60_000,
   timeoutMs: 10_000,
