@@ -193,6 +193,8 @@ export const EnvSchema = z.object({
   GITDEX_INDEXED_REFS: z.string().default('default').transform(csv),
   GITDEX_MAX_FILE_BYTES: positiveInt.default(1024 * 1024),
   GITDEX_MAX_ATTEMPTS: positiveInt.default(5),
+  /** Older commits of each ref kept readable (by sha, prefix or ref~N) besides the newest. */
+  GITDEX_RETAINED_COMMITS: z.coerce.number().int().min(1).max(1000).default(3),
   GITDEX_RETRY_BUDGET_SECONDS: z.coerce.number().int().nonnegative().default(600),
   GITDEX_READ_MAX_LINES: positiveInt.default(400),
   GITDEX_READ_MAX_CHARS: positiveInt.default(16000),

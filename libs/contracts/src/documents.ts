@@ -74,6 +74,17 @@ export type FileDocument = z.infer<typeof FileDocumentSchema>;
 export const IndexStatusSchema = z.enum(['indexing', 'ready', 'failed']);
 export type IndexStatus = z.infer<typeof IndexStatusSchema>;
 
+/** A commit of a ref the index still holds, readable at its generation (read fidelity: older commits). */
+export const RetainedCommitSchema = z.object({
+  commitSha: z.string(),
+  generation: z.number().int().positive(),
+  /** First parent first; empty when the source did not say. */
+  parentShas: z.array(z.string()),
+  committedAt: z.string().datetime().nullable(),
+  indexedAt: z.string().datetime(),
+});
+export type RetainedCommit = z.infer<typeof RetainedCommitSchema>;
+
 /** One per repository and ref: which commit is served, and how the last attempt went. */
 export const RefStateSchema = z.object({
   repositoryId: z.number().int().positive(),
@@ -93,6 +104,8 @@ export const RefStateSchema = z.object({
   pendingSince: z.string().datetime().nullable(),
   /** When the event that led to the served commit was received: freshness is measured from it. */
   sourceReceivedAt: z.string().datetime().nullable(),
+  /** The commits the index still holds, newest (the served one) first; absent before any was kept. */
+  history: z.array(RetainedCommitSchema).optional(),
 });
 export type RefState = z.infer<typeof RefStateSchema>;
 

@@ -69,6 +69,8 @@ export const FreshnessSchema = z.object({
   indexed_at: z.string().nullable().describe('When that commit was indexed (ISO 8601).'),
   pending: z.boolean().describe('True when a newer push of this ref is received but not indexed yet: the answer may be behind GitHub by that push.'),
   pending_commit: z.string().optional().describe('The pushed commit that is being indexed, when pending.'),
+  older_commit: z.literal(true).optional().describe('This answer shows an older commit the index still holds, not the ref\'s newest (ref_head).'),
+  ref_head: z.string().optional().describe('With older_commit: the newest indexed commit of the ref.'),
 });
 export type Freshness = z.infer<typeof FreshnessSchema>;
 

@@ -13,6 +13,8 @@ export interface SourceCommit {
   sha: string;
   treeSha: string;
   committedAt: string;
+  /** Its parents, first parent first, when the source says (for `main~N` within retained commits). */
+  parentShas?: string[];
 }
 
 /** An entry of a git tree: blob (file or symlink, by mode), tree, or commit (submodule). */
