@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { parsePublishedSites, type PublishedSite } from './published-sites';
 
 const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
 const positiveInt = z.coerce.number().int().positive();
@@ -147,6 +148,13 @@ function duplicates(tokens: ReaderTokenSpec[]): string[] {
 
 type Issues = z.RefinementCtx<string | undefined>;
 
+function publishedSites(text: string | undefined, ctx: Issues): PublishedSite[] {
+  if (!text) return [];
+  const { sites, problems } = parsePublishedSites(text);
+  for (const message of problems) ctx.issues.push({ code: 'custom', message, input: '' });
+  return sites;
+}
+
 function readerTokens(text: string | undefined, ctx: Issues): ReaderTokenSpec[] {
   if (!text) return [];
   const { tokens, problems } = parseReaderTokenList(text);
@@ -208,6 +216,7 @@ export const EnvSchema = z.object({
   GITDEX_ALLOWED_ORIGINS: z.string().optional().transform((v) => (v ? csv(v) : [])),
   GITDEX_ALLOWED_HOSTS: z.string().optional().transform((v) => (v ? csv(v).map((host) => host.toLowerCase()) : [])),
   GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(0),
+  GITDEX_PUBLISHED_SITES: z.string().optional().transform(publishedSites),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

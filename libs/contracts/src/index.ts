@@ -4,3 +4,4 @@ export * from './config';
 export * from './path-terms';
 export * from './tools';
 export * from './file-bytes';
+export * from './published-sites';

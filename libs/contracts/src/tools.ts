@@ -90,13 +90,14 @@ const kind = z.enum(['file', 'symlink', 'submodule']).describe('file, symlink (c
 // ---------------------------------------------------------------- read_file
 
 export const ReadFileInputSchema = strictInput({
-  repository,
+  // Optional when path is the published URL of a document (GITDEX_PUBLISHED_SITES names the repository).
+  repository: repository.optional(),
   path: z
     .string({ error: 'path: give the file path, e.g. "src/index.ts"' })
     .min(1, 'path: give the file path, e.g. "src/index.ts"')
     .max(4096, 'path: at most 1,000 characters of path (4,096 for a URL)')
     .describe(
-      'The file path from the repository root, e.g. "src/index.ts" (a leading slash is ignored), or a GitHub URL ".../blob/<ref>/<path>#L10-L20", which also gives ref and lines.',
+      'The file path from the repository root, e.g. "src/index.ts" (a leading slash is ignored), or a GitHub URL ".../blob/<ref>/<path>#L10-L20", which also gives ref and lines, or the published URL of a document of a configured site (repository may then be left out).',
     ),
   ref,
   start_line: lineNumber('start_line').describe('First line to read, from 1. Default 1. Past the end of the file, the last line is read.'),
@@ -144,6 +145,11 @@ export const ReadFileOutputSchema = z.object({
   offset: z.number().int().optional().describe('On a byte read: the byte of the file content starts at.'),
   bytes: z.number().int().optional().describe('On a byte read: how many bytes of the file content holds.'),
   next_offset: z.number().int().nullable().optional().describe('On a byte read: the offset to read on from, or null at the end of the file.'),
+  published_url: z.string().optional().describe('The published URL this document was read by.'),
+  front_matter: z
+    .object({ title: z.string().optional(), date: z.string().optional(), tags: z.array(z.string()).optional(), fields: z.record(z.string(), z.string()), body_start_line: z.number().int() })
+    .optional()
+    .describe('A published document\'s front matter, parsed; the lines read start at the body (body_start_line) unless start_line says otherwise.'),
 });
 export type ReadFileOutput = z.infer<typeof ReadFileOutputSchema>;
 

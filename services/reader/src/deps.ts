@@ -1,4 +1,4 @@
-import type { RepositoryDocument } from '@gitdex/contracts';
+import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
 import type { EventPublisher, IndexStore } from '@gitdex/ports';
 
 /** Who is calling, as an authenticate hook found out; null for an anonymous caller. */
@@ -64,6 +64,8 @@ export interface ReaderOptions {
   access?: (repository: RepositoryDocument, principal: Principal | null) => boolean;
   now?: () => Date;
   logger?: ReaderLogger;
+  /** Published sites whose document URLs read_file accepts as path (GITDEX_PUBLISHED_SITES). */
+  sites?: PublishedSite[];
 }
 
 /** ReaderOptions with every default applied: what the tool core works with. */
@@ -75,6 +77,7 @@ export interface ReaderDeps {
   access: (repository: RepositoryDocument, principal: Principal | null) => boolean;
   now: () => Date;
   logger: ReaderLogger | undefined;
+  sites: PublishedSite[];
   /** Repositories queued for a backfill by this process, and when: queues each at most once in a while. */
   backfillsQueued: Map<number, number>;
 }
@@ -102,6 +105,7 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     access: options.access ?? publicOnly,
     now: options.now ?? (() => new Date()),
     logger: options.logger,
+    sites: options.sites ?? [],
     backfillsQueued: new Map(),
   };
 }

@@ -12,6 +12,9 @@ import type { Target } from '../target';
 import { invalid } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
 import { readBytes, type ByteRequest } from './read-bytes';
+import { parseGithubUrl } from '../address/github-url';
+import { resolvePublishedUrl, unknownPublishedUrl } from '../address/published-url';
+import { parseFrontMatter } from '../read/front-matter';
 
 /** A folder is any path that has files under it, at any depth. */
 const ANY_DEPTH = 10_000;
@@ -26,7 +29,10 @@ export async function readFile(deps: ReaderDeps, principal: Principal | null, in
     throw invalid(`end_line (${input.end_line}) is before start_line (${input.start_line}): give an end_line of at least ${input.start_line}, or leave end_line out to read as far as the limits allow`);
   }
   const bytes = byteRequest(deps, input);
-  const located = await locate(deps, principal, { repository: input.repository, path: input.path, ref: input.ref }, 'file');
+  const published = publishedDocument(deps, input);
+  const repositoryInput = published?.repository ?? input.repository;
+  if (repositoryInput === undefined) throw invalid('repository: give the repository as "owner/name" or its GitHub URL (it may be left out only when path is the published URL of a document of a configured site)');
+  const located = await locate(deps, principal, { repository: repositoryInput, path: published?.path ?? input.path, ref: input.ref }, 'file');
   const { target, path } = located;
   if (path === '') throw invalid('path: give a file path, e.g. "README.md"; to see the root, use list_files or repository_overview');
   if (bytes !== null && located.startLine !== undefined) throw invalid('the URL names lines (#L…) and offset/max_bytes/encoding ask for bytes: read by lines or by bytes, not both (drop the #L part of the URL for a byte read)');
@@ -43,7 +49,40 @@ export async function readFile(deps: ReaderDeps, principal: Principal | null, in
     throw await pathNotFound(deps, principal, target, path, 'file');
   }
   if (bytes !== null) return readBytes(deps, target, file, bytes);
+  if (published && file.content !== null) {
+    const text = textOf(file);
+    const front = parseFrontMatter((n) => text.lines.line(n), text.lines.count);
+    const body = start ?? front?.bodyStartLine;
+    const result = answer(deps, target, file, body, end);
+    const { bodyStartLine, ...fields } = front ?? { bodyStartLine: 1, fields: {} };
+    result.structured = { ...result.structured, published_url: input.path, ...(front ? { front_matter: { ...fields, body_start_line: bodyStartLine } } : {}) };
+    const about = front ? [front.title && `Title: ${front.title}`, front.date && `Date: ${front.date}`, front.tags && `Tags: ${front.tags.join(', ')}`].filter(Boolean).join('\n') : '';
+    result.text = `Published at ${input.path}${about ? `\n${about}` : ''}\n${result.text}`;
+    return result;
+  }
   return answer(deps, target, file, start, end);
+}
+
+/** GitHub's own hosts: their URLs are GitHub URLs (locate explains a malformed one). */
+function isGithubHost(deps: ReaderDeps, raw: string): boolean {
+  try {
+    const host = new URL(raw).host.toLowerCase();
+    return host === new URL(deps.githubWebUrl).host.toLowerCase() || host === 'raw.githubusercontent.com' || host === 'github.com' || host.endsWith('.github.com');
+  } catch {
+    return false;
+  }
+}
+
+/** The repository and path of a published document's URL; null when path is no such URL. */
+function publishedDocument(deps: ReaderDeps, input: ReadFileInput): { repository: string; path: string } | null {
+  const raw = input.path.trim();
+  if (!/^https?:\/\//i.test(raw) || parseGithubUrl(raw, deps.githubWebUrl) !== null || isGithubHost(deps, raw)) return null;
+  const hit = resolvePublishedUrl(deps.sites, raw);
+  if (!hit) throw unknownPublishedUrl(deps.sites, raw);
+  if (input.repository !== undefined && input.repository.toLowerCase() !== hit.repository.toLowerCase()) {
+    throw invalid(`path: ${raw} is published from ${hit.repository}, but repository is ${input.repository}; leave repository out`);
+  }
+  return { repository: hit.repository, path: hit.path };
 }
 
 /** A byte read when offset, max_bytes or encoding is given; never mixed with line numbers. */

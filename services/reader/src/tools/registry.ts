@@ -51,6 +51,7 @@ export const TOOLS = {
       'path is from the repository root (a leading slash is ignored) or a GitHub URL .../blob/<ref>/<path>#L10-L20, which also gives ref and lines. start_line and end_line are 1-based and inclusive; a start_line past the end reads the last line.',
       'A line read describes binary (read its bytes with encoding "base64"), too large (listed, content not stored), symlink and submodule files; vendored and generated files are stored, readable and flagged.',
       'A path that does not exist answers with the closest paths ("Did you mean") and where a moved file went.',
+      'path may also be the published URL of a document of a configured site (a blog post, a docs page): repository may then be left out, the front matter comes back as front_matter (title, date, tags) and the lines start at the body; an unknown URL answers with the configured sites.',
       REPOSITORY_HINT,
       FRESHNESS_HINT,
     ].join(' '),
