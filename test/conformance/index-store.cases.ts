@@ -12,6 +12,7 @@ import { describeContentCases } from './index-store.cases-content';
 import { describeGenerationCases } from './index-store.cases-generations';
 import { describeListingCases } from './index-store.cases-listings';
 import { describeLookupCases } from './index-store.cases-lookups';
+import { describeByteCases } from './index-store.cases-bytes';
 
 export interface ConformanceContext {
   store(): IndexStore;
@@ -68,5 +69,6 @@ export function describeIndexStoreConformance(
     describeListingCases(ctx);
     describeLookupCases(ctx);
     describeContentCases(ctx);
+    describeByteCases(ctx);
   });
 }

@@ -47,6 +47,8 @@ export async function revParse(dir: string, spec: string): Promise<string | null
 function candidates(ref: string): string[] {
   if (!isSafeRefName(ref)) return [];
   if (ref.startsWith('refs/')) return [ref];
+  // GitHub reads "heads/x" and "tags/x" as those refs, so a tag and a branch of one name stay apart.
+  if (/^(heads|tags)\//.test(ref)) return [`refs/${ref}`];
   const names = ref === 'HEAD' ? ['HEAD'] : [`refs/heads/${ref}`, `refs/tags/${ref}`];
   const sha = ref.toLowerCase();
   if (!isHexSha(sha)) return names;

@@ -17,6 +17,12 @@ describe('indexer: push webhooks through Kafka become exactly GitHub in Elastics
   it('fully indexes a repository with nested folders, binaries, large files, Unicode and space paths, a symlink and a submodule', async () => {
     const repo = await createSampleRepo(p.root, 'acme', 'sample');
     await commitFiles(repo.dir, { 'big/large.txt': 'x'.repeat(5000) + '\n', 'emoji 🚀/ünïcödé file.md': '# 🚀\n' }, 'large and emoji');
+    // Read fidelity: generated and vendored files, another encoding, CRLF line ends.
+    await commitFiles(repo.dir, {
+      'dist/index.js': 'module.exports=function(){return 1};\n',
+      'vendor/github.com/acme/x/x.go': 'package x\r\n',
+      'legacy/latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+    }, 'dist, vendor and latin-1');
     const id = await p.standIn.repoId('acme', 'sample');
     await p.standIn.push('acme', 'sample', { ref: MAIN });
     await p.waitForCommit(id, MAIN, gitHead(repo.dir, 'main'));
@@ -29,6 +35,9 @@ describe('indexer: push webhooks through Kafka become exactly GitHub in Elastics
     expect(await p.index.getFile(snapshot, 'link-to-readme')).toMatchObject({ kind: 'symlink', target: 'README.md' });
     expect(await p.index.getFile(snapshot, 'vendor/lib')).toMatchObject({ kind: 'submodule', target: '0123456789abcdef0123456789abcdef01234567' });
     expect(await p.index.getFile(snapshot, 'emoji 🚀/ünïcödé file.md')).toMatchObject({ content: '# 🚀\n', language: 'Markdown' });
+    expect(await p.index.getFile(snapshot, 'dist/index.js')).toMatchObject({ content: 'module.exports=function(){return 1};\n', flags: { generated: true } });
+    expect(await p.index.getFile(snapshot, 'vendor/github.com/acme/x/x.go')).toMatchObject({ content: 'package x\r\n', flags: { vendored: true } });
+    expect(await p.index.getFile(snapshot, 'legacy/latin1.txt')).toMatchObject({ content: 'café\n', encoding: 'windows-1252' });
     expect(await p.index.getRepository(id)).toMatchObject({ fullName: 'acme/sample', defaultBranch: 'main' });
   });
 

@@ -1,3 +1,4 @@
+import { storedBytes } from '@gitdex/contracts';
 import type { IndexStore, VisibleEntry } from '@gitdex/ports';
 import { gitHead, gitLsTree, gitShow } from './git-truth';
 
@@ -37,6 +38,7 @@ export async function expectIndexEqualsGit(index: IndexStore, repositoryId: numb
   for (const entry of sample) {
     const doc = await index.getFile(snapshot, entry.path);
     expect(doc).not.toBeNull();
-    if (doc?.content !== null && doc?.content !== undefined) expect(doc.content).toBe(gitShow(repoDir, branch, entry.path).toString('utf8'));
+    // Every file within the size limit is stored byte for byte: text, vendored, generated, binary.
+    if (doc && !doc.flags.tooLarge) expect(storedBytes(doc)?.equals(gitShow(repoDir, branch, entry.path)) ? entry.path : storedBytes(doc)).toBe(entry.path);
   }
 }

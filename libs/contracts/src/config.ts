@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { parsePublishedSites, type PublishedSite } from './published-sites';
 
 const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
 const positiveInt = z.coerce.number().int().positive();
@@ -147,6 +148,13 @@ function duplicates(tokens: ReaderTokenSpec[]): string[] {
 
 type Issues = z.RefinementCtx<string | undefined>;
 
+function publishedSites(text: string | undefined, ctx: Issues): PublishedSite[] {
+  if (!text) return [];
+  const { sites, problems } = parsePublishedSites(text);
+  for (const message of problems) ctx.issues.push({ code: 'custom', message, input: '' });
+  return sites;
+}
+
 function readerTokens(text: string | undefined, ctx: Issues): ReaderTokenSpec[] {
   if (!text) return [];
   const { tokens, problems } = parseReaderTokenList(text);
@@ -201,9 +209,13 @@ export const EnvSchema = z.object({
   GITDEX_INDEXED_REFS: z.string().default('default').transform(csv),
   GITDEX_MAX_FILE_BYTES: positiveInt.default(1024 * 1024),
   GITDEX_MAX_ATTEMPTS: positiveInt.default(5),
+  /** Older commits of each ref kept readable (by sha, prefix or ref~N) besides the newest. */
+  GITDEX_RETAINED_COMMITS: z.coerce.number().int().min(1).max(1000).default(3),
   GITDEX_RETRY_BUDGET_SECONDS: z.coerce.number().int().nonnegative().default(600),
   GITDEX_READ_MAX_LINES: positiveInt.default(400),
   GITDEX_READ_MAX_CHARS: positiveInt.default(16000),
+  GITDEX_READ_DEFAULT_BYTES: positiveInt.default(65536),
+  GITDEX_READ_MAX_BYTES: positiveInt.default(65536),
   GITDEX_READER_TOKENS: z.string().optional().transform(readerTokens),
   GITDEX_READER_TOKENS_FILE: z.string().optional().transform(readerTokensFile),
   GITDEX_REQUIRE_AUTH: flag.default(false),
@@ -212,6 +224,7 @@ export const EnvSchema = z.object({
   GITDEX_ALLOWED_ORIGINS: z.string().optional().transform((v) => (v ? csv(v) : [])),
   GITDEX_ALLOWED_HOSTS: z.string().optional().transform((v) => (v ? csv(v).map((host) => host.toLowerCase()) : [])),
   GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(0),
+  GITDEX_PUBLISHED_SITES: z.string().optional().transform(publishedSites),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -20,6 +20,23 @@ export const FileFlagsSchema = z.object({
 });
 export type FileFlags = z.infer<typeof FileFlagsSchema>;
 
+/**
+ * Read fidelity (docs/reader.md, "Bytes and encodings"): how a stored file's bytes are kept.
+ * `content` is the text as read; when it does not give the file's bytes back as UTF-8
+ * (another encoding, or binary), the bytes themselves ride in `contentBase64`. Absent on
+ * documents written before these fields existed: their content is UTF-8 or missing.
+ */
+export const TextEncodingSchema = z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']);
+export type TextEncoding = z.infer<typeof TextEncodingSchema>;
+const FileBytesFields = {
+  /** How `content` was decoded; null for binary, unstored and non-file entries. */
+  encoding: TextEncodingSchema.nullable().optional(),
+  /** The file starts with a byte-order mark, left out of `content`. */
+  bom: z.boolean().optional(),
+  /** The exact bytes, base64, when `content` (as UTF-8) is not them: binary and non-UTF-8 files. */
+  contentBase64: z.string().optional(),
+};
+
 export const FileDocumentSchema = z.object({
   repositoryId: z.number().int().positive(),
   ref: z.string(),
@@ -50,11 +67,23 @@ export const FileDocumentSchema = z.object({
   trigrams: z.array(z.string()),
   fromGeneration: z.number().int().positive(),
   retiredAtGeneration: z.number().int().positive().optional(),
+  ...FileBytesFields,
 });
 export type FileDocument = z.infer<typeof FileDocumentSchema>;
 
 export const IndexStatusSchema = z.enum(['indexing', 'ready', 'failed']);
 export type IndexStatus = z.infer<typeof IndexStatusSchema>;
+
+/** A commit of a ref the index still holds, readable at its generation (read fidelity: older commits). */
+export const RetainedCommitSchema = z.object({
+  commitSha: z.string(),
+  generation: z.number().int().positive(),
+  /** First parent first; empty when the source did not say. */
+  parentShas: z.array(z.string()),
+  committedAt: z.string().datetime().nullable(),
+  indexedAt: z.string().datetime(),
+});
+export type RetainedCommit = z.infer<typeof RetainedCommitSchema>;
 
 /** One per repository and ref: which commit is served, and how the last attempt went. */
 export const RefStateSchema = z.object({
@@ -75,6 +104,8 @@ export const RefStateSchema = z.object({
   pendingSince: z.string().datetime().nullable(),
   /** When the event that led to the served commit was received: freshness is measured from it. */
   sourceReceivedAt: z.string().datetime().nullable(),
+  /** The commits the index still holds, newest (the served one) first; absent before any was kept. */
+  history: z.array(RetainedCommitSchema).optional(),
 });
 export type RefState = z.infer<typeof RefStateSchema>;
 

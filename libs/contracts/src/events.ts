@@ -39,7 +39,7 @@ export const PushEventSchema = z.object({
 });
 export type PushEvent = z.infer<typeof PushEventSchema>;
 
-export const BackfillReasonSchema = z.enum(['cli', 'state_query', 'installation', 'reconciler', 'branch_created', 'replay', 'repository_changed']);
+export const BackfillReasonSchema = z.enum(['cli', 'state_query', 'installation', 'reconciler', 'branch_created', 'replay', 'repository_changed', 'tag_created']);
 
 /** Asks the indexer to bring refs of a repository to GitHub's current state, whatever the index holds. */
 export const BackfillEventSchema = z.object({
@@ -56,7 +56,7 @@ export const PurgeEventSchema = z.object({
   kind: z.literal('purge'),
   ...envelope,
   ref: z.string().min(1).optional(),
-  reason: z.enum(['repository_deleted', 'installation_removed', 'branch_deleted', 'cli']),
+  reason: z.enum(['repository_deleted', 'installation_removed', 'branch_deleted', 'cli', 'tag_deleted']),
 });
 export type PurgeEvent = z.infer<typeof PurgeEventSchema>;
 

@@ -38,7 +38,7 @@ const ref = z
   .max(300, 'ref: at most 300 characters')
   .optional()
   .describe(
-    'Branch ("main"), full ref ("refs/heads/main", "refs/tags/v1.2.0"), or the indexed commit sha (7 to 40 hex digits, a unique prefix). Default: the repository\'s default branch.',
+    'Branch ("main"), tag or full ref ("refs/heads/main", "refs/tags/v1.2.0"), a commit the index holds (7 to 40 hex digits, a unique prefix), or "main~2" (first parents back, within held commits). Default: the repository\'s default branch.',
   );
 
 /** "got -3", "got \"ten\"": the value a caller sent, for messages. */
@@ -69,6 +69,8 @@ export const FreshnessSchema = z.object({
   indexed_at: z.string().nullable().describe('When that commit was indexed (ISO 8601).'),
   pending: z.boolean().describe('True when a newer push of this ref is received but not indexed yet: the answer may be behind GitHub by that push.'),
   pending_commit: z.string().optional().describe('The pushed commit that is being indexed, when pending.'),
+  older_commit: z.literal(true).optional().describe('This answer shows an older commit the index still holds, not the ref\'s newest (ref_head).'),
+  ref_head: z.string().optional().describe('With older_commit: the newest indexed commit of the ref.'),
 });
 export type Freshness = z.infer<typeof FreshnessSchema>;
 
@@ -88,17 +90,29 @@ const kind = z.enum(['file', 'symlink', 'submodule']).describe('file, symlink (c
 // ---------------------------------------------------------------- read_file
 
 export const ReadFileInputSchema = strictInput({
-  repository,
+  // Optional when path is the published URL of a document (GITDEX_PUBLISHED_SITES names the repository).
+  repository: repository.optional(),
   path: z
     .string({ error: 'path: give the file path, e.g. "src/index.ts"' })
     .min(1, 'path: give the file path, e.g. "src/index.ts"')
     .max(4096, 'path: at most 1,000 characters of path (4,096 for a URL)')
     .describe(
-      'The file path from the repository root, e.g. "src/index.ts" (a leading slash is ignored), or a GitHub URL ".../blob/<ref>/<path>#L10-L20", which also gives ref and lines.',
+      'The file path from the repository root, e.g. "src/index.ts" (a leading slash is ignored), or a GitHub URL ".../blob/<ref>/<path>#L10-L20", which also gives ref and lines, or the published URL of a document of a configured site (repository may then be left out).',
     ),
   ref,
   start_line: lineNumber('start_line').describe('First line to read, from 1. Default 1. Past the end of the file, the last line is read.'),
   end_line: lineNumber('end_line').describe('Last line to read, inclusive. Default: as far as the limits allow (400 lines, 16,000 characters).'),
+  // Byte-addressed reading (read fidelity): any of these three reads bytes instead of lines.
+  offset: wholeNumber('offset', 0, Number.MAX_SAFE_INTEGER, 'a byte offset from the start of the file, 0 or more (pass back next_offset to read on)')
+    .optional()
+    .describe('Read bytes instead of lines, from this byte of the file (0 = the start); pass back next_offset to read on. Not with start_line/end_line.'),
+  max_bytes: wholeNumber('max_bytes', 1, Number.MAX_SAFE_INTEGER, 'a whole number of bytes, 1 or more')
+    .optional()
+    .describe('Most bytes a byte read returns: default and most 65,536 (configurable by the server); fewer when the result budget is reached, next_offset says where to go on.'),
+  encoding: z
+    .enum(['text', 'base64'], { error: 'encoding: "text" (default) or "base64"' })
+    .optional()
+    .describe('A byte read\'s content: "text" (default: the bytes decoded in the file\'s encoding) or "base64" (the exact bytes, for binary files too).'),
 });
 export type ReadFileInput = z.infer<typeof ReadFileInputSchema>;
 
@@ -122,6 +136,20 @@ export const ReadFileOutputSchema = z.object({
   next_start_line: z.number().int().nullable().describe('Where to read on (start_line of the next call), or null at the end of the file.'),
   url: z.string().describe('GitHub URL of these lines at the indexed commit.'),
   freshness: FreshnessSchema,
+  // Read fidelity: how to rebuild the file exactly, and byte reads.
+  file_encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']).nullable().optional().describe('The encoding the text was decoded from (null: binary or not stored).'),
+  bom: z.literal(true).optional().describe('The file starts with a byte-order mark, left out of content.'),
+  line_ending: z.enum(['lf', 'crlf', 'cr', 'mixed', 'none']).optional().describe('The line ends of the file: content always joins lines with "\\n"; join them with this ("mixed": read bytes to rebuild exactly).'),
+  ends_with_newline: z.boolean().optional().describe('The file ends with a line end.'),
+  content_encoding: z.enum(['text', 'base64']).optional().describe('On a byte read: content is decoded text or the bytes in base64.'),
+  offset: z.number().int().optional().describe('On a byte read: the byte of the file content starts at.'),
+  bytes: z.number().int().optional().describe('On a byte read: how many bytes of the file content holds.'),
+  next_offset: z.number().int().nullable().optional().describe('On a byte read: the offset to read on from, or null at the end of the file.'),
+  published_url: z.string().optional().describe('The published URL this document was read by.'),
+  front_matter: z
+    .object({ title: z.string().optional(), date: z.string().optional(), tags: z.array(z.string()).optional(), fields: z.record(z.string(), z.string()), body_start_line: z.number().int() })
+    .optional()
+    .describe('A published document\'s front matter, parsed; the lines read start at the body (body_start_line) unless start_line says otherwise.'),
 });
 export type ReadFileOutput = z.infer<typeof ReadFileOutputSchema>;
 
@@ -135,12 +163,12 @@ export const ListFilesInputSchema = strictInput({
     .optional()
     .describe('The folder from the repository root, e.g. "src/api"; "" or "/" or omitted for the root. A GitHub URL ".../tree/<ref>/<folder>" also gives ref.'),
   ref,
-  depth: wholeNumber('depth', 1, 10, 'a whole number from 1 (the folder\'s own entries) to 10')
+  depth: wholeNumber('depth', 1, 64, 'a whole number from 1 (the folder\'s own entries) to 64')
     .optional()
-    .describe('How many levels to list: 1 = the folder\'s own entries (default), 2 = theirs too, up to 10.'),
-  limit: wholeNumber('limit', 1, 300, 'a whole number from 1 to 300 entries a page (page on with cursor)')
+    .describe('How many levels to list: 1 = the folder\'s own entries (default), 2 = theirs too, up to 64.'),
+  limit: wholeNumber('limit', 1, 1000, 'a whole number from 1 to 1,000 entries a page (page on with cursor)')
     .optional()
-    .describe('Most entries on this page, 1 to 300. Default 200.'),
+    .describe('Most entries on this page, 1 to 1,000 (fewer when the result budget is reached; next_cursor goes on exactly). Default 200.'),
   cursor: z
     .string({ error: 'cursor: pass back next_cursor exactly as returned' })
     .min(1, 'cursor: pass back next_cursor exactly as returned, or leave it out')

@@ -13,7 +13,7 @@ const docValuesOnly = (fields: string[]) => ({ stored_fields: '_none_', docvalue
 const fromDocValues = docValuesOnly(ENTRY_FIELDS);
 /** search_after values that pass every version of `path` in PATH_ORDER (cheaper than a range on path). */
 export const afterPathValues = (path: string): estypes.SortResults => [path, Number.MAX_SAFE_INTEGER];
-export const SUMMARY_SOURCE: estypes.SearchSourceConfig = { excludes: ['content', 'tokens', 'trigrams'] };
+export const SUMMARY_SOURCE: estypes.SearchSourceConfig = { excludes: ['content', 'tokens', 'trigrams', 'contentBase64'] };
 /** Path order; fromGeneration only breaks ties between versions that should not both be visible. */
 const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
 /** Paths per terms query in lookupEntries (index.max_terms_count is 65,536). */

@@ -69,6 +69,10 @@ export const filesMappings: estypes.MappingTypeMapping = {
     contentTrigrams: { type: 'keyword', doc_values: false },
     fromGeneration: { type: 'long' },
     retiredAtGeneration: { type: 'long' },
+    // Read fidelity (contracts FileBytesFields): the bytes are kept, never searched.
+    encoding: keyword,
+    bom: { type: 'boolean' },
+    contentBase64: { type: 'binary' },
   },
 };
 

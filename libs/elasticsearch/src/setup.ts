@@ -50,7 +50,11 @@ async function ensureIndex(client: Client, prefix: string, kind: IndexKind, repl
     }
     return true;
   };
-  if (await check()) return;
+  if (await check()) {
+    // Fields added to this version since the index was made (additive only) reach it here.
+    await client.indices.putMapping({ index: names.alias, properties: mappingsOf(kind).properties ?? {} });
+    return;
+  }
   try {
     await client.indices.create({ index: names.physical(names.version), aliases: { [names.alias]: { is_write_index: true } } });
   } catch (error) {

@@ -44,10 +44,34 @@ export class GitHubSource implements Source {
   async head(repository: SourceRepository, branch: string, installationId?: number): Promise<SourceCommit | null> {
     try {
       const { data } = await this.clients.forInstallation(installationId).rest.repos.getBranch({ ...split(repository), branch });
-      return { sha: data.commit.sha, treeSha: data.commit.commit.tree.sha, committedAt: data.commit.commit.committer?.date ?? new Date(0).toISOString() };
+      return { sha: data.commit.sha, treeSha: data.commit.commit.tree.sha, committedAt: data.commit.commit.committer?.date ?? new Date(0).toISOString(), parentShas: data.commit.parents.map((parent) => parent.sha) };
     } catch (error) {
       const mapped = toPortError(error, `branch ${branch} of ${repository.fullName}`);
       if (mapped.code === 'NOT_FOUND') return null;
+      throw mapped;
+    }
+  }
+
+  async tags(repository: SourceRepository, installationId?: number): Promise<string[]> {
+    try {
+      const client = this.clients.forInstallation(installationId);
+      const refs = await client.paginate(client.rest.git.listMatchingRefs, { ...split(repository), ref: 'tags/', per_page: 100 });
+      return refs.map((r) => r.ref.replace(/^refs\/tags\//, ''));
+    } catch (error) {
+      const mapped = toPortError(error, `tags of ${repository.fullName}`);
+      if (mapped.code === 'NOT_FOUND') return [];
+      throw mapped;
+    }
+  }
+
+  /** GitHub's commit endpoint peels an annotated tag to its commit ("tags/<name>" names the tag, not a branch). */
+  async tagHead(repository: SourceRepository, tag: string, installationId?: number): Promise<SourceCommit | null> {
+    try {
+      const { data } = await this.clients.forInstallation(installationId).rest.repos.getCommit({ ...split(repository), ref: `tags/${tag}` });
+      return { sha: data.sha, treeSha: data.commit.tree.sha, committedAt: data.commit.committer?.date ?? new Date(0).toISOString(), parentShas: data.parents.map((parent) => parent.sha) };
+    } catch (error) {
+      const mapped = toPortError(error, `tag ${tag} of ${repository.fullName}`);
+      if (mapped.code === 'NOT_FOUND' || (error as { status?: number }).status === 422) return null;
       throw mapped;
     }
   }

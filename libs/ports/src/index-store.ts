@@ -64,7 +64,7 @@ export interface IndexStats {
 }
 
 /** Summary fields of a file without its content, for listings. */
-export type FileSummary = Omit<FileDocument, 'content' | 'tokens' | 'trigrams'>;
+export type FileSummary = Omit<FileDocument, 'content' | 'tokens' | 'trigrams' | 'contentBase64'>;
 
 /**
  * The index port. Adapters translate these calls to their engine and decide nothing:

@@ -13,6 +13,8 @@ export interface SourceCommit {
   sha: string;
   treeSha: string;
   committedAt: string;
+  /** Its parents, first parent first, when the source says (for `main~N` within retained commits). */
+  parentShas?: string[];
 }
 
 /** An entry of a git tree: blob (file or symlink, by mode), tree, or commit (submodule). */
@@ -47,6 +49,10 @@ export interface Source {
   blob(repository: SourceRepository, blobSha: string, installationId?: number): Promise<Buffer>;
   /** The gzipped tarball of a commit, streamed. */
   tarball(repository: SourceRepository, commitSha: string, installationId?: number): Promise<Readable>;
+  /** Tag names (without refs/tags/), when tags are indexed (GITDEX_INDEXED_REFS with refs/tags/ globs). */
+  tags?(repository: SourceRepository, installationId?: number): Promise<string[]>;
+  /** The commit a tag points at, annotated tags peeled; null when the tag does not exist. */
+  tagHead?(repository: SourceRepository, tag: string, installationId?: number): Promise<SourceCommit | null>;
   /** Repositories an installation can see, for installation events. */
   installationRepositories?(installationId: number): Promise<SourceRepository[]>;
 }

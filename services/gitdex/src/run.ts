@@ -27,8 +27,9 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger): Reader
     index: withReadCache(adapters.index),
     publisher: adapters.publisher,
     githubWebUrl: env.GITHUB_WEB_URL,
-    limits: { maxLines: env.GITDEX_READ_MAX_LINES, maxChars: env.GITDEX_READ_MAX_CHARS },
+    limits: { maxLines: env.GITDEX_READ_MAX_LINES, maxChars: env.GITDEX_READ_MAX_CHARS, maxBytes: env.GITDEX_READ_MAX_BYTES, defaultBytes: Math.min(env.GITDEX_READ_DEFAULT_BYTES, env.GITDEX_READ_MAX_BYTES) },
     logger: log,
+    sites: env.GITDEX_PUBLISHED_SITES,
     // Public repositories for every caller; private ones for the tokens whose patterns name them.
     access: scopedAccess,
   };

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { ancestorsOf, depthOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf, type FileDocument } from '@gitdex/contracts';
 import { languageOf } from './classify/languages';
 import { classifyPath, type PathRules } from './classify/vendored';
-import { countLines, isBinary } from './classify/content';
+import { countLines } from './classify/content';
+import { decodeContent, type DecodedContent } from './classify/encoding';
 
 /** One tree entry with what was fetched of it. */
 export interface FetchedEntry {
@@ -43,8 +44,11 @@ export function buildDocument(entry: FetchedEntry, context: DocumentContext): Fi
   const { vendored, generated } = classifyPath(entry.path, context.rules);
   const tooLarge = kind === 'file' && entry.size > context.maxFileBytes;
   const content = entry.content;
-  const binary = kind === 'file' && content !== undefined && isBinary(content);
-  const text = kind === 'file' && content !== undefined && !binary && !tooLarge && !vendored && !generated ? content.toString('utf8') : null;
+  // Vendored and generated files are stored like any other (read fidelity); their flags rank and filter them.
+  const decoded = kind === 'file' && content !== undefined && !tooLarge ? decodeContent(content) : null;
+  const binary = decoded !== null && decoded.binary;
+  const text = decoded !== null && !decoded.binary ? decoded.text : null;
+  const bytes = kind === 'file' && content !== undefined && !tooLarge ? fileBytesFields(content, decoded) : {};
   const target = kind === 'symlink' && content ? content.toString('utf8') : kind === 'submodule' ? entry.blobSha : undefined;
   return {
     repositoryId: context.repositoryId,
@@ -70,14 +74,19 @@ export function buildDocument(entry: FetchedEntry, context: DocumentContext): Fi
     tokens: pathTokens(entry.path),
     trigrams: trigramsOf(name),
     fromGeneration: context.generation,
+    ...bytes,
   };
+}
+
+/** The read-fidelity fields of a stored file: its encoding and, when the text is not them, its bytes. */
+function fileBytesFields(content: Buffer, decoded: DecodedContent | null): Pick<FileDocument, 'encoding' | 'bom' | 'contentBase64'> {
+  if (decoded === null || decoded.binary) return { encoding: null, contentBase64: content.toString('base64') };
+  return { encoding: decoded.encoding, ...(decoded.bom ? { bom: true } : {}), ...(decoded.utf8Exact ? {} : { contentBase64: content.toString('base64') }) };
 }
 
 /** Whether the content of an entry is worth fetching at all. */
 export function wantsContent(entry: { mode: string; size: number; path: string }, context: DocumentContext): boolean {
   if (kindOfMode(entry.mode) === 'submodule') return false;
   if (kindOfMode(entry.mode) === 'symlink') return true;
-  if (entry.size > context.maxFileBytes) return false;
-  const { vendored, generated } = classifyPath(entry.path, context.rules);
-  return !vendored && !generated;
+  return entry.size <= context.maxFileBytes;
 }

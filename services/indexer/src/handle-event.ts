@@ -1,7 +1,7 @@
 import type { GitdexEvent, RepositoryDocument } from '@gitdex/contracts';
 import type { SourceRepository } from '@gitdex/ports';
 import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
-import { branchOf, type RefSelection } from './ref-selection';
+import { branchOf, tagOf, type RefSelection } from './ref-selection';
 
 export interface HandleEventDeps extends IndexRefDeps {
   refs: RefSelection;
@@ -56,7 +56,8 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
   const results: { ref: string; outcome: IndexOutcome | 'deleted' }[] = [];
   for (const ref of refs) {
     const branch = branchOf(ref);
-    const head = branch ? await source.head(repository, branch, installationId) : null;
+    const tag = tagOf(ref);
+    const head = branch ? await source.head(repository, branch, installationId) : tag && source.tagHead ? await source.tagHead(repository, tag, installationId) : null;
     if (!head) {
       await index.deleteRef(repositoryId, ref);
       results.push({ ref, outcome: 'deleted' });
@@ -72,7 +73,8 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
 
 async function selectedRefs(deps: HandleEventDeps, repository: SourceRepository, installationId: number | undefined): Promise<string[]> {
   const branches = deps.refs.needsBranchList ? await deps.source.branches(repository, installationId) : [];
-  return deps.refs.select(repository.defaultBranch, branches);
+  const tags = deps.refs.needsTagList && deps.source.tags ? await deps.source.tags(repository, installationId) : [];
+  return deps.refs.select(repository.defaultBranch, branches, tags);
 }
 
 function metadataChanged(a: RepositoryDocument, b: RepositoryDocument): boolean {

@@ -1,4 +1,4 @@
-import type { RefState } from '@gitdex/contracts';
+import type { RefState, RetainedCommit } from '@gitdex/contracts';
 import { PortError, type IndexStore, type Snapshot, type Source, type SourceCommit, type SourceRepository, type VisibleEntry } from '@gitdex/ports';
 import { buildDocument, kindOfMode, wantsContent, type DocumentContext, type FetchedEntry } from './build-document';
 import type { PathRules } from './classify/vendored';
@@ -13,7 +13,10 @@ export interface IndexRefOptions {
   maxFileBytes: number;
   /** Past this many changed entries one tarball is cheaper than fetching blobs one by one. */
   maxIncrementalChanges: number;
-  /** Retired versions are kept this many generations, for pinned cursors and "moved to" suggestions. */
+  /**
+   * Retired versions are kept this many generations, for pinned cursors, "moved to" suggestions
+   * and reading older commits: the served commit and this many older ones stay readable.
+   */
   retainedGenerations: number;
   blobConcurrency: number;
   bulk: { maxWrites: number; maxBytes: number };
@@ -109,8 +112,10 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   await index.refresh();
 
   const now = deps.now().toISOString();
+  const retained: RetainedCommit = { commitSha: target.head.sha, generation, parentShas: target.head.parentShas ?? [], committedAt: target.head.committedAt, indexedAt: now };
   await index.putRefState({
     ...state,
+    history: retainedHistory(state, retained, options.retainedGenerations),
     commitSha: target.head.sha,
     treeSha: target.head.treeSha,
     generation,
@@ -127,6 +132,18 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   const pruneUpTo = generation - options.retainedGenerations;
   if (pruneUpTo > 0) await index.pruneRetired(repositoryId, target.ref, pruneUpTo);
   return { status: 'indexed', strategy, commitSha: target.head.sha, generation, written: plan.buffer.written, retired: plan.retired, fileCount, treesFetched: reader.fetched?.trees ?? 0 };
+}
+
+/**
+ * The commits still readable after this flip: pruning removes versions retired at or before
+ * generation - retained, so generations from there to the new one stay whole (the new
+ * commit and `retained` older ones).
+ */
+function retainedHistory(state: RefState, newest: RetainedCommit, retained: number): RetainedCommit[] {
+  const older = state.history ?? (state.commitSha && state.indexedAt && state.generation > 0
+    ? [{ commitSha: state.commitSha, generation: state.generation, parentShas: [], committedAt: state.committedAt, indexedAt: state.indexedAt }]
+    : []);
+  return [newest, ...older.filter((entry) => entry.generation >= newest.generation - retained && entry.generation < newest.generation)];
 }
 
 async function tryDiff(reader: TreeReader, oldTree: string, newTree: string, maxChanges: number): Promise<TreeChange[] | null> {

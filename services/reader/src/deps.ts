@@ -1,4 +1,4 @@
-import type { RepositoryDocument } from '@gitdex/contracts';
+import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
 import type { EventPublisher, IndexStore } from '@gitdex/ports';
 
 /** Who is calling, as an authenticate hook found out; null for an anonymous caller. */
@@ -28,17 +28,22 @@ export interface ReaderLimits {
   timeoutMs: number;
   /** search_code stops searching after this long (at most half of timeoutMs) and answers what it found, complete: false. */
   searchDeadlineMs: number;
+  /** Bytes a byte read returns when max_bytes is left out, and the most it may ask for. */
+  defaultBytes: number;
+  maxBytes: number;
 }
 
 export const DEFAULT_LIMITS: ReaderLimits = {
   maxLines: 400,
   maxChars: 16_000,
-  maxListEntries: 300,
-  maxDepth: 10,
+  maxListEntries: 1_000,
+  maxDepth: 64,
   maxReadmeChars: 6_000,
   maxResultChars: 60_000,
   timeoutMs: 10_000,
   searchDeadlineMs: 4_000,
+  defaultBytes: 65_536,
+  maxBytes: 65_536,
 };
 
 /** Minimal logger shape (pino's), so the core takes any logger or none. */
@@ -62,6 +67,8 @@ export interface ReaderOptions {
   access?: (repository: RepositoryDocument, principal: Principal | null) => boolean;
   now?: () => Date;
   logger?: ReaderLogger;
+  /** Published sites whose document URLs read_file accepts as path (GITDEX_PUBLISHED_SITES). */
+  sites?: PublishedSite[];
 }
 
 /** ReaderOptions with every default applied: what the tool core works with. */
@@ -73,6 +80,7 @@ export interface ReaderDeps {
   access: (repository: RepositoryDocument, principal: Principal | null) => boolean;
   now: () => Date;
   logger: ReaderLogger | undefined;
+  sites: PublishedSite[];
   /** Repositories queued for a backfill by this process, and when: queues each at most once in a while. */
   backfillsQueued: Map<number, number>;
 }
@@ -100,6 +108,7 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     access: options.access ?? publicOnly,
     now: options.now ?? (() => new Date()),
     logger: options.logger,
+    sites: options.sites ?? [],
     backfillsQueued: new Map(),
   };
 }

@@ -6,6 +6,7 @@ import type { Principal, ReaderDeps } from './deps';
 import { freshnessOf, shortRef, shortSha } from './freshness';
 import { rankPaths } from './suggest/rank';
 import { ToolError } from './tool-error';
+import { heldList, resolveOlderCommit, type HeldCommit } from './address/older-commit';
 
 /** A readable ref of a repository: the snapshot a tool reads, pinned to the state's generation. */
 export interface Target {
@@ -55,6 +56,10 @@ export async function resolveTarget(deps: ReaderDeps, repository: RepositoryDocu
   const states = known ?? (await deps.index.listRefStates(repository.repositoryId));
   const defaultRef = `refs/heads/${repository.defaultBranch}`;
   const state = refInput === undefined ? states.find((s) => s.ref === defaultRef) : matchRef(states, refInput);
+  if (refInput !== undefined && (!state || /~\d+$/.test(refInput.trim()))) {
+    const older = resolveOlderCommit(states, refInput, matchRef);
+    if (older) return olderTarget(repository, older);
+  }
   if (!state) {
     if (refInput === undefined) throw await notIndexedYet(deps, repository, defaultRef, null);
     throw unknownRef(repository, states, refInput);
@@ -66,6 +71,22 @@ export async function resolveTarget(deps: ReaderDeps, repository: RepositoryDocu
     state: ready,
     snapshot: { repositoryId: repository.repositoryId, ref: ready.ref, generation: ready.generation },
     freshness: freshnessOf(ready),
+  };
+}
+
+/**
+ * A commit the ref no longer serves but the index still holds: read at its generation, and
+ * its freshness says it is older than the ref's newest commit.
+ */
+function olderTarget(repository: RepositoryDocument, held: HeldCommit): Target {
+  const { state, commit } = held;
+  const older = commit.commitSha !== state.commitSha;
+  const pinned = { ...state, commitSha: commit.commitSha, generation: commit.generation, indexedAt: commit.indexedAt, committedAt: commit.committedAt, pendingCommitSha: null, pendingSince: null };
+  return {
+    repository,
+    state: pinned,
+    snapshot: { repositoryId: repository.repositoryId, ref: state.ref, generation: commit.generation },
+    freshness: { ...freshnessOf(pinned), ...(older ? { older_commit: true as const, ref_head: state.commitSha } : {}) },
   };
 }
 
@@ -97,7 +118,7 @@ function unknownRef(repository: RepositoryDocument, states: RefState[], input: s
     }
     return new ToolError(
       'NOT_FOUND',
-      `Commit ${text} is not indexed for ${repository.fullName}: gitdex serves the newest commit of each indexed ref, which are: ${list}. Leave out ref to read the default branch, or pass one of these.`,
+      `Commit ${text} is not held for ${repository.fullName}: it is older than what gitdex keeps, or was never indexed (only the commits pushes pointed at are). ${heldList(states)} Leave out ref to read the default branch, or pass one of these.`,
     );
   }
   const suggestions = rankPaths(text, indexed.map((s) => shortRef(s.ref)), 3)

@@ -91,13 +91,15 @@ export function normalizeDelivery({ event, deliveryId, payload, receivedAt }: De
     case 'create':
     case 'delete': {
       const refEvent = parse(RefEventPayloadSchema, payload);
-      if (refEvent.ref_type !== 'branch') return { outcome: 'ignored', reason: `${event} of a ${refEvent.ref_type}` };
-      const ref = `refs/heads/${refEvent.ref}`;
+      if (refEvent.ref_type !== 'branch' && refEvent.ref_type !== 'tag') return { outcome: 'ignored', reason: `${event} of a ${refEvent.ref_type}` };
+      const tag = refEvent.ref_type === 'tag';
+      const ref = `refs/${tag ? 'tags' : 'heads'}/${refEvent.ref}`;
       const common = base(identity(refEvent.repository), refEvent.installation?.id);
-      // A deleted branch is checked against GitHub by the indexer before anything goes.
+      // A deleted branch or tag is checked against GitHub by the indexer before anything goes;
+      // the indexer drops refs GITDEX_INDEXED_REFS does not select.
       return event === 'create'
-        ? { outcome: 'events', events: [{ kind: 'backfill', ...common, ref, reason: 'branch_created' }] }
-        : { outcome: 'events', events: [{ kind: 'purge', ...common, ref, reason: 'branch_deleted' }] };
+        ? { outcome: 'events', events: [{ kind: 'backfill', ...common, ref, reason: tag ? 'tag_created' : 'branch_created' }] }
+        : { outcome: 'events', events: [{ kind: 'purge', ...common, ref, reason: tag ? 'tag_deleted' : 'branch_deleted' }] };
     }
     case 'repository': {
       const change = parse(RepositoryPayloadSchema, payload);

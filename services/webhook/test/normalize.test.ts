@@ -21,21 +21,25 @@ describe('normalizeDelivery with every relevant example payload GitHub documents
     expect(event).toMatchObject({ kind: 'push', eventId: 'd-1', ref: p.ref, after: p.after, repository: { id: p.repository.id, fullName: p.repository.full_name } });
   });
 
-  it.each(byName('create').map((p, i) => [i, p] as const))('create example %i: branches are backfilled, tags ignored', (_i, payload) => {
+  it.each(byName('create').map((p, i) => [i, p] as const))('create example %i: branches and tags are backfilled', (_i, payload) => {
     const result = normalize('create', payload);
-    const refType = (payload as { ref_type: string }).ref_type;
+    const { ref_type: refType, ref } = payload as { ref_type: string; ref: string };
     if (refType === 'branch') {
       expect(result).toMatchObject({ outcome: 'events', events: [{ kind: 'backfill', reason: 'branch_created' }] });
+    } else if (refType === 'tag') {
+      expect(result).toMatchObject({ outcome: 'events', events: [{ kind: 'backfill', reason: 'tag_created', ref: `refs/tags/${ref}` }] });
     } else {
       expect(result.outcome).toBe('ignored');
     }
   });
 
-  it.each(byName('delete').map((p, i) => [i, p] as const))('delete example %i: branches are purged after a check, tags ignored', (_i, payload) => {
+  it.each(byName('delete').map((p, i) => [i, p] as const))('delete example %i: branches and tags are purged after a check', (_i, payload) => {
     const result = normalize('delete', payload);
-    const refType = (payload as { ref_type: string }).ref_type;
+    const { ref_type: refType, ref } = payload as { ref_type: string; ref: string };
     if (refType === 'branch') {
-      expect(result).toMatchObject({ outcome: 'events', events: [{ kind: 'purge', reason: 'branch_deleted', ref: `refs/heads/${(payload as { ref: string }).ref}` }] });
+      expect(result).toMatchObject({ outcome: 'events', events: [{ kind: 'purge', reason: 'branch_deleted', ref: `refs/heads/${ref}` }] });
+    } else if (refType === 'tag') {
+      expect(result).toMatchObject({ outcome: 'events', events: [{ kind: 'purge', reason: 'tag_deleted', ref: `refs/tags/${ref}` }] });
     } else {
       expect(result.outcome).toBe('ignored');
     }

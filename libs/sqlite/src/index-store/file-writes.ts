@@ -23,7 +23,7 @@ function ancestorsOfRow(row: FileRow): string[] {
 
 /** Splits a document into the stored columns; the summary JSON leaves out what has its own column. */
 function columnsOf(doc: FileDocument) {
-  const { content, tokens, trigrams, retiredAtGeneration, ...summary } = doc;
+  const { content, tokens, trigrams, retiredAtGeneration, contentBase64: _raw, ...summary } = doc;
   return {
     summary: JSON.stringify(summary),
     content,
@@ -47,6 +47,7 @@ export function removeFile(st: Statements, row: FileBodyRow): void {
   for (const term of JSON.parse(row.tokens) as string[]) st.deleteTerm.run({ s, kind: TOKEN, term, fid });
   if (row.content !== null) st.deleteText.run({ fid });
   st.deleteBody.run({ fid });
+  st.raw.remove(fid);
   st.deleteFile.run({ fid });
 }
 
@@ -87,6 +88,7 @@ export function putFile(st: Statements, doc: FileDocument): void {
   st.insertBody.run({ fid, content: columns.content, tokens: columns.tokens, trigrams: columns.trigrams });
   // Searchable in the same transaction that makes it readable.
   if (columns.content !== null) st.insertText.run({ fid, content: columns.content });
+  if (doc.contentBase64 !== undefined) st.raw.put(fid, doc.contentBase64);
   for (const folder of foldersOf(doc.ancestors)) {
     st.insertFolder.run({ s, folder, fid, depth: folderDepth(folder), fromGen: doc.fromGeneration, retiredGen: columns.retiredGen });
   }
@@ -126,6 +128,7 @@ export function deleteScope(st: Statements, s: number): void {
   st.deleteScopeFolders.run({ s });
   st.deleteScopeText.run({ s });
   st.deleteScopeBodies.run({ s });
+  st.raw.removeScope(s);
   st.deleteScopeFiles.run({ s });
   st.deleteScope.run({ s });
 }

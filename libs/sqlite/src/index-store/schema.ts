@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { RAW_BYTES_DDL } from './raw-bytes';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
 export const INDEX_SCHEMA_VERSION = 2;
@@ -114,6 +115,7 @@ export function configureConnection(db: Database): void {
 export function ensureSchema(db: Database): void {
   db.transaction(() => {
     db.exec(DDL);
+    db.exec(RAW_BYTES_DDL);
     const row = db.prepare<[], { value: string }>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).get();
     const found = row ? Number(row.value) : 0;
     if (found > INDEX_SCHEMA_VERSION) {

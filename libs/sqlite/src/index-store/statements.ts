@@ -1,4 +1,5 @@
 import type { Database, RunResult } from 'better-sqlite3';
+import { prepareRawBytes, type RawBytesStatements } from './raw-bytes';
 
 /** Visible at generation @g: the one rule every read applies. */
 const VISIBLE = `from_gen <= @g AND (retired_gen IS NULL OR retired_gen > @g)`;
@@ -125,5 +126,5 @@ function build(db: Database) {
   };
 }
 
-export type Statements = { [K in keyof ReturnType<typeof build>]: Stmt };
-export const prepareStatements: (db: Database) => Statements = build;
+export type Statements = { [K in keyof ReturnType<typeof build>]: Stmt } & { raw: RawBytesStatements };
+export const prepareStatements = (db: Database): Statements => ({ ...build(db), raw: prepareRawBytes(db) });

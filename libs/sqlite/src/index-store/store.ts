@@ -24,6 +24,7 @@ import { configureConnection, ensureSchema } from './schema';
 import { prepareStatements, type FileBodyRow, type FileRow, type Statements } from './statements';
 import { prepareSuggestStatements, suggest, type SuggestStatements } from './suggest';
 import { folderRange } from './text-order';
+import { withRawBytes } from './raw-bytes';
 
 export interface SqliteIndexStoreOptions {
   /** Database file, created if missing; ':memory:' for a throw-away index. */
@@ -245,7 +246,7 @@ export class SqliteIndexStore implements IndexStore {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined) return null;
       const row = st.getFile.get({ s, g: snapshot.generation, path }) as FileBodyRow | undefined;
-      return row ? documentOf(row) : null;
+      return row ? withRawBytes(documentOf(row), row.fid, st.raw) : null;
     });
   }
 

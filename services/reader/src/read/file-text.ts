@@ -1,6 +1,7 @@
 import type { FileDocument } from '@gitdex/contracts';
 import { perObject } from '../per-object';
 import { LineIndex } from './line-slice';
+import { lineEndingsOf, type LineEndings } from './line-endings';
 
 /** What read_file needs of a file version's text beyond the text itself. */
 export interface FileText {
@@ -10,6 +11,8 @@ export interface FileText {
    * other than \b \t \n \f \r (the others take six, \u0000) and no lone surrogate (six too).
    */
   jsonAtMostDouble: boolean;
+  /** How its lines end, to rebuild it from them. */
+  endings: LineEndings;
 }
 
 const WIDE_IN_JSON = /[\u0000-\u0007\u000b\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -17,5 +20,5 @@ const WIDE_IN_JSON = /[\u0000-\u0007\u000b\u000e-\u001f]|[\ud800-\udbff](?![\udc
 /** Worked out once per file version (see perObject). */
 export const textOf = perObject((file: FileDocument): FileText => {
   const content = file.content ?? '';
-  return { lines: new LineIndex(content), jsonAtMostDouble: !WIDE_IN_JSON.test(content) };
+  return { lines: new LineIndex(content), jsonAtMostDouble: !WIDE_IN_JSON.test(content), endings: lineEndingsOf(content) };
 });

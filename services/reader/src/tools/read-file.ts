@@ -11,6 +11,10 @@ import { numberLines, sliceLines, type LineSlice } from '../read/line-slice';
 import type { Target } from '../target';
 import { invalid } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
+import { readBytes, type ByteRequest } from './read-bytes';
+import { parseGithubUrl } from '../address/github-url';
+import { resolvePublishedUrl, unknownPublishedUrl } from '../address/published-url';
+import { parseFrontMatter } from '../read/front-matter';
 
 /** A folder is any path that has files under it, at any depth. */
 const ANY_DEPTH = 10_000;
@@ -24,9 +28,14 @@ export async function readFile(deps: ReaderDeps, principal: Principal | null, in
   if (input.start_line !== undefined && input.end_line !== undefined && input.end_line < input.start_line) {
     throw invalid(`end_line (${input.end_line}) is before start_line (${input.start_line}): give an end_line of at least ${input.start_line}, or leave end_line out to read as far as the limits allow`);
   }
-  const located = await locate(deps, principal, { repository: input.repository, path: input.path, ref: input.ref }, 'file');
+  const bytes = byteRequest(deps, input);
+  const published = publishedDocument(deps, input);
+  const repositoryInput = published?.repository ?? input.repository;
+  if (repositoryInput === undefined) throw invalid('repository: give the repository as "owner/name" or its GitHub URL (it may be left out only when path is the published URL of a document of a configured site)');
+  const located = await locate(deps, principal, { repository: repositoryInput, path: published?.path ?? input.path, ref: input.ref }, 'file');
   const { target, path } = located;
   if (path === '') throw invalid('path: give a file path, e.g. "README.md"; to see the root, use list_files or repository_overview');
+  if (bytes !== null && located.startLine !== undefined) throw invalid('the URL names lines (#L…) and offset/max_bytes/encoding ask for bytes: read by lines or by bytes, not both (drop the #L part of the URL for a byte read)');
   const start = input.start_line ?? located.startLine;
   const end = input.end_line ?? (input.start_line === undefined ? located.endLine : undefined);
   if (start !== undefined && end !== undefined && end < start) throw invalid(`the URL's line range ends (${end}) before it starts (${start}); pass start_line and end_line instead`);
@@ -39,7 +48,53 @@ export async function readFile(deps: ReaderDeps, principal: Principal | null, in
     }
     throw await pathNotFound(deps, principal, target, path, 'file');
   }
+  if (bytes !== null) return readBytes(deps, target, file, bytes);
+  if (published && file.content !== null) {
+    const text = textOf(file);
+    const front = parseFrontMatter((n) => text.lines.line(n), text.lines.count);
+    const body = start ?? front?.bodyStartLine;
+    const result = answer(deps, target, file, body, end);
+    const { bodyStartLine, ...fields } = front ?? { bodyStartLine: 1, fields: {} };
+    result.structured = { ...result.structured, published_url: input.path, ...(front ? { front_matter: { ...fields, body_start_line: bodyStartLine } } : {}) };
+    const about = front ? [front.title && `Title: ${front.title}`, front.date && `Date: ${front.date}`, front.tags && `Tags: ${front.tags.join(', ')}`].filter(Boolean).join('\n') : '';
+    result.text = `Published at ${input.path}${about ? `\n${about}` : ''}\n${result.text}`;
+    return result;
+  }
   return answer(deps, target, file, start, end);
+}
+
+/** GitHub's own hosts: their URLs are GitHub URLs (locate explains a malformed one). */
+function isGithubHost(deps: ReaderDeps, raw: string): boolean {
+  try {
+    const host = new URL(raw).host.toLowerCase();
+    return host === new URL(deps.githubWebUrl).host.toLowerCase() || host === 'raw.githubusercontent.com' || host === 'github.com' || host.endsWith('.github.com');
+  } catch {
+    return false;
+  }
+}
+
+/** The repository and path of a published document's URL; null when path is no such URL. */
+function publishedDocument(deps: ReaderDeps, input: ReadFileInput): { repository: string; path: string } | null {
+  const raw = input.path.trim();
+  if (!/^https?:\/\//i.test(raw) || parseGithubUrl(raw, deps.githubWebUrl) !== null || isGithubHost(deps, raw)) return null;
+  const hit = resolvePublishedUrl(deps.sites, raw);
+  if (!hit) throw unknownPublishedUrl(deps.sites, raw);
+  if (input.repository !== undefined && input.repository.toLowerCase() !== hit.repository.toLowerCase()) {
+    throw invalid(`path: ${raw} is published from ${hit.repository}, but repository is ${input.repository}; leave repository out`);
+  }
+  return { repository: hit.repository, path: hit.path };
+}
+
+/** A byte read when offset, max_bytes or encoding is given; never mixed with line numbers. */
+function byteRequest(deps: ReaderDeps, input: ReadFileInput): ByteRequest | null {
+  if (input.offset === undefined && input.max_bytes === undefined && input.encoding === undefined) return null;
+  if (input.start_line !== undefined || input.end_line !== undefined) {
+    throw invalid('start_line/end_line read lines, offset/max_bytes/encoding read bytes: give one or the other in a call (lines are the default)');
+  }
+  if (input.max_bytes !== undefined && input.max_bytes > deps.limits.maxBytes) {
+    throw invalid(`max_bytes: at most ${formatNumber(deps.limits.maxBytes)} bytes a call (got ${formatNumber(input.max_bytes)}); read on with next_offset`);
+  }
+  return { offset: input.offset ?? 0, maxBytes: input.max_bytes ?? deps.limits.defaultBytes, encoding: input.encoding ?? 'text' };
 }
 
 function answer(deps: ReaderDeps, target: Target, file: FileDocument, start: number | undefined, end: number | undefined): ToolAnswer<ReadFileOutput> {
@@ -55,6 +110,8 @@ function answer(deps: ReaderDeps, target: Target, file: FileDocument, start: num
     flags: flagsOutput(file.flags),
     ...(file.target !== undefined ? { target: file.target } : {}),
     freshness,
+    ...(file.kind === 'file' ? { file_encoding: file.encoding ?? (file.content !== null ? 'utf-8' : null) } : {}),
+    ...(file.bom ? { bom: true as const } : {}),
   };
   const header = `${repository.fullName} ${file.path} at ${shortRef(target.state.ref)} (${shortSha(commit)})`;
   const opaque = describeOpaque(file);
@@ -112,8 +169,11 @@ function textAnswer(
   if (file.flags.generated) notes.push('generated: produced by a tool, edit its source instead');
   if (slice.cutLine !== null) notes.push(`line ${slice.cutLine} has ${formatNumber(slice.cutLineLength)} characters; only its first ${formatNumber((slice.lines[slice.lines.length - 1] ?? '').length)} are shown (a result holds at most ${formatNumber(deps.limits.maxChars)})`);
   if (slice.totalLines === 0) notes.push('the file is empty');
+  if (slice.cutLine !== null) notes.push(`read line ${slice.cutLine} whole by bytes (offset and max_bytes)`);
+  if (file.encoding && file.encoding !== 'utf-8') notes.push(`decoded from ${file.encoding}`);
   const structured: ReadFileOutput = {
     ...base,
+    ...textOf(file).endings,
     ...(notes.length > 0 ? { note: `${notes.join('; ')}.` } : {}),
     content: slice.lines.join('\n'),
     start_line: slice.startLine,
@@ -147,8 +207,11 @@ function describeOpaque(file: FileDocument): string | null {
     const inside = !posix.isAbsolute(target) && !resolved.startsWith('..');
     return `A symbolic link to ${target}${inside ? `: read ${resolved} for its content` : ', outside the repository'}.`;
   }
-  if (file.flags.binary) return `A binary file (${size}${file.language ? `, ${file.language}` : ''}): its content is not shown; open the URL to view it.`;
   if (file.flags.tooLarge) return `Too large to index (${size}): listed, but its content is not stored; open the URL to view it.`;
+  if (file.flags.binary) {
+    const stored = file.contentBase64 !== undefined;
+    return `A binary file (${size}${file.language ? `, ${file.language}` : ''}): not shown as lines; ${stored ? 'read its bytes with encoding "base64" (and offset, max_bytes), or open the URL' : 'open the URL to view it'}.`;
+  }
   if (file.content === null) return `Its content is not stored (${size}); open the URL to view it.`;
   return null;
 }

@@ -36,8 +36,8 @@ function define<I extends z.ZodType, O extends z.ZodType>(definition: ToolDefini
   return definition;
 }
 
-const REPOSITORY_HINT = 'repository is "owner/name" or its GitHub URL; ref is a branch, a full ref or the indexed commit (default: the default branch).';
-const FRESHNESS_HINT = 'Every answer says the indexed commit it shows and whether a newer push is still being indexed (freshness.pending).';
+const REPOSITORY_HINT = 'repository is "owner/name" or its GitHub URL; ref is a branch, a tag or full ref, a commit the index holds (sha or 7+ digit prefix), or ref~N (default: the default branch).';
+const FRESHNESS_HINT = 'Every answer says the indexed commit it shows and whether a newer push is still being indexed (freshness.pending), and older_commit when it shows an older held commit.';
 
 /** The reader tools: what MCP registers and the REST API serves, from one table. */
 export const TOOLS = {
@@ -47,11 +47,14 @@ export const TOOLS = {
     description: [
       'Read a file of an indexed GitHub repository, or a range of its lines, from the index (never GitHub itself).',
       'Lines come numbered as `cat -n` shows them: the line number right-aligned, a tab, then the line exactly as in the file.',
-      'At most 400 lines and 16,000 characters a call, always at least one line; a single longer line is cut and says so.',
+      'At most 400 lines and 16,000 characters a call, always at least one line; a single longer line is cut and says so (read it whole by bytes).',
+      'line_ending and ends_with_newline say how to rebuild the file from the lines; file_encoding says what the text was decoded from (utf-8, utf-16le/be, windows-1252).',
+      'Byte reads: give offset (bytes from the start), max_bytes (default and most 64 KiB, fewer when the result budget is reached) or encoding ("text" or "base64") instead of lines, and read on from next_offset; text pages never split a character, base64 gives the exact bytes of any stored file, binaries too. Lines and bytes are not mixed in one call.',
       'The answer gives total_lines, complete (the end of the file was reached) and next_start_line: call again with start_line = next_start_line to read on.',
       'path is from the repository root (a leading slash is ignored) or a GitHub URL .../blob/<ref>/<path>#L10-L20, which also gives ref and lines. start_line and end_line are 1-based and inclusive; a start_line past the end reads the last line.',
-      'Binary, too large, symlink and submodule files are described (size, link target, submodule commit) instead of dumped; vendored and generated files are readable and flagged.',
+      'A line read describes binary (read its bytes with encoding "base64"), too large (listed, content not stored), symlink and submodule files; vendored and generated files are stored, readable and flagged.',
       'A path that does not exist answers with the closest paths ("Did you mean") and where a moved file went.',
+      'path may also be the published URL of a document of a configured site (a blog post, a docs page): repository may then be left out, the front matter comes back as front_matter (title, date, tags) and the lines start at the body; an unknown URL answers with the configured sites.',
       REPOSITORY_HINT,
       FRESHNESS_HINT,
     ].join(' '),
@@ -64,8 +67,8 @@ export const TOOLS = {
     title: 'List a folder',
     description: [
       'List a folder of an indexed repository: folders first (each with the number of files under it), then files (with size, language and flags), each in path order.',
-      'depth 1 (default) lists the folder\'s own entries; up to 10 lists deeper levels too. Entries carry their full path from the root.',
-      'A page holds at most limit entries (default 200, at most 300, fewer when paths are very long); total_entries and remaining count the rest.',
+      'depth 1 (default) lists the folder\'s own entries; up to 64 lists deeper levels too. Entries carry their full path from the root.',
+      'A page holds at most limit entries (default 200, at most 1,000, fewer when the result budget is reached); total_entries and remaining count the rest.',
       'To page, pass next_cursor back as cursor, unchanged: later pages list the same commit as the first one, even after a push, until the index drops that commit (then the cursor expires and says so).',
       'folder may be a GitHub URL .../tree/<ref>/<folder>.',
       REPOSITORY_HINT,

@@ -8,7 +8,7 @@ import { findRepository, resolveTarget } from '../target';
 import { pendingLine, type ToolAnswer } from './answer';
 
 /** Root entries shown; the rest are counted (list_files shows them). */
-const MAX_TOP_LEVEL = 100;
+const MAX_TOP_LEVEL = 300;
 /** Root files read to find the README: roots with more files are rare. */
 const ROOT_FILES = 1000;
 

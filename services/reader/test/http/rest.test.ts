@@ -122,7 +122,7 @@ describe('REST /v1', () => {
     expect(Object.values(document.paths).map((p) => p.get.operationId).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'search_code_in_repository', 'suggest_paths']);
     expect(document.paths['/v1/search']!.get.parameters.map((p) => p.name)).toContain('q');
     expect(document.paths['/v1/repositories/{owner}/{repo}/suggest']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'q', 'ref', 'limit']);
-    expect(document.paths['/v1/repositories/{owner}/{repo}/files/{path}']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'path', 'ref', 'start_line', 'end_line']);
+    expect(document.paths['/v1/repositories/{owner}/{repo}/files/{path}']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'path', 'ref', 'start_line', 'end_line', 'offset', 'max_bytes', 'encoding']);
     expect(Object.keys(document.components.schemas.ReadFileOutput!.properties)).toContain('next_start_line');
     expect(document.components.schemas.ErrorBody).toBeDefined();
   });

@@ -22,7 +22,7 @@ describe('bad input is refused with what to fix', () => {
     ['read_file', { repository: 'octo/api', path: 'a/'.repeat(700) }, /path: 1,399 characters; a repository path has at most 1,000/],
     ['read_file', { repository: 'octo/api', path: 'x'.repeat(5000) }, /path: at most 1,000 characters of path/],
     ['read_file', { repository: 'not-a-repo', path: 'x' }, /repository: "not-a-repo" is not "owner\/name"/],
-    ['list_files', { repository: 'octo/api', limit: 1e9 }, /limit: a whole number from 1 to 300/],
+    ['list_files', { repository: 'octo/api', limit: 1e9 }, /limit: a whole number from 1 to 1,000/],
     ['list_files', { repository: 'octo/api', depth: 2.5 }, /depth: .*\(got 2\.5\)/],
     ['suggest_paths', { repository: 'octo/api', query: '' }, /query: give a path, a part of one, or a file name/],
     ['repositories_state', { repositories: 'octo/api' }, /repositories: a list of "owner\/name" strings/],

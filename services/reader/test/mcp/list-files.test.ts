@@ -62,8 +62,8 @@ describe.each<IndexKind>(['sqlite', 'memory'])('list_files (%s index)', (kind) =
   });
 
   test('limits and cursors that do not fit are refused with what to do', async () => {
-    expect(failed(await list({ limit: 301 })).text).toMatch(/limit: a whole number from 1 to 300 entries a page \(page on with cursor\) \(got 301\)/);
-    expect(failed(await list({ depth: 11 })).text).toMatch(/depth: a whole number from 1 .* to 10 \(got 11\)/);
+    expect(failed(await list({ limit: 1001 })).text).toMatch(/limit: a whole number from 1 to 1,000 entries a page \(page on with cursor\) \(got 1001\)/);
+    expect(failed(await list({ depth: 65 })).text).toMatch(/depth: a whole number from 1 .* to 64 \(got 65\)/);
     expect(failed(await list({ cursor: 'garbage!' })).text).toMatch(/cursor: not a cursor this server returned/);
     const first = ok<ListFilesOutput>(await list({ folder: 'src', limit: 1 }));
     expect(failed(await list({ folder: 'docs', cursor: first.next_cursor })).text).toMatch(/cursor: it continues the listing of folder src; pass that folder or leave folder out/);

@@ -128,7 +128,7 @@ describe.each<IndexKind>(['sqlite', 'memory'])('read_file (%s index)', (kind) =>
     expect(branch.code).toBe('NOT_FOUND');
     expect(branch.text).toMatch(/Ref mian is not indexed for octo\/api. Did you mean: main\? Indexed refs: main \(/);
     const commit = failed(await read({ path: 'README.md', ref: 'deadbeefdeadbeef' }));
-    expect(commit.text).toMatch(/Commit deadbeefdeadbeef is not indexed for octo\/api: gitdex serves the newest commit of each indexed ref/);
+    expect(commit.text).toMatch(/Commit deadbeefdeadbeef is not held for octo\/api: it is older than what gitdex keeps, or was never indexed.*Commits gitdex holds/);
   });
 
   test('a missing file suggests the closest paths; a folder says to list it', async () => {

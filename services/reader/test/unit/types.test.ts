@@ -10,7 +10,7 @@ test('a pino logger from @gitdex/observability is a ReaderLogger', () => {
 
 test('resolveDeps applies defaults and refuses nonsense at construction', () => {
   const deps = resolveDeps({ index: new MemoryIndexStore() });
-  expect(deps.limits).toMatchObject({ maxLines: 400, maxChars: 16_000, maxListEntries: 300, maxDepth: 10 });
+  expect(deps.limits).toMatchObject({ maxLines: 400, maxChars: 16_000, maxListEntries: 1_000, maxDepth: 64 });
   expect(deps.githubWebUrl).toBe('https://github.com');
   expect(deps.access({ private: true } as never, null)).toBe(false);
   expect(resolveDeps(deps)).toBe(deps);
