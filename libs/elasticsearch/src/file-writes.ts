@@ -19,11 +19,11 @@ function putOperation(doc: FileDocument): IndexOperation {
 /**
  * Puts replace whole documents; retirements are ignored when the version is gone.
  *
- * A retirement cannot be a partial update for a document with content: an update
- * re-indexes the document from _source, which leaves out contentTrigrams, so the old
- * version would stop being searchable while still readable. Such a document is fetched
- * (realtime) and indexed whole again with its trigrams, guarded by its sequence number;
- * documents without content keep the cheap partial update.
+ * A retirement is a partial update, but an update re-indexes the document from _source,
+ * which leaves out contentTrigrams: the old version would stop being searchable while still
+ * readable. So the content of each retired version is fetched (realtime mget) and its
+ * trigrams ride in the partial document; Elasticsearch retries conflicts itself
+ * (retry_on_conflict), as it did for plain retirements.
  */
 export async function writeFiles(ctx: StoreContext, writes: FileWrite[]): Promise<void> {
   const ops: (BulkOperation | null)[] = [];
@@ -58,16 +58,13 @@ export async function writeFiles(ctx: StoreContext, writes: FileWrite[]): Promis
   }
   for (let i = 0; i < retirements.length; i += MGET_CHUNK) {
     const chunk = retirements.slice(i, i + MGET_CHUNK);
-    const response = await ctx.client.mget<FileDocument>({ index: ctx.files, ids: chunk.map((r) => r.id) });
+    const response = await ctx.client.mget<Pick<FileDocument, 'content'>>({ index: ctx.files, ids: chunk.map((r) => r.id), _source_includes: ['content'] });
     response.docs.forEach((found, j) => {
       const { at, id, write } = chunk[j] as (typeof chunk)[number];
-      if (!('found' in found) || !found.found || !found._source) return;
-      if (found._source.content) {
-        const document = withContentTrigrams({ ...found._source, retiredAtGeneration: write.atGeneration });
-        ops[at] = { action: 'index', id, document, ifSeqNo: found._seq_no as number, ifPrimaryTerm: found._primary_term as number };
-      } else {
-        ops[at] = { action: 'update', id, partial: { retiredAtGeneration: write.atGeneration } };
-      }
+      const content = 'found' in found && found.found ? found._source?.content : null;
+      // The update merges this into _source and indexes the result: the trigrams go in with it.
+      const partial = content !== null && content !== undefined ? { retiredAtGeneration: write.atGeneration, contentTrigrams: withContentTrigrams({ content } as FileDocument).contentTrigrams } : { retiredAtGeneration: write.atGeneration };
+      ops[at] = { action: 'update', id, partial };
     });
   }
   await bulkWrite(filesTarget(ctx), ops.filter((op): op is BulkOperation => op !== null));
