@@ -2,7 +2,7 @@
  * Picks fuse.js's best options for paths on the TUNING set (the generated cases of kafkajs,
  * pino, @modelcontextprotocol/sdk, zod and the bench's medium repository), so the fuse.js
  * baseline on the held-out set is fuse.js at its best without looking at the held-out cases.
- * Prints top-1 on all cases per option set, best first. The winner is FUSE_FOR_PATHS (fuse.ts).
+ * Prints top-1 on all cases per option set, best first; the winner belongs in FUSE_FOR_PATHS (fuse.ts).
  * Run: npx tsx --tsconfig bench/tsconfig.json bench/suggest-heldout/fuse-options.ts [perKind]
  */
 import type { IFuseOptions } from 'fuse.js';

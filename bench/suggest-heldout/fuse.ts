@@ -1,9 +1,9 @@
 import Fuse, { type IFuseOptions } from 'fuse.js';
 
 /**
- * The fuse.js baselines: its defaults, and the options that did best for paths on the
- * tuning set (bench/suggest-heldout/fuse-options.ts picks them there, never on the held-out
- * cases). With the defaults fuse.js weighs where in the string a match is (location 0,
+ * The fuse.js baselines: its defaults, and options for paths (set by reasoning; to be
+ * confirmed or replaced by fuse-options.ts, which ranks a grid on the tuning set, never on
+ * the held-out cases). With the defaults fuse.js weighs where in the string a match is (location 0,
  * distance 100), which punishes a file name at the end of a long path; ignoreLocation
  * drops that, and matching the name as its own key (weighted above the path) helps names.
  */

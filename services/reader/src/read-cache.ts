@@ -95,28 +95,13 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     return key === null ? fetch() : (answers.get(`${key}\0${what}`, fetch) as Promise<T>);
   };
 
-  /** The repository id each name last stood for: whose ref states to ask for beside the name's lookup. */
-  const lastIdOf = new Map<string, number>();
   const cached: Partial<IndexStore> = {
     getFile: (snapshot, path) => pinned(snapshot, `file\0${path}`, () => index.getFile(snapshot, path)),
     listFolders: (scope) => pinned(scope, `folders\0${scopeKey(scope)}`, () => index.listFolders(scope)),
     listFiles: (scope, afterPath, limit) =>
       pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit)),
     stats: (snapshot) => pinned(snapshot, 'stats', () => index.stats(snapshot)),
-    findRepositoryByName: (name) => {
-      const answer = fresh<RepositoryDocument | null>(`name\0${name}`, async () => {
-        const repository = await index.findRepositoryByName(name);
-        if (repository) lastIdOf.set(name, repository.repositoryId);
-        else lastIdOf.delete(name);
-        return repository;
-      });
-      // A read looks its repository up, then that repository's ref states, one after the
-      // other: asking for the states of the repository the name stood for last at the same
-      // time saves the read a round trip (an agent's next read comes after the states expired).
-      const id = lastIdOf.get(name);
-      if (id !== undefined) cached.listRefStates!(id).catch(() => undefined);
-      return answer;
-    },
+    findRepositoryByName: (name) => fresh<RepositoryDocument | null>(`name\0${name}`, () => index.findRepositoryByName(name)),
     getRepository: (id) => fresh<RepositoryDocument | null>(`repo\0${id}`, () => index.getRepository(id)),
     listRepositories: () => fresh<RepositoryDocument[]>('repos', () => index.listRepositories()),
     listRefStates: (id) => fresh<RefState[]>(`states\0${id ?? '*'}`, async () => learn(await index.listRefStates(id), id)),

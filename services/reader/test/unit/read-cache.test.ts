@@ -166,30 +166,6 @@ describe('withReadCache: repositories and ref states', () => {
     expect(await cached.ping()).toBe(true);
   });
 
-  it('asks for the ref states of the repository a name stood for last beside the name lookup, not after it', async () => {
-    const { index, calls } = await countedIndex();
-    const byName = jest.spyOn(index, 'findRepositoryByName');
-    let now = 0;
-    const cached = withReadCache(index, { metadataTtlMs: 100, now: () => now });
-    const read = async () => {
-      const repository = await cached.findRepositoryByName('octo/api');
-      return cached.listRefStates(repository!.repositoryId);
-    };
-    const first = await read();
-    expect([byName.mock.calls.length, calls('listRefStates')]).toEqual([1, 1]);
-    now = 5_000;
-    const lookup = cached.findRepositoryByName('octo/api');
-    // Both lookups are under way before the name's answer is in.
-    expect([byName.mock.calls.length, calls('listRefStates')]).toEqual([2, 2]);
-    await lookup;
-    expect(await cached.listRefStates(1)).toEqual(first);
-    expect(calls('listRefStates')).toBe(2);
-    // A name the index does not know asks for nothing more.
-    expect(await cached.findRepositoryByName('octo/none')).toBeNull();
-    expect(await cached.findRepositoryByName('octo/none')).toBeNull();
-    expect(calls('listRefStates')).toBe(2);
-  });
-
   it('past half its time, answers at once and looks the state up again in the background', async () => {
     const { index, calls } = await countedIndex();
     let now = 0;
