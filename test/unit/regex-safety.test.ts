@@ -16,7 +16,7 @@ import { bearerTokens } from '../../services/reader/src/http/auth';
 import { decodeCursor } from '../../services/reader/src/list/cursor';
 import { queryArgs } from '../../services/reader/src/rest/query';
 import { rankPaths, scorePathPair } from '../../services/reader/src/suggest/rank';
-import { escapeRegex } from '@gitdex/elasticsearch';
+import { escapeRegex } from '../../libs/elasticsearch/src/queries';
 import type { Request } from 'express';
 
 const MiB = 1 << 20;
