@@ -203,7 +203,8 @@ export const EnvSchema = z.object({
   GITDEX_READER_RATE_BURST: positiveInt.optional(),
   GITDEX_ALLOWED_ORIGINS: z.string().optional().transform((v) => (v ? csv(v) : [])),
   GITDEX_ALLOWED_HOSTS: z.string().optional().transform((v) => (v ? csv(v).map((host) => host.toLowerCase()) : [])),
-  GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(0),
+  // Re-reads heads and metadata (visibility) every 5 minutes by default: a lost webhook must not leave a private repository public for long.
+  GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(300),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
