@@ -67,6 +67,7 @@ RUN npm run build \
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
+    GITDEX_ALLOWED_HOSTS=localhost,127.0.0.1 \
     PORT=8080 \
     GITDEX_DATA_DIR=/data \
     NODE_OPTIONS=--enable-source-maps

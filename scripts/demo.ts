@@ -12,7 +12,7 @@ import { runGitdex } from '../services/gitdex/src/run';
 import { createGitHubStandIn } from '../test/github-standin/server';
 import { commitFiles, createRepo } from '../test/github-standin/fixture-repos';
 
-const SECRET = 'demo-secret';
+const SECRET = 'demo-webhook-secret';
 const say = (text: string) => process.stdout.write(`\n\x1b[1m== ${text}\x1b[0m\n`);
 
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@ import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/serve
 import { gitHead } from '../support/git-truth';
 import { startGitdexProcess, type GitdexProcess } from '../support/gitdex-process';
 
-const SECRET = 'crash-secret';
+const SECRET = 'crash-webhook-secret';
 
 describe('single-process mode on embedded defaults', () => {
   let root: string;

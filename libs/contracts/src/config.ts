@@ -21,6 +21,8 @@ export interface ReaderTokenSpec {
 
 /** Shortest token the configuration accepts: a guessable token is no lock. */
 export const MIN_READER_TOKEN_CHARS = 16;
+/** A webhook secret shorter than this is refused at start: it signs what the indexer trusts. */
+export const MIN_WEBHOOK_SECRET_CHARS = 16;
 
 const TOKEN_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
@@ -223,7 +225,8 @@ export const EnvSchema = z.object({
   GITDEX_READER_RATE_BURST: positiveInt.optional(),
   GITDEX_ALLOWED_ORIGINS: z.string().optional().transform((v) => (v ? csv(v) : [])),
   GITDEX_ALLOWED_HOSTS: z.string().optional().transform((v) => (v ? csv(v).map((host) => host.toLowerCase()) : [])),
-  GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(0),
+  // Re-reads heads and metadata (visibility) every 5 minutes by default: a lost webhook must not leave a private repository public for long.
+  GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(300),
   GITDEX_PUBLISHED_SITES: z.string().optional().transform(publishedSites),
 });
 export type Env = z.infer<typeof EnvSchema>;
@@ -248,6 +251,9 @@ export function loadEnv(env: Record<string, string | undefined>): Env {
   if ((value.GITHUB_APP_ID === undefined) !== (value.GITHUB_APP_PRIVATE_KEY === undefined)) {
     problems.push({ variable: value.GITHUB_APP_ID === undefined ? 'GITHUB_APP_ID' : 'GITHUB_APP_PRIVATE_KEY', message: 'a GitHub App needs both GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY' });
   }
+  value.GITHUB_WEBHOOK_SECRETS.forEach((secret, i) => {
+    if (secret.length < MIN_WEBHOOK_SECRET_CHARS) problems.push({ variable: 'GITHUB_WEBHOOK_SECRETS', message: `secret ${i + 1} has ${secret.length} characters; use at least ${MIN_WEBHOOK_SECRET_CHARS} random ones (e.g. openssl rand -hex 32)` });
+  });
   const tokens = [...value.GITDEX_READER_TOKENS, ...value.GITDEX_READER_TOKENS_FILE];
   for (const [variable, list] of [['GITDEX_READER_TOKENS', value.GITDEX_READER_TOKENS], ['GITDEX_READER_TOKENS_FILE', value.GITDEX_READER_TOKENS_FILE]] as const) {
     for (const { name, token } of list) {

@@ -38,7 +38,8 @@ export function depthOf(path: string): number {
 export function pathTokens(path: string): string[] {
   const words = path
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    // A lookahead, not ([A-Z]+)([A-Z][a-z]): the greedy run backtracks over every capital at every start (quadratic on "AAAA…").
+    .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);

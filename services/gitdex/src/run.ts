@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import type { Env } from '@gitdex/contracts';
+import { ConfigError, type Env } from '@gitdex/contracts';
 import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
@@ -43,7 +43,10 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger): Reader
 export function readerHttpOptions(env: Env, log?: Logger): Omit<ReaderHttpOptions, 'registry'> {
   const tokens = readerTokenEntries([...env.GITDEX_READER_TOKENS, ...env.GITDEX_READER_TOKENS_FILE]);
   const allowedHosts = allowedHostsFor(env.HOST, env.GITDEX_ALLOWED_HOSTS);
-  if (!allowedHosts && !env.GITDEX_ALLOWED_HOSTS.includes('*')) log?.warn({ host: env.HOST }, 'reader: bound to every interface without GITDEX_ALLOWED_HOSTS: the Host header is not checked (set it to the names callers use)');
+  // Bound to every interface with no list, the DNS-rebinding check would be off: refuse to start instead.
+  if (!allowedHosts && !env.GITDEX_ALLOWED_HOSTS.includes('*')) {
+    throw new ConfigError([{ variable: 'GITDEX_ALLOWED_HOSTS', message: `HOST=${env.HOST} binds every interface: set GITDEX_ALLOWED_HOSTS to the host names callers use (e.g. localhost,gitdex.example.com), or "*" to turn the Host check off on purpose` }]);
+  }
   return {
     allowedOrigins: env.GITDEX_ALLOWED_ORIGINS,
     ...(allowedHosts ? { allowedHosts } : {}),

@@ -7,6 +7,7 @@ import { freshnessOf, shortRef, shortSha } from './freshness';
 import { rankPaths } from './suggest/rank';
 import { ToolError } from './tool-error';
 import { heldList, resolveOlderCommit, type HeldCommit } from './address/older-commit';
+import { cleanIndexError } from './index-error';
 
 /** A readable ref of a repository: the snapshot a tool reads, pinned to the state's generation. */
 export interface Target {
@@ -135,7 +136,7 @@ function unknownRef(repository: RepositoryDocument, states: RefState[], input: s
 async function notIndexedYet(deps: ReaderDeps, repository: RepositoryDocument, ref: string, state: RefState | null): Promise<ToolError> {
   let detail = '';
   if (state?.status === 'indexing') detail = ' (its first index is running)';
-  else if (state?.status === 'failed') detail = ` (the last attempt failed: ${state.lastError ?? 'no reason recorded'})`;
+  else if (state?.status === 'failed') detail = ` (the last attempt failed: ${cleanIndexError(state.lastError) ?? 'no reason recorded'})`;
   // A first index under way needs no second request.
   const outcome = state?.status === 'indexing' ? 'already_queued' : await queueBackfill(deps, repository, ref);
   return new ToolError('NOT_INDEXED', `${repository.fullName} (${shortRef(ref)}) is not indexed yet${detail}. ${backfillSentence(outcome, repository.fullName)}`);

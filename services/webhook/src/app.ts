@@ -5,10 +5,13 @@ import { mountHealth } from '@gitdex/observability';
 import { createWebhookRouter } from './router';
 import { createWebhookMetrics } from './metrics';
 import type { WebhookDeps } from './receive';
+import type { AdmissionOptions } from './admission';
 
 export interface WebhookAppOptions extends Omit<WebhookDeps, 'metrics'> {
   publisher: EventPublisher;
   registry: Registry;
+  /** Limits applied before a body is read (bytes in flight, 401 throttle). */
+  admission?: Partial<AdmissionOptions>;
 }
 
 /** The webhook service on its own: the router plus /healthz, /readyz (event log reachable) and /metrics. */
@@ -16,7 +19,8 @@ export function createWebhookApp(options: WebhookAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   const metrics = createWebhookMetrics(options.registry);
-  app.use(createWebhookRouter({ ...options, metrics }));
+  const { admission, ...deps } = options;
+  app.use(createWebhookRouter({ ...deps, metrics }, admission));
   mountHealth(app, { registry: options.registry, checks: { eventLog: () => options.publisher.ping() } });
   return app;
 }

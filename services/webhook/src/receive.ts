@@ -3,6 +3,7 @@ import { childTraceparent } from '@gitdex/observability';
 import { GitdexEventSchema } from '@gitdex/contracts';
 import { normalizeDelivery, PayloadError } from './normalize';
 import { verifySignature } from './signature';
+import { eventLabel } from './admission';
 import type { WebhookMetrics } from './metrics';
 
 export interface WebhookDeps {
@@ -33,7 +34,8 @@ const RETRY_AFTER_SECONDS = '5';
  */
 export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookDeps): Promise<WebhookAnswer> {
   const { event = '', deliveryId = '', signature256 } = delivery.headers;
-  const count = (outcome: string) => deps.metrics?.deliveries.inc({ event: event || 'unknown', outcome });
+  // Never a label from an unverified header: unknown names share one series.
+  const count = (outcome: string) => deps.metrics?.deliveries.inc({ event: eventLabel(event), outcome });
 
   if (!verifySignature(delivery.rawBody, signature256, deps.secrets)) {
     count('unauthorized');

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { signatureWellFormed } from './admission';
 
 const PREFIX = 'sha256=';
 
@@ -8,8 +9,9 @@ const PREFIX = 'sha256=';
  * every secret is tried, so timing does not tell which one matched.
  */
 export function verifySignature(rawBody: Buffer, header: string | undefined, secrets: readonly string[]): boolean {
-  if (!header || !header.startsWith(PREFIX) || secrets.length === 0) return false;
-  const given = Buffer.from(header.slice(PREFIX.length), 'hex');
+  // Exactly sha256= and 64 hex digits: Node's hex decoding would stop quietly at junk.
+  if (!signatureWellFormed(header) || secrets.length === 0) return false;
+  const given = Buffer.from(header!.slice(PREFIX.length), 'hex');
   if (given.length !== 32) return false;
   let matched = false;
   for (const secret of secrets) {

@@ -50,6 +50,7 @@ export async function reconcileCommand(ctx: CliContext): Promise<void> {
   if (report.drifted.length > 0) {
     ctx.out.log(formatTable(['REPOSITORY', 'REF', 'INDEXED', 'GITHUB'], report.drifted.map((d) => [d.repository, d.ref, shortSha(d.indexed), d.head ? shortSha(d.head) : '(deleted)'])));
   }
+  for (const m of report.metadata) ctx.out.log(`${m.repository}: ${m.changed.join(', ')} changed on GitHub; applied`);
   ctx.out.log(`Checked ${report.checked} refs: ${report.drifted.length} drifted and queued for a backfill${report.failed.length > 0 ? `, ${report.failed.length} could not be checked` : ''}.`);
   for (const failure of report.failed) ctx.out.error(`  ${failure.repository}: ${failure.error}`);
   if (report.failed.length > 0) throw new CliError('some refs could not be checked against GitHub', EXIT.failed);

@@ -14,11 +14,20 @@ export function parseRepositoryName(input: string, githubWebUrl: string): string
     }
     return location.fullName;
   }
-  const name = text.replace(/^\/+|\/+$/g, '').replace(/\.git$/i, '');
+  const name = trimSlashes(text).replace(/\.git$/i, '');
   if (!FULL_NAME.test(name)) {
     throw invalid(`repository: ${JSON.stringify(truncate(text))} is not "owner/name"; give it as e.g. "octo-org/api" or as its GitHub URL`);
   }
   return name;
+}
+
+/** Without leading and trailing slashes; by index, as /\/+$/ backtracks over every run of slashes (quadratic). */
+export function trimSlashes(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 0x2f) start += 1;
+  while (end > start && text.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return text.slice(start, end);
 }
 
 export function truncate(text: string, max = 120): string {

@@ -39,8 +39,11 @@ export class RateLimiter {
     this.now = options.now ?? Date.now;
   }
 
-  /** Takes one request from the caller's bucket: 0 when it may go on, else the seconds to wait. */
-  take(key: string): number {
+  /**
+   * Takes `count` requests (the messages of a JSON-RPC batch) from the caller's bucket, all
+   * or none: 0 when they may go on, else the seconds to wait.
+   */
+  take(key: string, count = 1): number {
     const now = this.now();
     let bucket = this.buckets.get(key);
     if (bucket) {
@@ -53,11 +56,11 @@ export class RateLimiter {
       this.forgetIdle();
     }
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= count) {
+      bucket.tokens -= count;
       return 0;
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000));
+    return Math.max(1, Math.ceil((count - bucket.tokens) / this.perMs / 1000));
   }
 
   /** Callers tracked now (for tests and metrics). */
@@ -101,6 +104,29 @@ export function rateLimitGuard(limiter: RateLimiter | undefined, principalOf: (r
     }
     const key = callerKey(req, principalOf(res));
     const wait = limiter.take(key);
+    if (wait === 0) {
+      next();
+      return;
+    }
+    onLimited?.(key.slice(0, key.indexOf(':')));
+    res.setHeader('Retry-After', String(wait));
+    refuse(res, wait, rateLimitMessage(limiter, wait));
+  };
+}
+
+/**
+ * After the body is parsed: the messages of a batch beyond the first (which rateLimitGuard
+ * counted with the request) draw from the same bucket, so N calls cost N however they are sent.
+ */
+export function batchRateLimit(limiter: RateLimiter | undefined, principalOf: (res: Response) => Principal | null, refuse: RateLimited, onLimited?: (key: string) => void) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const extra = Array.isArray(req.body) ? req.body.length - 1 : 0;
+    if (!limiter || extra <= 0) {
+      next();
+      return;
+    }
+    const key = callerKey(req, principalOf(res));
+    const wait = limiter.take(key, extra);
     if (wait === 0) {
       next();
       return;

@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { ReaderDeps } from '../deps';
 import { principalOf } from '../http/auth';
 import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } from '../http/guards';
+import { batchRateLimit } from '../http/rate-limit';
 import type { ToolObserver } from '../tools/call-tool';
 import { createMcpServer } from './server';
 
@@ -10,6 +11,29 @@ export interface McpHttpOptions extends ReaderGuardOptions {
   observe?: ToolObserver;
   /** Largest JSON-RPC request body accepted (default 1 MiB). */
   maxBodyBytes?: number;
+}
+
+/** Messages one POST may carry (protocol 2025-03-26 allows batches; gitdex's tools need none). */
+export const MAX_BATCH_MESSAGES = 20;
+/** Protocol versions from this one on dropped JSON-RPC batching. */
+const FIRST_VERSION_WITHOUT_BATCHES = '2025-06-18';
+
+/** Batches: refused where the negotiated protocol has none, capped where it has. */
+function batchGuard(req: Request, res: Response, next: NextFunction): void {
+  if (!Array.isArray(req.body)) {
+    next();
+    return;
+  }
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && version >= FIRST_VERSION_WITHOUT_BATCHES) {
+    rpcError(res, 400, -32600, `Invalid Request: protocol version ${version.slice(0, 20)} has no JSON-RPC batches; send one message per POST.`);
+    return;
+  }
+  if (req.body.length > MAX_BATCH_MESSAGES) {
+    rpcError(res, 400, -32600, `Invalid Request: a batch carries at most ${MAX_BATCH_MESSAGES} messages (this one ${req.body.length}); split it.`);
+    return;
+  }
+  next();
 }
 
 /** A JSON-RPC error answer outside any request (transport-level refusals). */
@@ -34,7 +58,8 @@ const MCP_REFUSALS: Refusals = {
 export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}): Router {
   const router = express.Router();
   router.use('/mcp', ...entryGuards(options, MCP_REFUSALS), ...callerGuards(options, MCP_REFUSALS));
-  router.post('/mcp', express.json({ limit: options.maxBodyBytes ?? 1024 * 1024 }), (req: Request, res: Response) => {
+  const perMessage = batchRateLimit(options.limiter, principalOf, MCP_REFUSALS.rateLimited, options.onLimited);
+  router.post('/mcp', express.json({ limit: options.maxBodyBytes ?? 1024 * 1024 }), batchGuard, perMessage, (req: Request, res: Response) => {
     const server = createMcpServer(deps, { principal: principalOf(res), transport: 'http', ...(options.observe ? { observe: options.observe } : {}) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -6,6 +6,7 @@ import { freshnessOf, shortRef, shortSha } from '../freshness';
 import { resultChars } from '../format/text';
 import { lookupByName } from '../target';
 import type { ToolAnswer } from './answer';
+import { cleanIndexError } from '../index-error';
 
 /** Repositories reported when none are named; name them to see the others. */
 const MAX_LISTED = 200;
@@ -84,14 +85,14 @@ async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStat
     default_branch: repository.defaultBranch,
     ref: defaultRef,
     file_count: state?.fileCount ?? 0,
-    last_error: state?.lastError ?? null,
+    last_error: cleanIndexError(state?.lastError),
     other_refs: otherRefs,
   };
   if (state && state.commitSha !== null) {
     const freshness = freshnessOf(state);
     let message = `${state.status === 'failed' ? 'indexed, but the last attempt failed' : state.status === 'indexing' ? 'indexed, re-indexing now' : 'indexed'} at ${shortSha(state.commitSha)} (${state.fileCount} files, ${state.indexedAt ?? 'time unknown'})`;
     if (freshness.pending) message += `; push ${shortSha(freshness.pending_commit)} is being indexed`;
-    if (state.status === 'failed' && state.lastError) message += `; last error: ${state.lastError}`;
+    if (state.status === 'failed' && state.lastError) message += `; last error: ${cleanIndexError(state.lastError)}`;
     return {
       ...common,
       indexed: true,
@@ -112,7 +113,7 @@ async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStat
     } else outcome = 'skipped';
   }
   const status: RepositoryState['status'] = state?.status === 'indexing' ? 'indexing' : state?.status === 'failed' ? 'failed' : 'not_indexed';
-  const why = status === 'indexing' ? 'its first index is running' : status === 'failed' ? `the last attempt failed: ${state?.lastError ?? 'no reason recorded'}` : `nothing of ${shortRef(defaultRef)} is indexed yet`;
+  const why = status === 'indexing' ? 'its first index is running' : status === 'failed' ? `the last attempt failed: ${cleanIndexError(state?.lastError) ?? 'no reason recorded'}` : `nothing of ${shortRef(defaultRef)} is indexed yet`;
   const pending = state?.pendingCommitSha ?? null;
   return {
     ...common,

@@ -62,7 +62,8 @@ describe.each<IndexKind>(['sqlite', 'memory'])('repository_overview, repositorie
       ['octo/web', 'ready', true],
     ]);
     expect(out.repositories[0]).toMatchObject({ commit: commitSha('octo/api@1'), file_count: 19, indexed_at: '2025-01-02T03:04:05.000Z', pending: false, backfill_queued: false });
-    expect(out.repositories[1]).toMatchObject({ last_error: 'GitHub answered 404 for the tarball', backfill_queued: true });
+    expect(out.repositories[1]).toMatchObject({ last_error: 'GITHUB_NOT_FOUND: GitHub no longer has this commit or repository', backfill_queued: true });
+    expect(JSON.stringify(result)).not.toMatch(/ghe\.internal|github-source\.js|\bat GitHubSource/);
     expect(out.repositories[3]).toMatchObject({ pending: true, pending_commit: commitSha('pending@1'), backfill_queued: false });
     const events = world.publisher.events as BackfillEvent[];
     expect(events.map((e) => [e.repository.fullName, e.kind, e.reason, e.ref])).toEqual([
@@ -94,7 +95,8 @@ describe.each<IndexKind>(['sqlite', 'memory'])('repository_overview, repositorie
     expect(world.publisher.events).toHaveLength(1);
     world.publisher.failing = true;
     const broken = failed(await call(client, 'list_files', { repository: 'octo/broken' }));
-    expect(broken.text).toMatch(/the last attempt failed: GitHub answered 404 for the tarball\)\. Queuing it for indexing failed just now; try again shortly, or run `gitdex index octo\/broken`/);
+    expect(broken.text).not.toMatch(/ghe\.internal|github-source\.js/);
+    expect(broken.text).toMatch(/the last attempt failed: GITHUB_NOT_FOUND: GitHub no longer has this commit or repository\)\. Queuing it for indexing failed just now; try again shortly, or run `gitdex index octo\/broken`/);
     const silent = await connectInMemory(resolveDeps({ index: world.index }));
     expect(failed(await call(silent.client, 'repository_overview', { repository: 'octo/fresh' })).text).toMatch(/This server cannot queue indexing; run `gitdex index octo\/fresh`/);
     await silent.close();

@@ -136,6 +136,32 @@ describe('rate limits', () => {
       await server.close();
     });
 
+    test('a JSON-RPC batch draws one request per message: batched calls are limited exactly like single ones (issue 17)', async () => {
+      const server = await serve(depsFor(world), { rateLimit: { perMinute: 10, burst: 10 } });
+      const batch = (n: number, version = '2025-03-26', url = server.url) =>
+        fetch(`${url}/mcp`, {
+          method: 'POST',
+          headers: { ...JSON_RPC_HEADERS, 'mcp-protocol-version': version },
+          body: JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'suggest_paths', arguments: { repository: 'acme/tools', query: 'readme' } } }))),
+        });
+      // Before the fix, ten batches of ten were ten requests: 100 calls against a burst of 10.
+      const first = await batch(10);
+      expect(first.status).toBe(200);
+      expect(((await first.json()) as unknown[]).length).toBe(10);
+      const second = await batch(2);
+      expect(second.status).toBe(429);
+      expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await rpc(server.url, 'tools/list', {})).status).toBe(429);
+      await server.close();
+      // Batches are capped, and refused by protocol versions that dropped them.
+      const fresh = await serve(depsFor(world), { rateLimit: { perMinute: 600 } });
+      expect((await batch(21, '2025-03-26', fresh.url)).status).toBe(400);
+      const modern = await batch(2, '2025-06-18', fresh.url);
+      expect(modern.status).toBe(400);
+      expect(await modern.json()).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/no JSON-RPC batches/) } });
+      await fresh.close();
+    });
+
     test('wrong tokens are throttled by address: guessing gets 429, not endless 401s', async () => {
       const server = await serve(depsFor(world), { rateLimit: { perMinute: 60, burst: 3 } });
       const statuses: number[] = [];

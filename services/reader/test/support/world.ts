@@ -100,7 +100,8 @@ export async function createWorld(kind: IndexKind = 'sqlite', options: Partial<R
     committedAt: null,
     fileCount: 0,
     status: 'failed',
-    lastError: 'GitHub answered 404 for the tarball',
+    // Raw, as the indexer records it: readers must see a cleaned code and message (issue 17, item 9).
+    lastError: 'GitHub answered 404 for the tarball: GET https://ghe.internal.corp:8443/api/v3/repos/octo/broken/tarball\n    at GitHubSource.tarball (/app/libs/github/dist/github-source.js:95:11)',
     attempts: 3,
     pendingCommitSha: null,
     pendingSince: null,

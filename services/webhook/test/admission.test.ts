@@ -1,0 +1,104 @@
+import { recordingLog } from '../../../test/support/recording-log';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import { SqliteEventLog } from '@gitdex/sqlite';
+import { createWebhookApp } from '../src/app';
+import { sign } from '../src/signature';
+import type { AdmissionOptions } from '../src/admission';
+
+const SECRET = 'a-webhook-secret-of-some-length';
+
+interface Served {
+  url: URL;
+  registry: Registry;
+  close(): Promise<void>;
+}
+
+async function serve(admission: Partial<AdmissionOptions> = {}): Promise<Served> {
+  const log = new SqliteEventLog({ file: ':memory:', log: recordingLog() });
+  const registry = new Registry();
+  const app = createWebhookApp({ secrets: [SECRET], publisher: log, registry, admission });
+  const server: http.Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/github`),
+    registry,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await log.close();
+    },
+  };
+}
+
+/** Sends the headers and only `sent` bytes of a body declared `declared` long; resolves with the status as soon as one comes. */
+function partial(url: URL, headers: Record<string, string>, declared: number, sent = 10): { status: Promise<number>; finish(rest: Buffer): void; abort(): void } {
+  const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-length': String(declared), ...headers }, agent: false });
+  const status = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+  });
+  req.write(Buffer.alloc(sent, 0x20));
+  return { status, finish: (rest) => req.end(rest), abort: () => req.destroy() };
+}
+
+const ping = Buffer.from(JSON.stringify({ zen: 'hi', hook_id: 1 }));
+
+describe('webhook admission: an unsigned caller costs no memory and cannot crowd out GitHub (issue 17, items 3 and 4)', () => {
+  test('a missing or malformed X-Hub-Signature-256 is refused before the body is read', async () => {
+    const s = await serve();
+    try {
+      for (const signature of [undefined, 'sha256=' + 'a'.repeat(63), 'sha256=' + 'a'.repeat(64) + 'junk', 'sha256=' + 'A'.repeat(64), 'sha1=' + 'a'.repeat(40)]) {
+        // 20 MB declared, 10 bytes sent: the answer must not wait for the rest.
+        const call = partial(s.url, { 'x-github-event': 'push', 'x-github-delivery': 'd', ...(signature ? { 'x-hub-signature-256': signature } : {}) }, 20_000_000);
+        expect(await call.status).toBe(401);
+        call.abort();
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('bytes in flight are bounded across concurrent requests; they are released when a request ends', async () => {
+    const s = await serve({ maxBytesInFlight: 1000 });
+    try {
+      const headers = { 'x-github-event': 'ping', 'x-github-delivery': 'd1', 'x-hub-signature-256': sign(Buffer.alloc(800, 0x20), SECRET) };
+      const first = partial(s.url, headers, 800);
+      await new Promise((r) => setTimeout(r, 100));
+      const second = partial(s.url, headers, 800);
+      expect(await second.status).toBe(503);
+      second.abort();
+      first.finish(Buffer.alloc(790, 0x20));
+      expect(await first.status).toBe(400); // signed, but not JSON: read and answered
+      const third = partial(s.url, { ...headers, 'x-hub-signature-256': sign(ping, SECRET) }, ping.length, 0);
+      third.finish(ping);
+      expect(await third.status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('repeated 401s from one address are throttled; the label of an unknown event is "unknown"', async () => {
+    const s = await serve({ refusalsPerMinute: 3 });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const call = partial(s.url, { 'x-github-event': `evil-${i}`, 'x-github-delivery': 'd', 'x-hub-signature-256': sign(ping, 'wrong secret') }, ping.length, 0);
+        call.finish(ping);
+        statuses.push(await call.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const metrics = await s.registry.metrics();
+      expect(metrics).not.toMatch(/evil-/);
+      expect(metrics).toMatch(/gitdex_webhook_deliveries_total\{event="unknown",outcome="unauthorized"\} 3/);
+      expect(metrics).toMatch(/gitdex_webhook_deliveries_total\{event="unknown",outcome="throttled"\} 2/);
+    } finally {
+      await s.close();
+    }
+  });
+});
