@@ -80,7 +80,8 @@ export interface ClusterNodeStatus {
   log: string;
 }
 
-const DEFAULTS = { nodes: 3, kafkaHeapMb: 320, elasticsearchHeapMb: 512, startTimeoutMs: 240_000 };
+// Start timeout: an Elasticsearch node took 150-250 s to join on the shared 2-core machine at load 20-29.
+const DEFAULTS = { nodes: 3, kafkaHeapMb: 320, elasticsearchHeapMb: 512, startTimeoutMs: 600_000 };
 
 function idOf(home: string): string {
   return crypto.createHash('sha1').update(path.resolve(home)).digest('hex').slice(0, 12);
