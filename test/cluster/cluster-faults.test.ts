@@ -151,11 +151,13 @@ describe('scale-out on a three-broker Kafka and a three-node Elasticsearch', () 
     }
     // Deliveries reached both webhooks, reads both readers (the first index went through the fronts).
     expect([...p.webhookFront!.served.values()].filter((n) => n > 0).length).toBe(2);
-    const load = startReadLoad(p.readerFront!.url, p.repos.map((r) => r.fullName));
-    await sleep(1500);
-    const reads = await load.stop();
-    expect(reads.failed).toBe(0);
-    expect([...p.readerFront!.served.values()].filter((n) => n > 0).length).toBe(2);
+    // Four reads in a row through the front: round robin gives each reader two.
+    const before = new Map(p.readerFront!.served);
+    for (const repo of p.repos) {
+      const answer = await fetch(`${p.readerFront!.url}/v1/repositories/${repo.fullName}/files/README.md`);
+      expect(answer.status).toBe(200);
+    }
+    expect(p.readers.map((r) => (p.readerFront!.served.get(r.url) ?? 0) - (before.get(r.url) ?? 0)).every((n) => n > 0)).toBe(true);
   }, 120_000);
 
   it('Kafka: the broker leading the most event partitions is SIGKILLed, then restarted: nothing acknowledged is lost', async () => {
