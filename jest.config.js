@@ -19,12 +19,13 @@ const shared = {
   moduleNameMapper,
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   testEnvironmentOptions: { globalsCleanup: 'off' },
-  // Two cores run jest workers, the engines and the processes under test side by side: jest's
-  // 5 s default fails healthy tests whenever the machine is busy. A hang still fails, at 30 s.
-  testTimeout: 30_000,
 };
 
 module.exports = {
+  // Two cores run jest workers, the engines and the processes under test side by side: jest's
+  // 5 s default fails healthy tests whenever the machine is busy. A hang still fails, at 30 s.
+  // (Global: jest 30 ignores testTimeout inside a project; the engine tiers set 180 s in timeouts.ts.)
+  testTimeout: 30_000,
   reporters: ['default', '<rootDir>/test/harness/summary-reporter.js'],
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{libs,services}/*/test/**/*.test.ts', '<rootDir>/test/unit/**/*.test.ts'] },

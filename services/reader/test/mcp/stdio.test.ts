@@ -38,7 +38,7 @@ test('runStdio serves the tools over a stdin/stdout pair', async () => {
   const running = await runStdio(world.deps, { stdin, stdout });
   const client = new Client({ name: 'stdio-test', version: '1.0.0' });
   await client.connect(new PipeClientTransport(stdout, stdin));
-  expect((await client.listTools()).tools).toHaveLength(5);
+  expect((await client.listTools()).tools).toHaveLength(6);
   const result = await client.callTool({ name: 'read_file', arguments: { repository: 'octo/api', path: 'README.md', end_line: 1 } });
   expect((result.structuredContent as ReadFileOutput).content).toBe('# API');
   await client.close();
