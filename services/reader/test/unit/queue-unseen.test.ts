@@ -1,4 +1,5 @@
 import type { BackfillEvent, RepositoriesStateOutput } from '@gitdex/contracts';
+import { loadEnv } from '@gitdex/contracts';
 import { scopedAccess } from '../../src/access';
 import type { Principal, ReaderOptions } from '../../src/deps';
 import { callTool } from '../../src/tools/call-tool';
@@ -150,5 +151,18 @@ describe('a repository gitdex has never seen, asked about in a tool', () => {
     const w = await world({ lookup: undefined });
     expect(await state(w, COVERING, 'newco/open')).toMatchObject({ status: 'unknown', backfill_queued: false });
     expect(w.publisher.events).toHaveLength(0);
+  });
+});
+
+describe('GITDEX_QUEUE_UNSEEN', () => {
+  test('defaults to tokens, takes anonymous and off, and refuses anything else', () => {
+    expect(loadEnv({}).GITDEX_QUEUE_UNSEEN).toBe('tokens');
+    expect(loadEnv({ GITDEX_QUEUE_UNSEEN: 'anonymous' }).GITDEX_QUEUE_UNSEEN).toBe('anonymous');
+    expect(loadEnv({ GITDEX_QUEUE_UNSEEN: 'off' }).GITDEX_QUEUE_UNSEEN).toBe('off');
+    expect(() => loadEnv({ GITDEX_QUEUE_UNSEEN: 'everyone' })).toThrow(/GITDEX_QUEUE_UNSEEN/);
+  });
+
+  test('the reader refuses an unknown policy', async () => {
+    await expect(world({ queueUnseen: 'everyone' as never })).rejects.toThrow('queueUnseen must be anonymous, tokens or off');
   });
 });
