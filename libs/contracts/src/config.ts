@@ -228,6 +228,8 @@ export const EnvSchema = z.object({
   // Re-reads heads and metadata (visibility) every 5 minutes by default: a lost webhook must not leave a private repository public for long.
   GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(300),
   GITDEX_PUBLISHED_SITES: z.string().optional().transform(publishedSites),
+  /** Who may have a repository gitdex has never seen looked up on GitHub and queued by asking a tool about it. */
+  GITDEX_QUEUE_UNSEEN: z.enum(['anonymous', 'tokens', 'off']).default('tokens'),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -32,6 +32,9 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger): Reader
     sites: env.GITDEX_PUBLISHED_SITES,
     // Public repositories for every caller; private ones for the tokens whose patterns name them.
     access: scopedAccess,
+    // A repository gitdex never saw is looked up on GitHub (with the indexer's credentials) before it is queued.
+    lookup: (fullName) => adapters.source.repositoryByName(fullName),
+    queueUnseen: env.GITDEX_QUEUE_UNSEEN,
   };
 }
 

@@ -1,5 +1,7 @@
 import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
 import type { EventPublisher, IndexStore } from '@gitdex/ports';
+import type { RateLimiter } from './http/rate-limit';
+import { unseenLimiter, type QueueUnseenPolicy, type RepositoryLookup } from './unseen';
 
 /** Who is calling, as an authenticate hook found out; null for an anonymous caller. */
 export interface Principal {
@@ -69,6 +71,15 @@ export interface ReaderOptions {
   logger?: ReaderLogger;
   /** Published sites whose document URLs read_file accepts as path (GITDEX_PUBLISHED_SITES). */
   sites?: PublishedSite[];
+  /**
+   * Asks GitHub about a repository the index has never seen, so a caller can have it queued
+   * (see queueUnseen); without it, an unseen repository only says how to index it.
+   */
+  lookup?: RepositoryLookup;
+  /** Who may have an unseen repository looked up and queued (GITDEX_QUEUE_UNSEEN). Default: tokens. */
+  queueUnseen?: QueueUnseenPolicy;
+  /** GitHub lookups of unseen repositories per caller a minute. Default 10. */
+  unseenLookupsPerMinute?: number;
 }
 
 /** ReaderOptions with every default applied: what the tool core works with. */
@@ -83,6 +94,10 @@ export interface ReaderDeps {
   sites: PublishedSite[];
   /** Repositories queued for a backfill by this process, and when: queues each at most once in a while. */
   backfillsQueued: Map<number, number>;
+  lookup: RepositoryLookup | undefined;
+  queueUnseen: QueueUnseenPolicy;
+  /** Buckets of GitHub lookups of unseen repositories, per caller. */
+  unseenLookups: RateLimiter;
 }
 
 export const publicOnly = (repository: RepositoryDocument): boolean => !repository.private;
@@ -100,6 +115,9 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
   } catch {
     throw new TypeError(`reader: githubWebUrl must be a URL, got ${githubWebUrl}`);
   }
+  if (options.queueUnseen !== undefined && !['anonymous', 'tokens', 'off'].includes(options.queueUnseen)) {
+    throw new TypeError(`reader: queueUnseen must be anonymous, tokens or off, got ${String(options.queueUnseen)}`);
+  }
   return {
     index: options.index,
     publisher: options.publisher,
@@ -110,5 +128,8 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     logger: options.logger,
     sites: options.sites ?? [],
     backfillsQueued: new Map(),
+    lookup: options.lookup,
+    queueUnseen: options.queueUnseen ?? 'tokens',
+    unseenLookups: unseenLimiter(options.unseenLookupsPerMinute, options.now ? () => (options.now as () => Date)().getTime() : undefined),
   };
 }

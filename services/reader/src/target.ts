@@ -8,6 +8,7 @@ import { rankPaths } from './suggest/rank';
 import { ToolError } from './tool-error';
 import { heldList, resolveOlderCommit, type HeldCommit } from './address/older-commit';
 import { cleanIndexError } from './index-error';
+import { queueUnseen, unseenSentence } from './unseen';
 
 /** A readable ref of a repository: the snapshot a tool reads, pinned to the state's generation. */
 export interface Target {
@@ -24,6 +25,9 @@ export async function findRepository(deps: ReaderDeps, principal: Principal | nu
   const name = parseRepositoryName(input, deps.githubWebUrl);
   const repository = await lookupByName(deps, name);
   if (repository && deps.access(repository, principal)) return repository;
+  // Never seen (or not the caller's, which reads the same): GitHub may have it, and this caller may have it queued.
+  const outcome = await queueUnseen(deps, principal, name);
+  if (outcome !== 'unknown') throw new ToolError('NOT_INDEXED', `${name} is ${unseenSentence(outcome, name)}`);
   throw await unknownRepository(deps, principal, name);
 }
 

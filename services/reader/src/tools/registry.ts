@@ -96,7 +96,8 @@ export const TOOLS = {
     description: [
       'Say for each repository whether it is indexed and readable: commit, number of files, when it was indexed, status and last error of the indexer, and whether a newer push is being indexed (pending).',
       'Without repositories, reports every repository you can read (at most 200; name others to see them).',
-      'A repository that is known but not indexed yet is queued for indexing by this call; one gitdex never heard of says how to index it.',
+      'A repository that is known but not indexed yet is queued for indexing by this call.',
+      'One gitdex never heard of is looked up on GitHub and queued when this server allows it for you (by default: your token names it) and GitHub has it (a private one only if your token names it); otherwise it says how to index it. Such lookups are limited to a few a minute.',
     ].join(' '),
     input: RepositoriesStateInputSchema,
     output: RepositoriesStateOutputSchema,

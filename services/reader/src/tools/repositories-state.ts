@@ -7,6 +7,7 @@ import { resultChars } from '../format/text';
 import { lookupByName } from '../target';
 import type { ToolAnswer } from './answer';
 import { cleanIndexError } from '../index-error';
+import { queueUnseen, unseenSentence } from '../unseen';
 
 /** Repositories reported when none are named; name them to see the others. */
 const MAX_LISTED = 200;
@@ -27,7 +28,8 @@ export async function repositoriesState(deps: ReaderDeps, principal: Principal |
     states = [];
     for (const name of names) {
       const repository = await lookupByName(deps, name);
-      if (!repository || !deps.access(repository, principal)) states.push(unknown(name));
+      // A repository the caller may not read goes the same way as one never seen: same lookup, same answer.
+      if (!repository || !deps.access(repository, principal)) states.push(await unseen(deps, principal, name));
       else states.push(await stateOf(deps, repository, await deps.index.listRefStates(repository.repositoryId), budget));
     }
   } else {
@@ -74,6 +76,14 @@ function unknown(name: string): RepositoryState {
     other_refs: [],
     message: `not indexed: gitdex has never received an event for it. To index it, run \`gitdex index ${name}\` where gitdex runs, or install the gitdex GitHub App on it.`,
   };
+}
+
+/** An unseen repository: queued when GitHub has it and this caller may have it queued (queueUnseen), else unknown. */
+async function unseen(deps: ReaderDeps, principal: Principal | null, name: string): Promise<RepositoryState> {
+  const outcome = await queueUnseen(deps, principal, name);
+  if (outcome === 'unknown') return unknown(name);
+  const queued = outcome === 'queued' || outcome === 'already_queued';
+  return { ...unknown(name), ...(queued ? { status: 'not_indexed' as const } : {}), backfill_queued: outcome === 'queued', message: unseenSentence(outcome, name) };
 }
 
 async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStates: RefState[], budget: { backfills: number }): Promise<RepositoryState> {

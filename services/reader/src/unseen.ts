@@ -1,0 +1,101 @@
+import type { RepositoryDocument } from '@gitdex/contracts';
+import { patternMatches, readablePatterns } from './access';
+import { queueBackfill } from './backfill';
+import type { Principal, ReaderDeps } from './deps';
+import { RateLimiter } from './http/rate-limit';
+import { ToolError } from './tool-error';
+
+/** A repository as GitHub describes it: what a backfill event needs. */
+export interface LookedUpRepository {
+  id: number;
+  fullName: string;
+  defaultBranch: string;
+  private: boolean;
+  htmlUrl: string;
+}
+
+/** Asks GitHub about a repository by owner/name; null when it does not exist or gitdex cannot see it. */
+export type RepositoryLookup = (fullName: string) => Promise<LookedUpRepository | null>;
+
+/**
+ * Who may have a repository gitdex has never seen looked up on GitHub and queued
+ * (GITDEX_QUEUE_UNSEEN): any caller, only tokens whose patterns name it, or nobody.
+ */
+export type QueueUnseenPolicy = 'anonymous' | 'tokens' | 'off';
+
+/** GitHub lookups of unseen repositories a caller may make a minute (and at once). */
+export const UNSEEN_LOOKUPS_PER_MINUTE = 10;
+
+/**
+ * queued / already_queued: GitHub confirmed it and a backfill is (already) on its way.
+ * unknown: not looked up, not on GitHub, or private and not the caller's — one answer for all, so nothing is hinted.
+ * lookup_failed / failed: GitHub or the event log did not answer; says nothing about the repository.
+ */
+export type UnseenOutcome = 'queued' | 'already_queued' | 'unknown' | 'lookup_failed' | 'failed';
+
+export function unseenLimiter(perMinute = UNSEEN_LOOKUPS_PER_MINUTE, now?: () => number): RateLimiter {
+  return new RateLimiter({ perMinute, burst: perMinute, maxCallers: 10_000, ...(now ? { now } : {}) });
+}
+
+/**
+ * A caller asks about a repository the index does not hold: when the policy lets this caller
+ * have it looked up, asks GitHub, and queues a backfill if it exists and the caller may read
+ * it (public, or private and named by the caller's token). Lookups are rate-limited per
+ * token; anonymous callers share one bucket, as the tool core does not see addresses.
+ */
+export async function queueUnseen(deps: ReaderDeps, principal: Principal | null, name: string): Promise<UnseenOutcome> {
+  if (!deps.lookup || !deps.publisher || deps.queueUnseen === 'off') return 'unknown';
+  const covers = (fullName: string) => readablePatterns(principal).some((pattern) => patternMatches(pattern, fullName));
+  if (deps.queueUnseen === 'tokens' && !covers(name)) return 'unknown';
+  const key = principal ? `principal:${principal.id}` : 'anonymous';
+  const wait = deps.unseenLookups.take(key);
+  if (wait > 0) {
+    throw new ToolError(
+      'UNAVAILABLE',
+      `Too many lookups of repositories gitdex has not indexed: at most ${deps.unseenLookups.perMinute} a minute per token (shared by all callers without one). Retry after ${wait} second${wait === 1 ? '' : 's'}, or run \`gitdex index ${name}\` where gitdex runs.`,
+    );
+  }
+  let found: LookedUpRepository | null;
+  try {
+    found = await deps.lookup(name);
+  } catch (error) {
+    deps.logger?.warn({ err: error, repository: name }, 'reader: could not look up an unseen repository on GitHub');
+    return 'lookup_failed';
+  }
+  if (!found) return 'unknown';
+  const repository = asDocument(found, deps.now());
+  // A private repository is queued only for a caller who could read it once indexed: its token names it (by the name asked and the name GitHub answered, in case of a rename) and the access hook agrees.
+  if (found.private && !(covers(name) && covers(found.fullName) && deps.access(repository, principal))) return 'unknown';
+  const outcome = await queueBackfill(deps, repository);
+  if (outcome === 'no_publisher') return 'unknown';
+  return outcome;
+}
+
+/** What the reader should answer for an unseen repository, after queueUnseen. */
+export function unseenSentence(outcome: Exclude<UnseenOutcome, 'unknown'>, fullName: string): string {
+  switch (outcome) {
+    case 'queued':
+      return `not indexed yet: GitHub has it and it is now queued for indexing. Try again in a minute (repositories_state shows progress).`;
+    case 'already_queued':
+      return `not indexed yet: indexing it is already queued. Try again in a minute (repositories_state shows progress).`;
+    case 'lookup_failed':
+      return `not indexed: gitdex could not ask GitHub about it just now. Try again shortly, or run \`gitdex index ${fullName}\` where gitdex runs.`;
+    case 'failed':
+      return `not indexed: queuing it for indexing failed just now. Try again shortly, or run \`gitdex index ${fullName}\` where gitdex runs.`;
+  }
+}
+
+function asDocument(found: LookedUpRepository, now: Date): RepositoryDocument {
+  return {
+    repositoryId: found.id,
+    fullName: found.fullName,
+    fullNameLower: found.fullName.toLowerCase(),
+    defaultBranch: found.defaultBranch,
+    private: found.private,
+    archived: false,
+    htmlUrl: found.htmlUrl,
+    installationId: null,
+    updatedAt: now.toISOString(),
+    backfillRequestedAt: null,
+  };
+}
