@@ -11,23 +11,17 @@
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# ---- toolchain: the workspace manifests, and what a native module build needs ----------
+# ---- toolchain: the workspace manifests -------------------------------------------------
 FROM ${NODE_IMAGE} AS toolchain
-# better-sqlite3 (the embedded adapters) is a native module: npm takes a prebuilt binary when
-# one matches, else compiles it. python3, make and g++ make the second path work; they stay
-# in the build stages and never reach the runtime image.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
-# node-gyp uses the headers of the Node.js in this image instead of downloading them.
-ENV npm_config_nodedir=/usr/local \
-    npm_config_audit=false \
+# No compiler: install scripts never run (.npmrc, and --ignore-scripts below), and none is
+# needed: better-sqlite3 ships prebuilt binaries, @swc/core and esbuild optional platform packages.
+ENV npm_config_audit=false \
     npm_config_fund=false \
     npm_config_update_notifier=false
 WORKDIR /app
 # Only the manifests first, so the dependency layers are rebuilt only when they change.
 # npm ci needs the package.json of every workspace (package.json "workspaces").
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/ports/package.json libs/ports/
 COPY libs/observability/package.json libs/observability/
@@ -41,13 +35,13 @@ COPY services/reader/package.json services/reader/
 COPY services/gitdex/package.json services/gitdex/
 COPY services/console/package.json services/console/
 
-# ---- prod-deps: production dependencies only, native modules built ----------------------
+# ---- prod-deps: production dependencies only (prebuilt binaries, no install script) ---
 FROM toolchain AS prod-deps
-RUN npm ci --omit=dev
+RUN npm ci --omit=dev --ignore-scripts
 
 # ---- build: every dependency, then tsc -b into each workspace's dist/ ---------------------
 FROM toolchain AS build
-RUN npm ci
+RUN npm ci --ignore-scripts
 COPY tsconfig.base.json tsconfig.json ./
 COPY libs/ libs/
 COPY services/ services/

@@ -45,7 +45,9 @@ export function prepare({ build = false } = {}) {
   const installedAbi = existsSync(abiMarker) ? readFileSync(abiMarker, 'utf8').trim() : undefined;
   if (!existsSync(join(root, 'node_modules', '.package-lock.json')) || installedAbi !== abi) {
     say(`installing dependencies for Node.js ${runtime.version} (npm ci)...`);
-    step(env, 'npm', ['ci', '--no-audit', '--no-fund']);
+    // No install script runs (also .npmrc; the flag wins over an npm_config_ignore_scripts in the
+    // environment): none is needed, see docs/security.md "Install scripts".
+    step(env, 'npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund']);
     writeFileSync(abiMarker, `${abi}\n`);
   }
   if (build) step(env, nodeBin, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b']);

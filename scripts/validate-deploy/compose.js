@@ -111,6 +111,11 @@ function volumesOf(service) {
   });
 }
 
+/** Kafka or Elasticsearch (or OpenSearch), by image or service name. */
+function isEngine(name, service) {
+  return /kafka|elasticsearch|opensearch/.test(`${name} ${String(service.image || '')}`) && !service.build;
+}
+
 /** "host:port" of a published port's container side. */
 function containerPortsOf(service) {
   return (service.ports || []).map((p) => {
@@ -151,6 +156,9 @@ function validateComposeDocument(raw, { facts, env = SAMPLE_ENVIRONMENT, root, d
     const where = `service ${name}`;
     if (!service.image && !service.build) problems.push(`${where}: needs an image or a build`);
     if (!isOneShot(service) && !hasHealthcheck(service)) problems.push(`${where}: no healthcheck (others cannot wait for it to be healthy)`);
+    // Kafka and Elasticsearch run without authentication here: a published port hands the
+    // index and the event log to whoever reaches the host. The override file opts in.
+    if (isEngine(name, service) && (service.ports || []).length > 0 && !(service.profiles || []).length) problems.push(`${where}: publishes ${(service.ports || []).join(', ')} on the host; the engines have no authentication here: publish them only from docker-compose.override.yml (see docker-compose.override.example.yml) or a profile`);
     for (const [dep, spec] of Object.entries(dependenciesOf(service))) {
       const condition = (spec && spec.condition) || 'service_started';
       if (!services[dep]) problems.push(`${where}: depends_on names "${dep}", which is not a service`);

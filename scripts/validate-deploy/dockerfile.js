@@ -151,7 +151,8 @@ function validateDockerfile(text, context, options = {}) {
           at(instruction.getRange(), `${keyword} ${raw}: remote sources are not reproducible`);
           continue;
         }
-        const rel = path.posix.normalize(raw).replace(/^\.\/?/, '').replace(/\/+$/, '') || '.';
+        // "./x" and "." lose their dot; a dot file (.npmrc) keeps it.
+        const rel = path.posix.normalize(raw).replace(/^\.(\/|$)/, '').replace(/\/+$/, '') || '.';
         if (rel.startsWith('..')) {
           at(instruction.getRange(), `${keyword} ${raw}: outside the build context`);
           continue;
@@ -195,6 +196,10 @@ function validateDockerfile(text, context, options = {}) {
     }
   }
   if (npmCiRuns.length === 0) at(null, 'no stage runs "npm ci"');
+  // Install scripts of dependencies never run in the image (docs/security.md "Install scripts").
+  for (const instruction of npmCiRuns) {
+    if (!/\bnpm ci\b[^&;|]*--ignore-scripts\b/.test(instruction.getArgumentsContent() || '')) at(instruction.getRange(), 'npm ci without --ignore-scripts: dependencies\' install scripts would run in the build');
+  }
 
   // Build and production dependencies.
   const allRuns = stages.flatMap((s) => s.instructions.filter((i) => i.getKeyword() === 'RUN').map((i) => i.getArgumentsContent() || ''));

@@ -133,3 +133,39 @@ describe('docker-compose.yml checks', () => {
     expect(validateComposeText('services:\n  a: [\n', { facts }).problems[0]).toMatch(/^YAML: /);
   });
 });
+
+describe('engines on the host (issue 17 item 7)', () => {
+  it('reject Kafka or Elasticsearch publishing a host port in docker-compose.yml', () => {
+    const doc = compose();
+    expect(doc.services.kafka.ports).toBeUndefined();
+    expect(doc.services.elasticsearch.ports).toBeUndefined();
+    doc.services.kafka.ports = ['127.0.0.1:9094:9094'];
+    doc.services.elasticsearch.ports = ['9200:9200'];
+    const problems = problemsOf(doc);
+    expect(problems).toEqual(expect.arrayContaining([
+      expect.stringMatching(/service kafka: publishes 127\.0\.0\.1:9094:9094 on the host/),
+      expect.stringMatching(/service elasticsearch: publishes 9200:9200 on the host/),
+    ]));
+  });
+
+  it('allow them in a profile (not started by default)', () => {
+    const doc = compose();
+    doc.services.elasticsearch.ports = ['127.0.0.1:9200:9200'];
+    doc.services.elasticsearch.profiles = ['debug'];
+    expect(problemsOf(doc).filter((p) => /on the host/.test(p))).toEqual([]);
+  });
+
+  it('the override example publishes them on loopback only, and docs say how to turn on security', () => {
+    const example = parseYamlDocuments(readFileSync(join(root, 'docker-compose.override.example.yml'), 'utf8'));
+    expect(example.errors).toEqual([]);
+    const services = (example.values[0] as any).services;
+    expect(Object.keys(services).sort()).toEqual(['elasticsearch', 'kafka']);
+    for (const service of Object.values<any>(services)) {
+      for (const port of service.ports) expect(String(port)).toMatch(/^127\.0\.0\.1:/);
+    }
+    const deploy = readFileSync(join(root, 'docs', 'deploy.md'), 'utf8');
+    expect(deploy).toMatch(/xpack\.security\.enabled/);
+    expect(deploy).toMatch(/docker-compose\.override\.example\.yml/);
+    expect(text).toMatch(/xpack\.security\.enabled/);
+  });
+});

@@ -42,6 +42,8 @@ describe('Dockerfile checks', () => {
     ['a :latest base image', 'ARG NODE_IMAGE=node:24-bookworm-slim', 'ARG NODE_IMAGE=node:latest', /:latest/],
     ['another Node.js major', 'ARG NODE_IMAGE=node:24-bookworm-slim', 'ARG NODE_IMAGE=node:22-bookworm-slim', /not Node\.js 24/],
     ['no production-only install', 'RUN npm ci --omit=dev', 'RUN npm ci', /production dependencies only/],
+    ['install scripts allowed in the build', 'RUN npm ci --ignore-scripts\n', 'RUN npm ci\n', /npm ci without --ignore-scripts/],
+    ['install scripts allowed for production dependencies', 'RUN npm ci --omit=dev --ignore-scripts', 'RUN npm ci --omit=dev', /npm ci without --ignore-scripts/],
     ['an unknown instruction', 'EXPOSE 8080', 'EXPOSE 8080\nEXPOSES 8081', /Unknown instruction/],
     ['an unknown flag', 'HEALTHCHECK --interval=15s', 'HEALTHCHECK --intervall=15s', /Unknown flag/],
     ['a relative WORKDIR', 'WORKDIR /app\n# The embedded', 'WORKDIR app\n# The embedded', /WORKDIR/i],

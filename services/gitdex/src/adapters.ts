@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeadLetter, Env } from '@gitdex/contracts';
 import { errorFields, type Log } from '@gitdex/observability';
@@ -7,6 +6,7 @@ import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@g
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { SqliteEventLog, SqliteIndexStore } from '@gitdex/sqlite';
 import { GitHubSource } from '@gitdex/github';
+import { prepareDataDir } from './data-dir';
 
 export interface Adapters {
   index: IndexStore;
@@ -28,7 +28,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
   const { log } = hooks;
   const closers: (() => Promise<void>)[] = [];
   const needsDataDir = !env.KAFKA_BROKERS || !env.ELASTICSEARCH_URL;
-  if (needsDataDir) mkdirSync(env.GITDEX_DATA_DIR, { recursive: true });
+  if (needsDataDir) prepareDataDir(env.GITDEX_DATA_DIR, log);
 
   let index: IndexStore;
   if (env.ELASTICSEARCH_URL) {

@@ -23,11 +23,19 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
   const installationId = event.installationId;
   const repositoryId = event.repository.id;
 
-  if (event.kind === 'purge' && (event.reason === 'installation_removed' || event.reason === 'cli')) {
-    // Access is gone (or an operator asked): GitHub can no longer be asked, so the purge is unconditional.
+  if (event.kind === 'purge' && event.reason === 'cli') {
+    // An operator asked: unconditional.
     if (event.ref) await index.deleteRef(repositoryId, event.ref);
     else await index.deleteRepository(repositoryId);
     return { action: 'purged', scope: event.ref ? 'ref' : 'repository' };
+  }
+  if (event.kind === 'purge' && event.reason === 'installation_removed') {
+    // A delivery may be replayed or forged (a leaked secret): only GitHub, asked with the
+    // credentials gitdex reads with, confirms the loss of access (for a removed installation
+    // its token can no longer be minted: NOT_FOUND). Still readable means nothing is deleted.
+    if (await source.repository(repositoryId, installationId)) return { action: 'skipped', reason: 'GitHub still grants read access: installation_removed purge not applied' };
+    await index.deleteRepository(repositoryId);
+    return { action: 'purged', scope: 'repository' };
   }
 
   const repository = await source.repository(repositoryId, installationId);

@@ -9,7 +9,7 @@ export function createWebhookMetrics(registry: Registry): WebhookMetrics {
   return {
     deliveries: new Counter({
       name: 'gitdex_webhook_deliveries_total',
-      help: 'Webhook deliveries by GitHub event and outcome (accepted, ignored, ping, unauthorized, invalid, unavailable)',
+      help: 'Webhook deliveries by GitHub event and outcome (accepted, ignored, duplicate, ping, unauthorized, invalid, unavailable)',
       labelNames: ['event', 'outcome'],
       registers: [registry],
     }),

@@ -5,6 +5,7 @@ import { normalizeDelivery, PayloadError } from './normalize';
 import { verifySignature } from './signature';
 import { eventLabel } from './admission';
 import type { WebhookMetrics } from './metrics';
+import type { RecentDeliveries } from './recent-deliveries';
 
 export interface WebhookDeps {
   secrets: readonly string[];
@@ -12,6 +13,8 @@ export interface WebhookDeps {
   metrics?: WebhookMetrics;
   now?: () => Date;
   log?: (level: 'info' | 'warn' | 'error', message: string, context: Record<string, unknown>) => void;
+  /** Delivery ids published recently: a repeat within the window is answered 202 without publishing. */
+  recentDeliveries?: RecentDeliveries;
 }
 
 export interface IncomingDelivery {
@@ -80,12 +83,17 @@ export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookD
     return { status: 202, body: { delivery_id: deliveryId, ignored: normalized.reason } };
   }
 
+  if (deps.recentDeliveries && !deps.recentDeliveries.claim(deliveryId)) {
+    count('duplicate');
+    return { status: 202, body: { delivery_id: deliveryId, ignored: 'duplicate' } };
+  }
   const stopTimer = deps.metrics?.publishSeconds.startTimer();
   try {
     // The trace context travels with the events, so the indexer's work joins the delivery's trace.
     const headers = { 'gitdex-delivery-id': deliveryId, traceparent: childTraceparent(delivery.headers.traceparent) };
     await deps.publisher.publish(normalized.events.map((e) => ({ event: e, headers })));
   } catch (error) {
+    deps.recentDeliveries?.release(deliveryId);
     count('unavailable');
     deps.log?.('error', 'event log did not accept a delivery; answered 503', { deliveryId, event, error: error instanceof Error ? error.message : String(error) });
     return {

@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { addressOf, eventLabel, WebhookAdmission, type AdmissionOptions } from './admission';
 import { receiveDelivery, type WebhookDeps } from './receive';
+import { RecentDeliveries } from './recent-deliveries';
 
 /** GitHub caps webhook payloads at 25 MB; anything larger is refused before it is read whole. */
 export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
@@ -8,6 +9,8 @@ export const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 /** Mounts the webhook core at POST /webhooks/github; express only carries bytes in and out. */
 export function createWebhookRouter(deps: WebhookDeps, admissionOptions: Partial<AdmissionOptions> = {}): Router {
   const router = express.Router();
+  // Every mounted webhook de-duplicates delivery ids (10 minutes, 10,000 ids) unless given its own.
+  const deliveryDeps: WebhookDeps = { ...deps, recentDeliveries: deps.recentDeliveries ?? new RecentDeliveries() };
   const admission = new WebhookAdmission({ maxBodyBytes: MAX_WEBHOOK_BYTES, onRefused: (outcome, event) => deps.metrics?.deliveries.inc({ event, outcome }), ...admissionOptions });
   router.post('/webhooks/github', admission.guard, express.raw({ type: () => true, limit: MAX_WEBHOOK_BYTES }), (req, res, next) => {
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -21,7 +24,7 @@ export function createWebhookRouter(deps: WebhookDeps, admissionOptions: Partial
         },
         rawBody,
       },
-      deps,
+      deliveryDeps,
     )
       .then((answer) => {
         if (answer.status === 401) admission.refused(addressOf(req));
