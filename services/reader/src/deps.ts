@@ -83,6 +83,12 @@ export interface ReaderDeps {
   sites: PublishedSite[];
   /** Repositories queued for a backfill by this process, and when: queues each at most once in a while. */
   backfillsQueued: Map<number, number>;
+  /**
+   * Set by callTool for one call: aborted when its deadline passes or its request is
+   * cancelled. deps.index is then wrapped to stop with it (abortable-index.ts); a loop
+   * that works between index calls checks it too.
+   */
+  signal?: AbortSignal;
 }
 
 export const publicOnly = (repository: RepositoryDocument): boolean => !repository.private;
