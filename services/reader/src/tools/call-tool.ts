@@ -35,7 +35,7 @@ export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, 
     const tool = TOOLS[name];
     const input = options.parsed ? args : parseInput(tool.input, args);
     const run = tool.run as (d: ReaderDeps, p: Principal | null, i: unknown) => Promise<ToolAnswer<unknown>>;
-    const answer = await withCancellation(deps.limits.timeoutMs, options.signal, (signal) => run({ ...deps, index: abortableIndex(deps.index, signal), signal }, principal, input));
+    const answer = await withCallDeadline(deps, (scoped) => run(scoped, principal, input), options.signal);
     finish('ok');
     return answer;
   } catch (error) {
@@ -60,6 +60,11 @@ class DeadlineExceeded extends Error {}
 
 /** The caller cancelled the call: nobody waits for its answer any more. */
 class CallCancelled extends Error {}
+
+/** `work` with deps scoped to one call: aborted at limits.timeoutMs or by `cancel`, its index calls stop with it. */
+export function withCallDeadline<T>(deps: ReaderDeps, work: (scoped: ReaderDeps) => Promise<T>, cancel?: AbortSignal): Promise<T> {
+  return withCancellation(deps.limits.timeoutMs, cancel, (signal) => work({ ...deps, index: abortableIndex(deps.index, signal), signal }));
+}
 
 /**
  * Runs `work` with a signal aborted at the deadline (reason DeadlineExceeded) or when
