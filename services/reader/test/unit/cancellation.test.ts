@@ -62,6 +62,7 @@ const TOOL_CALLS: [string, Record<string, unknown>][] = [
   ['repository_overview', { repository: 'octo/api' }],
   ['repositories_state', {}],
   ['suggest_paths', { repository: 'octo/api', query: 'src/server/rotes.ts' }],
+  ['search_code', { query: 'server', repository: 'octo/api' }],
 ];
 
 describe('a tool call whose deadline passes stops its work (issue 17, item 2)', () => {
