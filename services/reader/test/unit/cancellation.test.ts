@@ -129,3 +129,20 @@ describe('a cancelled MCP request stops its work', () => {
     await close();
   });
 });
+
+describe('a resource read stops its work at the deadline too', () => {
+  test('resources/read of a file answers the timeout and makes no index call after it', async () => {
+    const world = await createWorld();
+    const slow = stallingIndex(world.index, 1);
+    const { client, close } = await connectInMemory(resolveDeps({ index: slow.index, publisher: world.publisher, limits: { timeoutMs: 200 } }));
+
+    await expect(client.readResource({ uri: 'gitdex://octo/api/src/server/routes.ts' })).rejects.toThrow(/it did not answer within 200 ms/);
+    slow.state.answered = true;
+    expect(slow.calls[1]?.signal?.aborted).toBe(true);
+
+    slow.release();
+    await settle();
+    expect(slow.calls.filter((c) => c.afterAnswer)).toEqual([]);
+    await close();
+  });
+});
