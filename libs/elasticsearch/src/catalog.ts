@@ -3,7 +3,7 @@ import { bulkWrite } from './bulk';
 import { isDocumentNotFound } from './errors';
 import { refStateDocumentId, repositoryDocumentId } from './ids';
 import { deleteMatching } from './scan';
-import { reposTarget, searchSorted, type StoreContext } from './context';
+import { readOptions, reposTarget, searchSorted, type StoreContext } from './context';
 
 /** The repos index holds both kinds; the contract document rides in `doc`. */
 interface CatalogSource<T> {
@@ -16,7 +16,7 @@ interface CatalogSource<T> {
 
 async function getDoc<T>(ctx: StoreContext, id: string): Promise<T | null> {
   try {
-    const response = await ctx.client.get<CatalogSource<T>>({ index: ctx.repos, id });
+    const response = await ctx.client.get<CatalogSource<T>>({ index: ctx.repos, id }, readOptions(ctx));
     return response.found && response._source ? response._source.doc : null;
   } catch (error) {
     if (isDocumentNotFound(error)) return null;

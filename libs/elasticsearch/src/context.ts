@@ -6,6 +6,13 @@ export interface StoreContext extends BulkContext {
   /** Aliases of the files and repos indices. */
   files: string;
   repos: string;
+  /** The reader's signal for this call (IndexCallOptions): its requests are aborted when the caller gives up. */
+  signal?: AbortSignal;
+}
+
+/** Transport options of a read: the caller's signal, so the client aborts a request nobody waits for. */
+export function readOptions(ctx: StoreContext): { signal?: AbortSignal } {
+  return ctx.signal ? { signal: ctx.signal } : {};
 }
 
 /** Writes to file documents: bulk, no refresh (refresh() makes them searchable). */
@@ -32,7 +39,7 @@ export async function searchSorted<T>(ctx: StoreContext, request: SortedRequest,
   let after = request.search_after;
   while (hits.length < limit) {
     const size = Math.min(limit - hits.length, MAX_PAGE);
-    const response = await ctx.client.search<T>({ ...request, size, track_total_hits: false, ...(after ? { search_after: after } : {}) });
+    const response = await ctx.client.search<T>({ ...request, size, track_total_hits: false, ...(after ? { search_after: after } : {}) }, readOptions(ctx));
     const page = response.hits.hits;
     hits.push(...page);
     const last = page[page.length - 1];

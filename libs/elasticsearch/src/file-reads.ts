@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { FileDocument } from '@gitdex/contracts';
 import type { FileSummary, Snapshot, SuggestCandidate, SuggestQuery, VisibleEntry } from '@gitdex/ports';
-import { searchSorted, type StoreContext } from './context';
+import { readOptions, searchSorted, type StoreContext } from './context';
 import { compareCodePoints, scopeFilter, suggestClauses, visibleFilter, visibleQuery } from './queries';
 
 /**
@@ -120,7 +120,7 @@ export async function snapshotsWithPath(ctx: StoreContext, snapshots: Snapshot[]
     track_total_hits: false,
     query: { bool: { filter: [{ term: { path } }] } },
     aggs: { snapshots: { filters: { filters } } },
-  });
+  }, readOptions(ctx));
   const buckets = (response.aggregations?.snapshots as estypes.AggregationsFiltersAggregate | undefined)?.buckets as
     | Record<string, estypes.AggregationsFiltersBucket>
     | undefined;

@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { FileSummary, FolderCount, FolderScope, IndexStats, Snapshot } from '@gitdex/ports';
-import { MAX_PAGE, searchSorted, sourcesOf, type StoreContext } from './context';
+import { MAX_PAGE, readOptions, searchSorted, sourcesOf, type StoreContext } from './context';
 import { SUMMARY_SOURCE, afterPathValues } from './file-reads';
 import { depthOf, foldersBelowPattern, underFolder, visibleQuery } from './queries';
 
@@ -26,7 +26,7 @@ export async function listFolders(ctx: StoreContext, scope: FolderScope): Promis
   const query = visibleQuery(scope, ...underFolder(scope.folder));
   let levels = scope.depth;
   if (levels > REGEX_LEVELS) {
-    const response = await ctx.client.search({ index: ctx.files, size: 0, track_total_hits: false, query, aggs: { deepest: { max: { field: 'depth' } } } });
+    const response = await ctx.client.search({ index: ctx.files, size: 0, track_total_hits: false, query, aggs: { deepest: { max: { field: 'depth' } } } }, readOptions(ctx));
     const deepest = (response.aggregations?.deepest as estypes.AggregationsMaxAggregate | undefined)?.value ?? 0;
     // A file at depth n has folders down to depth n - 1.
     levels = Math.min(levels, deepest - 1 - depthOf(scope.folder));
@@ -42,7 +42,7 @@ export async function listFolders(ctx: StoreContext, scope: FolderScope): Promis
         terms: { field: 'ancestors', include: foldersBelowPattern(scope.folder, levels), order: { _key: 'asc' }, size: MAX_FOLDERS },
       },
     },
-  });
+  }, readOptions(ctx));
   return termsBuckets(response.aggregations, 'folders').map((bucket) => ({ path: String(bucket.key), fileCount: bucket.doc_count }));
 }
 
@@ -65,7 +65,7 @@ export async function listFiles(
     track_total_hits: true,
     _source: SUMMARY_SOURCE,
     ...(searchAfter ? { search_after: searchAfter } : {}),
-  });
+  }, readOptions(ctx));
   const total = typeof first.hits.total === 'number' ? first.hits.total : (first.hits.total?.value ?? 0);
   const hits = first.hits.hits;
   const last = hits[hits.length - 1];
@@ -86,7 +86,7 @@ export async function stats(ctx: StoreContext, snapshot: Snapshot): Promise<Inde
       categories: { terms: { field: 'category', size: 100 } },
       bytes: { sum: { field: 'size' } },
     },
-  });
+  }, readOptions(ctx));
   const total = typeof response.hits.total === 'number' ? response.hits.total : (response.hits.total?.value ?? 0);
   const counts = (name: string) => Object.fromEntries(termsBuckets(response.aggregations, name).map((bucket) => [String(bucket.key), bucket.doc_count]));
   const bytes = (response.aggregations?.bytes as estypes.AggregationsSumAggregate | undefined)?.value ?? 0;

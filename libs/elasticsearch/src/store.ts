@@ -9,6 +9,7 @@ import type {
   FileWrite,
   FolderCount,
   FolderScope,
+  IndexCallOptions,
   IndexStats,
   IndexStore,
   Snapshot,
@@ -71,6 +72,23 @@ export class ElasticsearchIndexStore implements IndexStore {
     }
   }
 
+  /**
+   * A read for a caller that may give up: not sent once its signal is aborted, and the
+   * client aborts its requests when it is (readOptions); it then fails with the signal's
+   * reason, not as an unreachable engine.
+   */
+  private async read<T>(action: string, options: IndexCallOptions | undefined, body: (ctx: StoreContext) => Promise<T>): Promise<T> {
+    const signal = options?.signal;
+    if (!signal) return this.call(action, body);
+    signal.throwIfAborted();
+    try {
+      return await this.call(action, (ctx) => body({ ...ctx, signal }));
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw error;
+    }
+  }
+
   ensureReady(): Promise<void> {
     return this.call('ensureReady', (ctx) => ensureIndices(ctx.client, ctx.prefix, ctx.replicas));
   }
@@ -97,16 +115,16 @@ export class ElasticsearchIndexStore implements IndexStore {
     return this.call('reindex', (ctx) => reindex(ctx, kind, options));
   }
 
-  getRepository(repositoryId: number): Promise<RepositoryDocument | null> {
-    return this.call('getRepository', (ctx) => catalog.getRepository(ctx, repositoryId));
+  getRepository(repositoryId: number, options?: IndexCallOptions): Promise<RepositoryDocument | null> {
+    return this.read('getRepository', options, (ctx) => catalog.getRepository(ctx, repositoryId));
   }
 
-  findRepositoryByName(fullName: string): Promise<RepositoryDocument | null> {
-    return this.call('findRepositoryByName', (ctx) => catalog.findRepositoryByName(ctx, fullName));
+  findRepositoryByName(fullName: string, options?: IndexCallOptions): Promise<RepositoryDocument | null> {
+    return this.read('findRepositoryByName', options, (ctx) => catalog.findRepositoryByName(ctx, fullName));
   }
 
-  listRepositories(): Promise<RepositoryDocument[]> {
-    return this.call('listRepositories', (ctx) => catalog.listRepositories(ctx));
+  listRepositories(options?: IndexCallOptions): Promise<RepositoryDocument[]> {
+    return this.read('listRepositories', options, (ctx) => catalog.listRepositories(ctx));
   }
 
   putRepository(repository: RepositoryDocument): Promise<void> {
@@ -120,12 +138,12 @@ export class ElasticsearchIndexStore implements IndexStore {
     });
   }
 
-  getRefState(repositoryId: number, ref: string): Promise<RefState | null> {
-    return this.call('getRefState', (ctx) => catalog.getRefState(ctx, repositoryId, ref));
+  getRefState(repositoryId: number, ref: string, options?: IndexCallOptions): Promise<RefState | null> {
+    return this.read('getRefState', options, (ctx) => catalog.getRefState(ctx, repositoryId, ref));
   }
 
-  listRefStates(repositoryId?: number): Promise<RefState[]> {
-    return this.call('listRefStates', (ctx) => catalog.listRefStates(ctx, repositoryId));
+  listRefStates(repositoryId?: number, options?: IndexCallOptions): Promise<RefState[]> {
+    return this.read('listRefStates', options, (ctx) => catalog.listRefStates(ctx, repositoryId));
   }
 
   putRefState(state: RefState): Promise<void> {
@@ -157,44 +175,44 @@ export class ElasticsearchIndexStore implements IndexStore {
     });
   }
 
-  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number): Promise<VisibleEntry[]> {
-    return this.call('visibleEntries', (ctx) => reads.visibleEntries(ctx, snapshot, afterPath, limit));
+  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<VisibleEntry[]> {
+    return this.read('visibleEntries', options, (ctx) => reads.visibleEntries(ctx, snapshot, afterPath, limit));
   }
 
-  lookupEntries(snapshot: Snapshot, paths: string[]): Promise<VisibleEntry[]> {
-    return this.call('lookupEntries', (ctx) => reads.lookupEntries(ctx, snapshot, paths));
+  lookupEntries(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<VisibleEntry[]> {
+    return this.read('lookupEntries', options, (ctx) => reads.lookupEntries(ctx, snapshot, paths));
   }
 
-  getFile(snapshot: Snapshot, path: string): Promise<FileDocument | null> {
-    return this.call('getFile', (ctx) => reads.getFile(ctx, snapshot, path));
+  getFile(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileDocument | null> {
+    return this.read('getFile', options, (ctx) => reads.getFile(ctx, snapshot, path));
   }
 
-  listFolders(scope: FolderScope): Promise<FolderCount[]> {
-    return this.call('listFolders', (ctx) => listings.listFolders(ctx, scope));
+  listFolders(scope: FolderScope, options?: IndexCallOptions): Promise<FolderCount[]> {
+    return this.read('listFolders', options, (ctx) => listings.listFolders(ctx, scope));
   }
 
-  listFiles(scope: FolderScope, afterPath: string | null, limit: number): Promise<{ files: FileSummary[]; total: number }> {
-    return this.call('listFiles', (ctx) => listings.listFiles(ctx, scope, afterPath, limit));
+  listFiles(scope: FolderScope, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<{ files: FileSummary[]; total: number }> {
+    return this.read('listFiles', options, (ctx) => listings.listFiles(ctx, scope, afterPath, limit));
   }
 
-  stats(snapshot: Snapshot): Promise<IndexStats> {
-    return this.call('stats', (ctx) => listings.stats(ctx, snapshot));
+  stats(snapshot: Snapshot, options?: IndexCallOptions): Promise<IndexStats> {
+    return this.read('stats', options, (ctx) => listings.stats(ctx, snapshot));
   }
 
-  suggestCandidates(snapshot: Snapshot, query: SuggestQuery): Promise<SuggestCandidate[]> {
-    return this.call('suggestCandidates', (ctx) => reads.suggestCandidates(ctx, snapshot, query));
+  suggestCandidates(snapshot: Snapshot, query: SuggestQuery, options?: IndexCallOptions): Promise<SuggestCandidate[]> {
+    return this.read('suggestCandidates', options, (ctx) => reads.suggestCandidates(ctx, snapshot, query));
   }
 
-  findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number): Promise<string[]> {
-    return this.call('findByBlobSha', (ctx) => reads.findByBlobSha(ctx, snapshot, blobSha, limit));
+  findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    return this.read('findByBlobSha', options, (ctx) => reads.findByBlobSha(ctx, snapshot, blobSha, limit));
   }
 
-  findRetired(snapshot: Snapshot, path: string): Promise<FileSummary | null> {
-    return this.call('findRetired', (ctx) => reads.findRetired(ctx, snapshot, path));
+  findRetired(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSummary | null> {
+    return this.read('findRetired', options, (ctx) => reads.findRetired(ctx, snapshot, path));
   }
 
-  snapshotsWithPath(snapshots: Snapshot[], path: string): Promise<Snapshot[]> {
-    return this.call('snapshotsWithPath', (ctx) => reads.snapshotsWithPath(ctx, snapshots, path));
+  snapshotsWithPath(snapshots: Snapshot[], path: string, options?: IndexCallOptions): Promise<Snapshot[]> {
+    return this.read('snapshotsWithPath', options, (ctx) => reads.snapshotsWithPath(ctx, snapshots, path));
   }
 
   searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {

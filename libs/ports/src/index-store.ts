@@ -1,6 +1,15 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent } from './content-search';
 
+/**
+ * Options of one read. signal: the caller gave up (deadline passed, request cancelled);
+ * an adapter stops as soon as it can (checks it between statements, or aborts the request)
+ * and rejects with the signal's reason. Optional everywhere: writers never pass one.
+ */
+export interface IndexCallOptions {
+  signal?: AbortSignal;
+}
+
 /** A ref at one generation: what a reader sees, pinned. */
 export interface Snapshot {
   repositoryId: number;
@@ -77,15 +86,15 @@ export interface IndexStore {
   ping(): Promise<boolean>;
   close(): Promise<void>;
 
-  getRepository(repositoryId: number): Promise<RepositoryDocument | null>;
-  findRepositoryByName(fullName: string): Promise<RepositoryDocument | null>;
-  listRepositories(): Promise<RepositoryDocument[]>;
+  getRepository(repositoryId: number, options?: IndexCallOptions): Promise<RepositoryDocument | null>;
+  findRepositoryByName(fullName: string, options?: IndexCallOptions): Promise<RepositoryDocument | null>;
+  listRepositories(options?: IndexCallOptions): Promise<RepositoryDocument[]>;
   putRepository(repository: RepositoryDocument): Promise<void>;
   /** Removes the repository, its ref states and every file document. */
   deleteRepository(repositoryId: number): Promise<void>;
 
-  getRefState(repositoryId: number, ref: string): Promise<RefState | null>;
-  listRefStates(repositoryId?: number): Promise<RefState[]>;
+  getRefState(repositoryId: number, ref: string, options?: IndexCallOptions): Promise<RefState | null>;
+  listRefStates(repositoryId?: number, options?: IndexCallOptions): Promise<RefState[]>;
   putRefState(state: RefState): Promise<void>;
   /** Removes a ref's state and every file document of it. */
   deleteRef(repositoryId: number, ref: string): Promise<void>;
@@ -99,22 +108,22 @@ export interface IndexStore {
   refresh(): Promise<void>;
 
   /** Every visible entry of a ref, in pages, in path order. */
-  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number): Promise<VisibleEntry[]>;
+  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<VisibleEntry[]>;
   /** The visible entries among these paths (missing ones are left out), in path order. */
-  lookupEntries(snapshot: Snapshot, paths: string[]): Promise<VisibleEntry[]>;
-  getFile(snapshot: Snapshot, path: string): Promise<FileDocument | null>;
+  lookupEntries(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<VisibleEntry[]>;
+  getFile(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileDocument | null>;
   /** Subfolders of the scope with the number of files under each, in path order. */
-  listFolders(scope: FolderScope): Promise<FolderCount[]>;
+  listFolders(scope: FolderScope, options?: IndexCallOptions): Promise<FolderCount[]>;
   /** Files of the scope in path order, after `afterPath`, with the total in the scope. */
-  listFiles(scope: FolderScope, afterPath: string | null, limit: number): Promise<{ files: FileSummary[]; total: number }>;
-  stats(snapshot: Snapshot): Promise<IndexStats>;
-  suggestCandidates(snapshot: Snapshot, query: SuggestQuery): Promise<SuggestCandidate[]>;
+  listFiles(scope: FolderScope, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<{ files: FileSummary[]; total: number }>;
+  stats(snapshot: Snapshot, options?: IndexCallOptions): Promise<IndexStats>;
+  suggestCandidates(snapshot: Snapshot, query: SuggestQuery, options?: IndexCallOptions): Promise<SuggestCandidate[]>;
   /** Visible paths holding this blob (where a moved file went). */
-  findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number): Promise<string[]>;
+  findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number, options?: IndexCallOptions): Promise<string[]>;
   /** The newest retired version of a path that is not visible any more. */
-  findRetired(snapshot: Snapshot, path: string): Promise<FileSummary | null>;
+  findRetired(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSummary | null>;
   /** Which of these ref snapshots have a file at this path. */
-  snapshotsWithPath(snapshots: Snapshot[], path: string): Promise<Snapshot[]>;
+  snapshotsWithPath(snapshots: Snapshot[], path: string, options?: IndexCallOptions): Promise<Snapshot[]>;
 
   /**
    * Visible files with stored content that the plan selects (a superset of the files that

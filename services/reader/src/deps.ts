@@ -98,6 +98,12 @@ export interface ReaderDeps {
   queueUnseen: QueueUnseenPolicy;
   /** Buckets of GitHub lookups of unseen repositories, per caller. */
   unseenLookups: RateLimiter;
+  /**
+   * Set by callTool for one call: aborted when its deadline passes or its request is
+   * cancelled. deps.index is then wrapped to stop with it (abortable-index.ts); a loop
+   * that works between index calls checks it too.
+   */
+  signal?: AbortSignal;
 }
 
 export const publicOnly = (repository: RepositoryDocument): boolean => !repository.private;

@@ -10,6 +10,7 @@ import {
   type FileWrite,
   type FolderCount,
   type FolderScope,
+  type IndexCallOptions,
   type IndexStats,
   type IndexStore,
   type Snapshot,
@@ -88,6 +89,16 @@ export class SqliteIndexStore implements IndexStore {
   }
 
   /** Runs one call: creates the schema on first use, maps failures to PortError. */
+  /**
+   * A read for a caller that may give up: refused with the signal's reason once it is
+   * aborted. Each read is one synchronous run of statements (nothing can abort in between),
+   * so a caller's loop of reads stops at its next read.
+   */
+  private read<T>(action: string, options: IndexCallOptions | undefined, body: (st: Statements) => T): Promise<T> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason as Error);
+    return this.run(action, body);
+  }
+
   private run<T>(action: string, body: (st: Statements) => T): Promise<T> {
     if (!this.db.open) {
       return Promise.reject(new PortError('UNAVAILABLE', `SQLite index ${this.file} is closed (${action})`));
@@ -130,18 +141,18 @@ export class SqliteIndexStore implements IndexStore {
 
   // ── repositories and ref states ──────────────────────────────────────────
 
-  getRepository(repositoryId: number): Promise<RepositoryDocument | null> {
-    return this.run('getRepository', (st) => parseOrNull<RepositoryDocument>(st.getRepository.get({ repositoryId })));
+  getRepository(repositoryId: number, options?: IndexCallOptions): Promise<RepositoryDocument | null> {
+    return this.read('getRepository', options, (st) => parseOrNull<RepositoryDocument>(st.getRepository.get({ repositoryId })));
   }
 
-  findRepositoryByName(fullName: string): Promise<RepositoryDocument | null> {
-    return this.run('findRepositoryByName', (st) =>
+  findRepositoryByName(fullName: string, options?: IndexCallOptions): Promise<RepositoryDocument | null> {
+    return this.read('findRepositoryByName', options, (st) =>
       parseOrNull<RepositoryDocument>(st.findRepository.get({ name: fullName.toLowerCase() })),
     );
   }
 
-  listRepositories(): Promise<RepositoryDocument[]> {
-    return this.run('listRepositories', (st) => (st.listRepositories.all() as string[]).map((doc) => JSON.parse(doc) as RepositoryDocument));
+  listRepositories(options?: IndexCallOptions): Promise<RepositoryDocument[]> {
+    return this.read('listRepositories', options, (st) => (st.listRepositories.all() as string[]).map((doc) => JSON.parse(doc) as RepositoryDocument));
   }
 
   putRepository(repository: RepositoryDocument): Promise<void> {
@@ -160,12 +171,12 @@ export class SqliteIndexStore implements IndexStore {
     );
   }
 
-  getRefState(repositoryId: number, ref: string): Promise<RefState | null> {
-    return this.run('getRefState', (st) => parseOrNull<RefState>(st.getRefState.get({ repositoryId, ref })));
+  getRefState(repositoryId: number, ref: string, options?: IndexCallOptions): Promise<RefState | null> {
+    return this.read('getRefState', options, (st) => parseOrNull<RefState>(st.getRefState.get({ repositoryId, ref })));
   }
 
-  listRefStates(repositoryId?: number): Promise<RefState[]> {
-    return this.run('listRefStates', (st) => {
+  listRefStates(repositoryId?: number, options?: IndexCallOptions): Promise<RefState[]> {
+    return this.read('listRefStates', options, (st) => {
       const docs = (repositoryId === undefined ? st.listRefStates.all() : st.listRefStatesOf.all({ repositoryId })) as string[];
       return docs.map((doc) => JSON.parse(doc) as RefState);
     });
@@ -225,24 +236,24 @@ export class SqliteIndexStore implements IndexStore {
 
   // ── reads ────────────────────────────────────────────────────────────────
 
-  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number): Promise<VisibleEntry[]> {
-    return this.run('visibleEntries', (st) => {
+  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<VisibleEntry[]> {
+    return this.read('visibleEntries', options, (st) => {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined || limit <= 0) return [];
       return st.visibleEntries.all({ s, g: snapshot.generation, after: afterPath ?? '', limit }) as VisibleEntry[];
     });
   }
 
-  lookupEntries(snapshot: Snapshot, paths: string[]): Promise<VisibleEntry[]> {
-    return this.run('lookupEntries', (st) => {
+  lookupEntries(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<VisibleEntry[]> {
+    return this.read('lookupEntries', options, (st) => {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined || paths.length === 0) return [];
       return st.lookupEntries.all({ s, g: snapshot.generation, paths: JSON.stringify(paths) }) as VisibleEntry[];
     });
   }
 
-  getFile(snapshot: Snapshot, path: string): Promise<FileDocument | null> {
-    return this.run('getFile', (st) => {
+  getFile(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileDocument | null> {
+    return this.read('getFile', options, (st) => {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined) return null;
       const row = st.getFile.get({ s, g: snapshot.generation, path }) as FileBodyRow | undefined;
@@ -250,8 +261,8 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
-  listFolders(scope: FolderScope): Promise<FolderCount[]> {
-    return this.run('listFolders', (st) => {
+  listFolders(scope: FolderScope, options?: IndexCallOptions): Promise<FolderCount[]> {
+    return this.read('listFolders', options, (st) => {
       const s = this.scope(st, scope.repositoryId, scope.ref);
       if (s === undefined || scope.depth <= 0) return [];
       const params = { s, g: scope.generation, maxDepth: depthOf(scope.folder) + scope.depth, cap: MAX_FOLDERS };
@@ -260,8 +271,8 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
-  listFiles(scope: FolderScope, afterPath: string | null, limit: number): Promise<{ files: FileSummary[]; total: number }> {
-    return this.run('listFiles', (st) => {
+  listFiles(scope: FolderScope, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<{ files: FileSummary[]; total: number }> {
+    return this.read('listFiles', options, (st) => {
       const s = this.scope(st, scope.repositoryId, scope.ref);
       if (s === undefined) return { files: [], total: 0 };
       const params = { s, g: scope.generation, maxDepth: depthOf(scope.folder) + scope.depth };
@@ -278,8 +289,8 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
-  stats(snapshot: Snapshot): Promise<IndexStats> {
-    return this.run('stats', (st) => {
+  stats(snapshot: Snapshot, options?: IndexCallOptions): Promise<IndexStats> {
+    return this.read('stats', options, (st) => {
       const result: IndexStats = { fileCount: 0, languages: {}, categories: {}, totalBytes: 0 };
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined) return result;
@@ -299,8 +310,8 @@ export class SqliteIndexStore implements IndexStore {
    * name equals, +50 when the lower-cased path starts with the query path, +10 per distinct
    * query token in the document's tokens. Only scores > 0; score desc, then path.
    */
-  suggestCandidates(snapshot: Snapshot, query: SuggestQuery): Promise<SuggestCandidate[]> {
-    return this.run('suggestCandidates', (st) => {
+  suggestCandidates(snapshot: Snapshot, query: SuggestQuery, options?: IndexCallOptions): Promise<SuggestCandidate[]> {
+    return this.read('suggestCandidates', options, (st) => {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined || query.limit <= 0) return [];
       if (query.trigrams.length === 0 && query.tokens.length === 0 && query.nameLower === '' && query.pathLower === '') return [];
@@ -308,16 +319,16 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
-  findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number): Promise<string[]> {
-    return this.run('findByBlobSha', (st) => {
+  findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    return this.read('findByBlobSha', options, (st) => {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined || limit <= 0) return [];
       return st.findByBlobSha.all({ s, g: snapshot.generation, blobSha, limit }) as string[];
     });
   }
 
-  findRetired(snapshot: Snapshot, path: string): Promise<FileSummary | null> {
-    return this.run('findRetired', (st) => {
+  findRetired(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSummary | null> {
+    return this.read('findRetired', options, (st) => {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined) return null;
       const row = st.findRetired.get({ s, g: snapshot.generation, path }) as FileRow | undefined;
@@ -325,8 +336,8 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
-  snapshotsWithPath(snapshots: Snapshot[], path: string): Promise<Snapshot[]> {
-    return this.run('snapshotsWithPath', (st) => {
+  snapshotsWithPath(snapshots: Snapshot[], path: string, options?: IndexCallOptions): Promise<Snapshot[]> {
+    return this.read('snapshotsWithPath', options, (st) => {
       if (snapshots.length === 0) return [];
       const list = snapshots.map(({ repositoryId, ref, generation }) => ({ repositoryId, ref, generation }));
       const hits = st.snapshotsWithPath.all({ snapshots: JSON.stringify(list), path }) as number[];

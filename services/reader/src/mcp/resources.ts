@@ -8,7 +8,7 @@ import { cutText } from '../format/text';
 import { pathNotFound } from '../not-found';
 import { listFiles } from '../tools/list-files';
 import { suggestPaths } from '../tools/suggest-paths';
-import { asToolError, withDeadline } from '../tools/call-tool';
+import { asToolError, withCallDeadline } from '../tools/call-tool';
 import { ToolError } from '../tool-error';
 
 /** Completions answered at most; the protocol caps a completion at 100 values. */
@@ -20,7 +20,7 @@ const RESOURCE_NOT_FOUND = -32002;
 export async function completeRepository(deps: ReaderDeps, principal: Principal | null, typed: string): Promise<string[]> {
   try {
     const lower = typed.toLowerCase();
-    const names = (await withDeadline(deps.index.listRepositories(), deps.limits.timeoutMs)).filter((r) => deps.access(r, principal)).map((r) => r.fullName);
+    const names = (await withCallDeadline(deps, (scoped) => scoped.index.listRepositories())).filter((r) => deps.access(r, principal)).map((r) => r.fullName);
     const starting = names.filter((n) => n.toLowerCase().startsWith(lower));
     const containing = names.filter((n) => !n.toLowerCase().startsWith(lower) && n.toLowerCase().includes(lower));
     return [...starting, ...containing].slice(0, MAX_COMPLETIONS);
@@ -34,10 +34,10 @@ export async function completePath(deps: ReaderDeps, principal: Principal | null
   if (!repository) return [];
   try {
     if (typed.replace(/^\/+/, '') === '') {
-      const root = await withDeadline(listFiles(deps, principal, { repository, limit: MAX_COMPLETIONS }), deps.limits.timeoutMs);
+      const root = await withCallDeadline(deps, (scoped) => listFiles(scoped, principal, { repository, limit: MAX_COMPLETIONS }));
       return root.structured.entries.map((e) => (e.type === 'folder' ? `${e.path}/` : e.path));
     }
-    const answer = await withDeadline(suggestPaths(deps, principal, { repository, query: typed, limit: MAX_COMPLETIONS }), deps.limits.timeoutMs);
+    const answer = await withCallDeadline(deps, (scoped) => suggestPaths(scoped, principal, { repository, query: typed, limit: MAX_COMPLETIONS }));
     return answer.structured.suggestions.map((s) => s.path);
   } catch {
     return [];
@@ -76,14 +76,14 @@ export function registerFileResources(server: McpServer, deps: ReaderDeps, princ
       title: 'File of an indexed repository',
       description: 'A file of an indexed repository at its default branch: gitdex://owner/repo/path/to/file. Text up to 60,000 characters; read_file pages through longer files.',
     },
-    async (uri, variables) => {
+    async (uri, variables, extra) => {
       const value = (name: string) => {
         const v = variables[name];
         return Array.isArray(v) ? v.join('/') : (v ?? '');
       };
       const repository = `${value('owner')}/${value('repo')}`;
       try {
-        const text = await withDeadline(readWhole(deps, principal, repository, safeDecode(value('path'))), deps.limits.timeoutMs);
+        const text = await withCallDeadline(deps, (scoped) => readWhole(scoped, principal, repository, safeDecode(value('path'))), extra.signal);
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text }] };
       } catch (error) {
         const toolError = error instanceof ToolError ? error : asToolError(deps, 'resources/read', error);

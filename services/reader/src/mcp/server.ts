@@ -44,9 +44,9 @@ export function createMcpServer(options: ReaderOptions | ReaderDeps, context: Mc
   const transport = context.transport ?? 'mcp';
   const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
 
-  const run = async (name: ToolName, args: unknown, parsed: boolean): Promise<CallToolResult> => {
+  const run = async (name: ToolName, args: unknown, parsed: boolean, signal?: AbortSignal): Promise<CallToolResult> => {
     try {
-      const answer = await callTool(deps, name, args, principal, { transport, parsed, ...(context.observe ? { observe: context.observe } : {}) });
+      const answer = await callTool(deps, name, args, principal, { transport, parsed, ...(context.observe ? { observe: context.observe } : {}), ...(signal ? { signal } : {}) });
       return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
     } catch (error) {
       return errorResult(error);
@@ -57,19 +57,20 @@ export function createMcpServer(options: ReaderOptions | ReaderDeps, context: Mc
     server.registerTool(
       name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...ANNOTATIONS } },
-      (args: unknown) => run(name, args, true),
+      (args: unknown, extra: { signal: AbortSignal }) => run(name, args, true, extra.signal),
     );
   }
   // tools/call is answered by the reader itself, so that wrong arguments get the same
   // caller error as any other (INVALID_ARGUMENT, one sentence per argument saying what it
   // takes) instead of the SDK's generic validation text. tools/list stays the SDK's.
   server.server.removeRequestHandler('tools/call');
-  server.server.setRequestHandler(CallToolRequestSchema, (request) => {
+  // extra.signal is aborted when the client cancels the request (notifications/cancelled) or the transport closes.
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const name = request.params.name;
     if (!(TOOL_NAMES as readonly string[]).includes(name)) {
       throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found: gitdex has ${TOOL_NAMES.join(', ')}`);
     }
-    return run(name as ToolName, request.params.arguments ?? {}, false);
+    return run(name as ToolName, request.params.arguments ?? {}, false, extra.signal);
   });
   registerFileResources(server, deps, principal);
   registerFilePrompts(server, deps, principal);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolErrorCode, ToolName } from '@gitdex/contracts';
 import { PortError } from '@gitdex/ports';
 import type { z } from 'zod';
+import { abortableIndex, untilAborted } from '../abortable-index';
 import type { Principal, ReaderDeps } from '../deps';
 import { indexUnavailable, invalid, ToolError } from '../tool-error';
 import type { ToolAnswer } from './answer';
@@ -17,6 +18,8 @@ export interface CallOptions {
   observe?: ToolObserver;
   /** The arguments were parsed by the tool's input schema already (the MCP SDK does). */
   parsed?: boolean;
+  /** Aborted when the caller gives up (an MCP notifications/cancelled, a closed connection): the call stops. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -31,7 +34,8 @@ export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, 
   try {
     const tool = TOOLS[name];
     const input = options.parsed ? args : parseInput(tool.input, args);
-    const answer = await withDeadline((tool.run as (d: ReaderDeps, p: Principal | null, i: unknown) => Promise<ToolAnswer<unknown>>)(deps, principal, input), deps.limits.timeoutMs);
+    const run = tool.run as (d: ReaderDeps, p: Principal | null, i: unknown) => Promise<ToolAnswer<unknown>>;
+    const answer = await withCallDeadline(deps, (scoped) => run(scoped, principal, input), options.signal);
     finish('ok');
     return answer;
   } catch (error) {
@@ -54,6 +58,35 @@ export function parseInput<S extends z.ZodType>(schema: S, args: unknown): z.inf
 
 class DeadlineExceeded extends Error {}
 
+/** The caller cancelled the call: nobody waits for its answer any more. */
+class CallCancelled extends Error {}
+
+/** `work` with deps scoped to one call: aborted at limits.timeoutMs or by `cancel`, its index calls stop with it. */
+export function withCallDeadline<T>(deps: ReaderDeps, work: (scoped: ReaderDeps) => Promise<T>, cancel?: AbortSignal): Promise<T> {
+  return withCancellation(deps.limits.timeoutMs, cancel, (signal) => work({ ...deps, index: abortableIndex(deps.index, signal), signal }));
+}
+
+/**
+ * Runs `work` with a signal aborted at the deadline (reason DeadlineExceeded) or when
+ * `cancel` is (reason CallCancelled), and fails with that reason at once: the work is
+ * not only raced but told to stop, and its index calls stop with it (abortable-index.ts).
+ */
+export async function withCancellation<T>(ms: number, cancel: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DeadlineExceeded(`no answer within ${ms} ms`)), ms);
+  timer.unref?.();
+  const onCancel = () => controller.abort(new CallCancelled('the caller cancelled the call'));
+  if (cancel?.aborted) onCancel();
+  else cancel?.addEventListener('abort', onCancel, { once: true });
+  try {
+    controller.signal.throwIfAborted();
+    return await untilAborted(work(controller.signal), controller.signal);
+  } finally {
+    clearTimeout(timer);
+    cancel?.removeEventListener('abort', onCancel);
+  }
+}
+
 /** Bounds a piece of work in time: past `ms`, it fails as the index not answering (asToolError says so). */
 export async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -75,6 +108,7 @@ export function asToolError(deps: ReaderDeps, tool: string, error: unknown): Too
     const ms = deps.limits.timeoutMs;
     return indexUnavailable(`it did not answer within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`);
   }
+  if (error instanceof CallCancelled) return new ToolError('UNAVAILABLE', 'The call was cancelled by the client before it finished. Call again if the answer is still needed.');
   if (error instanceof PortError && (error.code === 'UNAVAILABLE' || error.code === 'RATE_LIMITED')) {
     deps.logger?.warn({ tool, err: error }, 'reader: index unavailable');
     return indexUnavailable('it cannot be reached');
