@@ -165,12 +165,13 @@ describe('authorisation through the whole pipeline', () => {
 
   test('a repository made private stops answering anonymous callers; made public again, it answers', async () => {
     await p.standIn.setVisibility('acme', 'open', true, { deliver: true });
-    await p.waitFor(async () => (await p.index.getRepository(ids['acme/open']!))?.private === true, 'acme/open to be private in the index');
+    await p.waitFor(async () => (await p.index.findRepositoryByName('acme/open'))?.private === true, 'acme/open to be private in the index');
     expect((await get(url, 'anonymous', '/v1/repositories/acme/open/files/README.md')).status).toBe(404);
     expect((await get(url, 'vault', '/v1/repositories/acme/open/files/README.md')).status).toBe(404);
     expect((await get(url, 'acme', '/v1/repositories/acme/open/files/README.md')).status).toBe(200);
     await p.standIn.setVisibility('acme', 'open', false, { deliver: true });
-    await p.waitFor(async () => (await p.index.getRepository(ids['acme/open']!))?.private === false, 'acme/open to be public again');
+    // As readers see it: they find a repository by name with a search, which sees the change once its refresh completed.
+    await p.waitFor(async () => (await p.index.findRepositoryByName('acme/open'))?.private === false, 'acme/open to be public again');
     expect((await get(url, 'anonymous', '/v1/repositories/acme/open/files/README.md')).status).toBe(200);
   });
 

@@ -22,7 +22,7 @@ interface Repo {
   name: string;
   dir: string;
   id: number;
-  /** Paths search_code searches: text stored in the index exactly as git holds it (no vendored/generated/binary/too-large). */
+  /** Paths search_code searches with include_generated: text stored in the index exactly as git holds it (no binary/too-large). */
   searchable: Set<string>;
   /** Text lines of the searchable files, to draw queries from. */
   lines: { path: string; text: string }[];
@@ -150,7 +150,8 @@ async function searchAll(deps: ReaderDeps, repo: Repo, args: Query['args']): Pro
   const result = new Map<string, { count: number; shown: number[] }>();
   let cursor: string | null = null;
   do {
-    const answer = await callTool(deps, 'search_code', { ...args, repository: repo.name, limit: 100, context_lines: 0, ...(cursor ? { cursor } : {}) }, null, { transport: 'test' });
+    // git grep searches every file, vendored and generated ones too: so does search_code with include_generated.
+    const answer = await callTool(deps, 'search_code', { ...args, repository: repo.name, include_generated: true, limit: 100, context_lines: 0, ...(cursor ? { cursor } : {}) }, null, { transport: 'test' });
     const out = answer.structured as SearchCodeOutput;
     expect({ complete: out.complete, exact: out.counts_exact }).toEqual({ complete: true, exact: true });
     for (const file of out.files) result.set(file.path, { count: file.match_count, shown: file.matches.map((m) => m.line) });
@@ -242,18 +243,25 @@ describe('search_code answers what git grep answers', () => {
 
   it('a pushed line is searchable with the flip that makes it readable, and a removed line is not found any more', async () => {
     const repo = repos[1] as Repo;
+    // The flip as readers see it: their ref-state lookups are searches, which see a write once its
+    // refresh completed; waitForCommit's realtime get can see it a moment before.
+    const flipped = async () => {
+      const head = gitHead(repo.dir, 'main');
+      await p.waitForCommit(repo.id, MAIN, head);
+      await p.waitFor(async () => (await p.index.listRefStates(repo.id)).some((s) => s.ref === MAIN && s.commitSha === head), 'the flip as readers see it');
+    };
     const deps = resolveDeps({ index: p.index });
     const victim = [...repo.searchable].find((path) => path.endsWith('.js')) as string;
     const removedLine = 'zqxUniqueRemovedMarker = 1;';
     await commitFiles(repo.dir, { 'src/fresh.js': `const zqxFreshlyPushed = ${Date.now()};\n`, [victim]: `// ${removedLine}\n` }, 'first');
     await p.standIn.push('pkg', 'pino', { ref: MAIN });
-    await p.waitForCommit(repo.id, MAIN, gitHead(repo.dir, 'main'));
+    await flipped();
     const search = async (query: string) => (await callTool(deps, 'search_code', { query, repository: repo.name }, null, { transport: 'test' })).structured as SearchCodeOutput;
     expect((await search('zqxFreshlyPushed')).files.map((f) => f.path)).toEqual(['src/fresh.js']);
     expect((await search('zqxUniqueRemovedMarker')).files.map((f) => f.path)).toEqual([victim]);
     await commitFiles(repo.dir, { [victim]: '// gone\n' }, 'second');
     await p.standIn.push('pkg', 'pino', { ref: MAIN });
-    await p.waitForCommit(repo.id, MAIN, gitHead(repo.dir, 'main'));
+    await flipped();
     expect((await search('zqxUniqueRemovedMarker')).total_files).toBe(0);
     expect((await search('zqxFreshlyPushed')).total_files).toBe(1);
   });
