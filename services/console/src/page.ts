@@ -52,7 +52,7 @@ export const INDEX_HTML = `<!doctype html>
     <form id="search-form" class="path-form" role="search" autocomplete="off">
       <label for="search-query">Find</label>
       <input id="search-query" name="q" type="search" spellcheck="false" autocapitalize="off" placeholder="retryAfterMs">
-      <label><input id="search-regex" type="checkbox"> regex (RE2)</label>
+      <input id="search-regex" type="checkbox"><label for="search-regex">regex (RE2)</label>
       <label for="search-scope">in</label>
       <input id="search-scope" name="repositories" type="text" spellcheck="false" autocapitalize="off" placeholder="every repository (or owner/name, owner/*)">
       <label for="search-path">files</label>
