@@ -14,11 +14,15 @@ export interface RunningWebhook {
 }
 
 /** The webhook service on a free port, publishing to `topic` on the test Kafka. */
-export async function startWebhookService(topic: string, secrets: string[], options: { publishTimeoutMs?: number; brokers?: string[] } = {}): Promise<RunningWebhook> {
-  const { brokers = kafkaBrokerList(), ...publisherOptions } = options;
+export async function startWebhookService(
+  topic: string,
+  secrets: string[],
+  options: { publishTimeoutMs?: number; brokers?: string[]; refusalsPerMinute?: number } = {},
+): Promise<RunningWebhook> {
+  const { brokers = kafkaBrokerList(), refusalsPerMinute, ...publisherOptions } = options;
   const publisher = new KafkaPublisher(createKafka({ brokers, clientId: 'test-webhook' }), { topic, partitions: 6, ...publisherOptions });
   const registry = new Registry();
-  const app = createWebhookApp({ secrets, publisher, registry });
+  const app = createWebhookApp({ secrets, publisher, registry, ...(refusalsPerMinute !== undefined ? { admission: { refusalsPerMinute } } : {}) });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
