@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invalid } from '../tool-error';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../opaque-cursor';
 
 /**
  * The position in a listing, opaque to callers: base64url of JSON. It pins the listing
@@ -28,19 +28,9 @@ const ListCursorSchema = z.object({
 export type ListCursor = z.infer<typeof ListCursorSchema>;
 
 export function encodeCursor(cursor: ListCursor): string {
-  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+  return encodeOpaqueCursor(cursor);
 }
 
 export function decodeCursor(text: string): ListCursor {
-  const fail = () => invalid('cursor: not a cursor this server returned; pass next_cursor exactly as the previous page gave it, or leave cursor out to start again');
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw fail();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw fail();
-  }
-  const parsed = ListCursorSchema.safeParse(value);
-  if (!parsed.success) throw fail();
-  return parsed.data;
+  return decodeOpaqueCursor(ListCursorSchema, text);
 }

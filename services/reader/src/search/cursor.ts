@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { invalid } from '../tool-error';
+import { decodeOpaqueCursor, encodeOpaqueCursor } from '../opaque-cursor';
 
 /**
  * Where a search goes on: which snapshots the first page searched (pinned, like list_files
@@ -30,19 +30,9 @@ export function argumentsHash(args: unknown): string {
 }
 
 export function encodeSearchCursor(cursor: SearchCursor): string {
-  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+  return encodeOpaqueCursor(cursor);
 }
 
 export function decodeSearchCursor(text: string): SearchCursor {
-  const fail = () => invalid('cursor: not a cursor this server returned; pass next_cursor exactly as the previous page gave it, or leave cursor out to start again');
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) throw fail();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw fail();
-  }
-  const parsed = SearchCursorSchema.safeParse(value);
-  if (!parsed.success) throw fail();
-  return parsed.data;
+  return decodeOpaqueCursor(SearchCursorSchema, text);
 }
