@@ -1,7 +1,8 @@
 import { storedBytes, type FileDocument, type ReadFileOutput } from '@gitdex/contracts';
 import type { ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
-import { flagsOutput, formatBytes, formatNumber, resultChars } from '../format/text';
+import { formatBytes, formatNumber, resultChars } from '../format/text';
+import { fileFields } from './file-fields';
 import { blobUrl, treeUrl } from '../github-links';
 import { byteWindow } from '../read/byte-window';
 import { perObject } from '../per-object';
@@ -43,14 +44,7 @@ export function readBytes(deps: ReaderDeps, target: Target, file: FileDocument, 
   for (;;) {
     const window = byteWindow(file, bytes, request.offset, max, request.encoding);
     const structured: ReadFileOutput = {
-      repository: repository.fullName,
-      ref: target.state.ref,
-      path: file.path,
-      kind: file.kind,
-      size: file.size,
-      language: file.language,
-      flags: flagsOutput(file.flags),
-      ...(file.target !== undefined ? { target: file.target } : {}),
+      ...fileFields(target, file),
       ...(window.nextOffset !== null && window.bytes < request.maxBytes && window.offset + request.maxBytes < bytes.length
         ? { note: `fewer bytes than max_bytes (${formatNumber(request.maxBytes)}) fit in one result; read on from next_offset.` }
         : {}),

@@ -3,7 +3,8 @@ import type { FileDocument, ReadFileInput, ReadFileOutput } from '@gitdex/contra
 import { locate } from '../address/locate';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
-import { flagsOutput, formatBytes, formatNumber, resultChars } from '../format/text';
+import { formatBytes, formatNumber, resultChars } from '../format/text';
+import { fileFields } from './file-fields';
 import { blobUrl, treeUrl } from '../github-links';
 import { pathNotFound } from '../not-found';
 import { textOf } from '../read/file-text';
@@ -101,14 +102,7 @@ function answer(deps: ReaderDeps, target: Target, file: FileDocument, start: num
   const { repository, freshness } = target;
   const commit = target.state.commitSha;
   const base: Omit<ReadFileOutput, 'content' | 'start_line' | 'end_line' | 'total_lines' | 'complete' | 'truncated' | 'cut_line' | 'next_start_line' | 'url'> = {
-    repository: repository.fullName,
-    ref: target.state.ref,
-    path: file.path,
-    kind: file.kind,
-    size: file.size,
-    language: file.language,
-    flags: flagsOutput(file.flags),
-    ...(file.target !== undefined ? { target: file.target } : {}),
+    ...fileFields(target, file),
     freshness,
     ...(file.kind === 'file' ? { file_encoding: file.encoding ?? (file.content !== null ? 'utf-8' : null) } : {}),
     ...(file.bom ? { bom: true as const } : {}),
