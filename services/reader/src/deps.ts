@@ -1,14 +1,10 @@
 import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
 import type { EventPublisher, IndexStore } from '@gitdex/ports';
 import type { RateLimiter } from './http/rate-limit';
-import { unseenLimiter, type QueueUnseenPolicy, type RepositoryLookup } from './unseen';
+import type { Principal } from './principal';
+import { unseenLimiter, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 
-/** Who is calling, as an authenticate hook found out; null for an anonymous caller. */
-export interface Principal {
-  id: string;
-  /** Whatever the hook wants the access hook to see (teams, scopes, installation ids). */
-  [key: string]: unknown;
-}
+export type { Principal } from './principal';
 
 export interface ReaderLimits {
   /** Most lines read_file returns a call. */

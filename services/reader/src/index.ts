@@ -16,4 +16,4 @@ export { callTool, type ToolObserver, type ToolOutcome } from './tools/call-tool
 export { TOOLS } from './tools/registry';
 export { ToolError, HTTP_STATUS } from './tool-error';
 export { withReadCache, type ReadCacheOptions } from './read-cache';
-export { type LookedUpRepository, type QueueUnseenPolicy, type RepositoryLookup } from './unseen';
+export { type LookedUpRepository, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';

@@ -2,29 +2,8 @@ import type { RepositoryDocument } from '@gitdex/contracts';
 import { patternMatches, readablePatterns } from './access';
 import { queueBackfill } from './backfill';
 import type { Principal, ReaderDeps } from './deps';
-import { RateLimiter } from './http/rate-limit';
 import { ToolError } from './tool-error';
-
-/** A repository as GitHub describes it: what a backfill event needs. */
-export interface LookedUpRepository {
-  id: number;
-  fullName: string;
-  defaultBranch: string;
-  private: boolean;
-  htmlUrl: string;
-}
-
-/** Asks GitHub about a repository by owner/name; null when it does not exist or gitdex cannot see it. */
-export type RepositoryLookup = (fullName: string) => Promise<LookedUpRepository | null>;
-
-/**
- * Who may have a repository gitdex has never seen looked up on GitHub and queued
- * (GITDEX_QUEUE_UNSEEN): any caller, only tokens whose patterns name it, or nobody.
- */
-export type QueueUnseenPolicy = 'anonymous' | 'tokens' | 'off';
-
-/** GitHub lookups of unseen repositories a caller may make a minute (and at once). */
-export const UNSEEN_LOOKUPS_PER_MINUTE = 10;
+import type { LookedUpRepository } from './unseen-lookup';
 
 /**
  * queued / already_queued: GitHub confirmed it and a backfill is (already) on its way.
@@ -32,10 +11,6 @@ export const UNSEEN_LOOKUPS_PER_MINUTE = 10;
  * lookup_failed / failed: GitHub or the event log did not answer; says nothing about the repository.
  */
 export type UnseenOutcome = 'queued' | 'already_queued' | 'unknown' | 'lookup_failed' | 'failed';
-
-export function unseenLimiter(perMinute = UNSEEN_LOOKUPS_PER_MINUTE, now?: () => number): RateLimiter {
-  return new RateLimiter({ perMinute, burst: perMinute, maxCallers: 10_000, ...(now ? { now } : {}) });
-}
 
 /**
  * A caller asks about a repository the index does not hold: when the policy lets this caller

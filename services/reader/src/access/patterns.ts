@@ -1,5 +1,5 @@
 import type { RepositoryDocument } from '@gitdex/contracts';
-import type { Principal } from '../deps';
+import type { Principal } from '../principal';
 
 /**
  * Whether a repository pattern names a repository: "*" (every one), "owner/*" (every one of

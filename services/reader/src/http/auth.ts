@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseReaderTokenList, type ReaderTokenSpec } from '@gitdex/contracts';
 import type { NextFunction, Request, Response } from 'express';
-import type { Principal } from '../deps';
+import type { Principal } from '../principal';
 
 /** Finds out who calls; null refuses the request (401). Pluggable: bearer tokens, mTLS headers, a gateway's JWT. */
 export type Authenticate = (req: Request) => Principal | null | Promise<Principal | null>;

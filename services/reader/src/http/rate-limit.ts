@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, type Registry } from 'prom-client';
-import type { Principal } from '../deps';
+import type { Principal } from '../principal';
 
 export interface RateLimitOptions {
   /** Requests a caller may make a minute, on average. */

@@ -4,7 +4,7 @@ import { scopedAccess } from '../../src/access';
 import type { Principal, ReaderOptions } from '../../src/deps';
 import { callTool } from '../../src/tools/call-tool';
 import { ToolError } from '../../src/tool-error';
-import type { LookedUpRepository } from '../../src/unseen';
+import type { LookedUpRepository } from '../../src/unseen-lookup';
 import { createWorld, type World } from '../support/world';
 
 /** What "GitHub" holds in these tests: one public and one private repository gitdex never saw. */
