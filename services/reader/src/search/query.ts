@@ -17,6 +17,11 @@ export interface CompiledQuery {
   /** A case-sensitive literal: found with indexOf, no regex at all. */
   literal: string | null;
   /**
+   * A case-insensitive literal of ASCII characters, lower-cased: found with indexOf in the
+   * lower-cased content (see foldForAsciiLiteral), which finds exactly what RE2 finds.
+   */
+  asciiFoldedLiteral: string | null;
+  /**
    * Whether one search over the whole content may rule a file out before its lines are
    * tried: sound unless the pattern uses \A or \z, which mean "start/end of the line" in
    * line-by-line matching but "start/end of the file" over the whole content.
@@ -61,6 +66,7 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
     re,
     exactCase,
     literal: !regex && sensitive ? query : null,
+    asciiFoldedLiteral: !regex && !sensitive && /^[\x00-\x7f]*$/.test(query) ? query.toLowerCase() : null,
     wholeFilePrefilter: !(regex && /\\[Az]/.test(query.replace(/\\\\/g, ''))),
   };
 }

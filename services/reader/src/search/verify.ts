@@ -28,6 +28,10 @@ const CLOCK_EVERY = 2048;
 export function findHits(content: string, query: CompiledQuery, keep: number, expired: () => boolean): FileHits {
   if (content.length === 0) return { lines: [], count: 0, complete: true };
   if (query.literal !== null) return literalHits(content, query.literal, keep);
+  if (query.asciiFoldedLiteral !== null) {
+    const folded = foldForAsciiLiteral(content);
+    if (folded !== null) return literalHits(folded, query.asciiFoldedLiteral, keep);
+  }
   // test() runs RE2's DFA (no submatch positions): far cheaper than find() on text that does not match.
   if (query.wholeFilePrefilter && !query.re.test(content)) return { lines: [], count: 0, complete: true };
   const lines: LineHit[] = [];
@@ -67,6 +71,19 @@ function rangesOf(matcher: ReturnType<CompiledQuery['re']['matcher']>): [number,
     if (next > length || !matcher.find(next)) break;
   } while (true);
   return ranges;
+}
+
+/**
+ * The content as RE2 compares it with a lower-case ASCII literal when case-insensitive:
+ * lower-cased, with the two non-ASCII letters RE2 folds onto ASCII ones made ASCII (the
+ * Kelvin sign is lower-cased to k already; the long s becomes s). Every other character
+ * either lower-cases to a non-ASCII one, which no ASCII literal can match either way, or
+ * changes length (U+0130): then null, and the regex engine decides, as positions would shift.
+ */
+function foldForAsciiLiteral(content: string): string | null {
+  const lower = content.toLowerCase();
+  if (lower.length !== content.length) return null;
+  return lower.includes('\u017f') ? lower.replaceAll('\u017f', 's') : lower;
 }
 
 /** A case-sensitive literal: indexOf over the whole content, each hit mapped to its line. */

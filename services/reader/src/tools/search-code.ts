@@ -9,6 +9,7 @@ import { invalid, ToolError } from '../tool-error';
 import { argumentsHash, decodeSearchCursor, encodeSearchCursor, type SearchCursor } from '../search/cursor';
 import { compileGlobs, type PathMatcher } from '../search/globs';
 import { planQuery } from '../search/plan';
+import { readAhead } from '../search/read-ahead';
 import { compileQuery, type CompiledQuery } from '../search/query';
 import { compareRank, isDefinition, isWholeWord, tierOf, type RankKey } from '../search/rank';
 import { searchTargets } from '../search/scope';
@@ -150,11 +151,11 @@ async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQu
         if (deadline.expired()) throw new DeadlineReached();
         const page: ContentCandidate[] = await deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath: after, limit: CANDIDATE_PAGE });
         const wanted = page.filter((c) => pathAllowed(filters, c.path));
-        for (let i = 0; i < wanted.length; i += CONTENT_BATCH) {
+        const batches = Array.from({ length: Math.ceil(wanted.length / CONTENT_BATCH) }, (_, i) => wanted.slice(i * CONTENT_BATCH, (i + 1) * CONTENT_BATCH));
+        const read = (batch: ContentCandidate[]) => deps.index.readContents(target.snapshot, batch.map((c) => c.path), deadline.signal);
+        for await (const [batch, contents] of readAhead(batches, read)) {
           if (deadline.expired()) throw new DeadlineReached();
-          const batch = wanted.slice(i, i + CONTENT_BATCH);
           const byPath = new Map(batch.map((c) => [c.path, c]));
-          const contents = await deps.index.readContents(target.snapshot, batch.map((c) => c.path), deadline.signal);
           for (const { path, content } of contents) {
             if (content === null) continue;
             if (deadline.expired()) throw new DeadlineReached();
