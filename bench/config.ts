@@ -20,6 +20,8 @@ export interface BenchConfig {
   reads: { warmup: number; samples: number; coldFiles: number };
   load: { levels: number[]; seconds: number };
   suggest: { perKind: number; seed: number };
+  /** search_code, ripgrep and git grep: timed calls per query case, after a few untimed ones. */
+  search: { warmup: number; samples: number };
 }
 
 export function benchConfig(mode: 'quick' | 'full'): BenchConfig {
@@ -33,6 +35,7 @@ export function benchConfig(mode: 'quick' | 'full'): BenchConfig {
       reads: { warmup: 10, samples: 40, coldFiles: 60 },
       load: { levels: [1, 8, 32, 128], seconds: 3 },
       suggest: { perKind: 8, seed: 7 },
+      search: { warmup: 2, samples: 8 },
     };
   }
   return {
@@ -44,5 +47,7 @@ export function benchConfig(mode: 'quick' | 'full'): BenchConfig {
     reads: { warmup: 20, samples: 300, coldFiles: 200 },
     load: { levels: [1, 8, 32, 128], seconds: 12 },
     suggest: { perKind: 30, seed: 7 },
+    // A common literal on the large corpus takes about a second a call in each of the three tools.
+    search: { warmup: 5, samples: 60 },
   };
 }
