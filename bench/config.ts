@@ -26,16 +26,18 @@ export interface BenchConfig {
 
 export function benchConfig(mode: 'quick' | 'full'): BenchConfig {
   if (mode === 'quick') {
+    // A smoke run: every suite and the report's code path, in as few samples as still run them
+    // (CI's whole run must stay within 45 minutes). Its figures are not results.
     return {
       mode,
-      largeFiles: 5_000,
-      indexRepeats: { small: 3, medium: 2, large: 1 },
-      onePushRepeats: 5,
-      freshness: { repositories: 8, idleSamples: 15, streamRate: 2, streamSeconds: 10, pollMs: 20 },
-      reads: { warmup: 10, samples: 40, coldFiles: 60 },
-      load: { levels: [1, 8, 32, 128], seconds: 3 },
-      suggest: { perKind: 8, seed: 7 },
-      search: { warmup: 2, samples: 8 },
+      largeFiles: 2_000,
+      indexRepeats: { small: 1, medium: 1, large: 1 },
+      onePushRepeats: 3,
+      freshness: { repositories: 4, idleSamples: 8, streamRate: 2, streamSeconds: 5, pollMs: 20 },
+      reads: { warmup: 5, samples: 20, coldFiles: 30 },
+      load: { levels: [1, 8, 32], seconds: 2 },
+      suggest: { perKind: 4, seed: 7 },
+      search: { warmup: 1, samples: 5 },
     };
   }
   return {
