@@ -12,9 +12,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadEnv } from '@gitdex/contracts';
 import { createLogger } from '@gitdex/observability';
-import { runGitdex, type RunningGitdex } from '../../services/gitdex/src/run';
+import { runGitdex } from '../../services/gitdex/src/run';
 import { createRepo, headSha, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
-import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
+import { createGitHubStandIn } from '../github-standin/server';
 
 const TOKEN_A = 'unseen-token-a-7f3e9c1d2b8a';
 const TOKEN_B = 'unseen-token-b-4a8d0e6f1c5e';
