@@ -6,7 +6,7 @@
  * --report-check (also writes the report from every row's samples repeated past a full run's count).
  * Writes bench/results/<timestamp>/results.json, results.md and SVG charts. See docs/benchmarks.md.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -149,9 +149,15 @@ async function main(): Promise<number> {
   if (opts.reportCheck) {
     // CI's check that the report does not depend on the number of samples: the same report
     // again, every sample set repeated up to more samples than a full run takes.
-    const check = join(outDir, 'report-check');
-    const n = writeResults(check, withSamplesRepeated(results, REPORT_CHECK_SAMPLES)).length;
-    log(`report check: wrote ${n} files to ${check} from rows of ≥ ${REPORT_CHECK_SAMPLES.toLocaleString('en-US')} samples`);
+    // Written to a scratch folder and removed: with every row that large, results.json is a gigabyte.
+    const check = mkdtempSync(join(tmpdir(), 'gitdex-report-check-'));
+    try {
+      const written = writeResults(check, withSamplesRepeated(results, REPORT_CHECK_SAMPLES));
+      const megabytes = written.reduce((sum, file) => sum + statSync(file).size, 0) / 1e6;
+      log(`report check: wrote ${written.length} files (${megabytes.toFixed(0)} MB) from rows of ≥ ${REPORT_CHECK_SAMPLES.toLocaleString('en-US')} samples, then removed them`);
+    } finally {
+      rmSync(check, { recursive: true, force: true });
+    }
   }
   process.stdout.write(`\n${resultsTable(results.rows)}\n\n`);
   log(`wrote ${files.length} files to ${outDir}`);

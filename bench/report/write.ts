@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chartsFor } from './charts';
-import { renderJson } from './json';
+import { writeJson } from './json';
 import { renderMarkdown } from './markdown';
 import type { Results } from './model';
 
@@ -15,7 +15,7 @@ export function writeResults(dir: string, results: Results): string[] {
     writeFileSync(join(dir, chart.file), chart.svg);
     files.push(join(dir, chart.file));
   }
-  writeFileSync(join(dir, 'results.json'), renderJson(results));
+  writeJson(join(dir, 'results.json'), results);
   writeFileSync(join(dir, 'results.md'), renderMarkdown(results));
   files.push(join(dir, 'results.json'), join(dir, 'results.md'));
   return files;

@@ -2,7 +2,7 @@
 import { figure, row, upperTarget, type Results } from '../../bench/report/model';
 import { cell, formatNumber, formatRatio } from '../../bench/report/format';
 import { renderMarkdown, resultsTable } from '../../bench/report/markdown';
-import { renderJson } from '../../bench/report/json';
+import { writeJson } from '../../bench/report/json';
 import { barChart, cdfChart, cdfSteps, escapeXml, MAX_CDF_STEPS, ticks, wrap } from '../../bench/report/svg';
 import { writeResults } from '../../bench/report/write';
 import { withSamplesRepeated } from '../../bench/report/scale';
@@ -93,10 +93,30 @@ describe('bench report formats', () => {
   it('writes JSON with non-finite numbers as null', () => {
     const r = results();
     r.rows = [row({ suite: 's', backend: 'b', case: 'c', value: figure('x', 'ms', []) })];
-    const parsed = JSON.parse(renderJson(r)) as { rows: { value: { summary: { median: unknown } } }[] };
+    const parsed = JSON.parse(jsonOf(r)) as { rows: { value: { summary: { median: unknown } } }[] };
     expect(parsed.rows[0]!.value.summary.median).toBeNull();
   });
+
+  it('writes JSON row by row: the whole report parses back equal, with no rows and with many', () => {
+    const none = results();
+    none.rows = [];
+    expect(JSON.parse(jsonOf(none))).toEqual(JSON.parse(JSON.stringify(none)));
+    const many = results();
+    many.rows = Array.from({ length: 300 }, (_, i) => row({ suite: 's', backend: 'b', case: `c${i}`, value: figure('x', 'ms', [i, i + 1]), baseline: figure('y', 'ms', [1, 2]) }));
+    expect(JSON.parse(jsonOf(many))).toEqual(JSON.parse(JSON.stringify(many)));
+  });
 });
+
+/** What writeJson writes, read back. */
+function jsonOf(r: Results): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-json-'));
+  try {
+    writeJson(join(dir, 'results.json'), r);
+    return readFileSync(join(dir, 'results.json'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('bench SVG charts', () => {
   it('escapes text for XML', () => {
