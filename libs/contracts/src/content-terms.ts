@@ -56,16 +56,33 @@ const WIDE = 2 ** 48;
 const ASCII_CODES = 1 << 21;
 
 /**
- * The distinct folded trigrams of a text as numbers, in first-seen order: an all-ASCII
- * trigram is `a << 14 | b << 7 | c` (< 2^21), any other `2^48 + a·2^32 + b·2^16 + c`
- * (exact in a double). One code per trigram, one trigram per code.
- * Hot on the indexing path: the single loop behind every form of content terms.
+ * Reused between calls (grown when a text needs more): the trigrams of the last text
+ * collected, as small integers so the hot loops stay in int32: an ASCII trigram's code, or
+ * for any other -(1 + its index in `wideCodes`).
  */
-export function contentTrigramCodes(text: string): number[] {
+let codeBuffer = new Int32Array(1 << 14);
+let wideCodes: number[] = [];
+
+/** The code (see contentTrigramCodes) of entry `i` of codeBuffer. */
+function codeAt(i: number): number {
+  const entry = codeBuffer[i] as number;
+  return entry >= 0 ? entry : (wideCodes[-1 - entry] as number);
+}
+
+/**
+ * Collects the distinct folded trigrams of a text into `codeBuffer`, in first-seen order,
+ * and returns how many. Hot on the indexing path: the single loop behind every form of
+ * content terms.
+ */
+function collectCodes(text: string): number {
   stamp = stamp === 0xffffffff ? 1 : stamp + 1;
   if (stamp === 1) ASCII_STAMPS.fill(0);
   const current = stamp;
-  const out: number[] = [];
+  // A text of n units has at most n - 2 trigrams.
+  if (codeBuffer.length < text.length) codeBuffer = new Int32Array(Math.max(text.length, codeBuffer.length * 2));
+  const out = codeBuffer;
+  wideCodes = [];
+  let count = 0;
   let wide: Set<number> | null = null;
   let a = -1;
   let b = -1;
@@ -82,28 +99,44 @@ export function contentTrigramCodes(text: string): number[] {
         const key = (a << 14) | (b << 7) | c;
         if (ASCII_STAMPS[key] !== current) {
           ASCII_STAMPS[key] = current;
-          out.push(key);
+          out[count++] = key;
         }
       } else {
         wide ??= new Set<number>();
         const packed = WIDE + a * 0x100000000 + b * 0x10000 + c;
         if (!wide.has(packed)) {
           wide.add(packed);
-          out.push(packed);
+          out[count++] = -wideCodes.push(packed);
         }
       }
     }
     a = b;
     b = c;
   }
+  return count;
+}
+
+/**
+ * The distinct folded trigrams of a text as numbers, in first-seen order: an all-ASCII
+ * trigram is `a << 14 | b << 7 | c` (< 2^21), any other `2^48 + a·2^32 + b·2^16 + c`
+ * (exact in a double). One code per trigram, one trigram per code.
+ */
+export function contentTrigramCodes(text: string): number[] {
+  const count = collectCodes(text);
+  const out = new Array<number>(count);
+  for (let i = 0; i < count; i += 1) out[i] = codeAt(i);
   return out;
 }
 
 /** The 3-unit string of a trigram code. */
 export function trigramOfCode(code: number): string {
-  if (code < ASCII_CODES) return String.fromCharCode(code >> 14, (code >> 7) & 0x7f, code & 0x7f);
+  if (code < ASCII_CODES) return asciiTrigram(code);
   const packed = code - WIDE;
   return String.fromCharCode(Math.floor(packed / 0x100000000), Math.floor(packed / 0x10000) % 0x10000, packed % 0x10000);
+}
+
+function asciiTrigram(code: number): string {
+  return String.fromCharCode(code >> 14, (code >> 7) & 0x7f, code & 0x7f);
 }
 
 /** Base-32 digits: only `[0-9a-v]`, so a tokenizer that splits at every other ASCII character (SQLite FTS5's `ascii`) keeps a word whole. */
@@ -144,9 +177,12 @@ export function trigramWordOfCode(code: number): string {
  * The distinct folded trigrams of a text, as 3-unit strings (in first-seen order).
  */
 export function contentTrigrams(text: string): string[] {
-  const codes = contentTrigramCodes(text);
-  const out = new Array<string>(codes.length);
-  for (let i = 0; i < codes.length; i += 1) out[i] = trigramOfCode(codes[i] as number);
+  const count = collectCodes(text);
+  const out = new Array<string>(count);
+  for (let i = 0; i < count; i += 1) {
+    const entry = codeBuffer[i] as number;
+    out[i] = entry >= 0 ? asciiTrigram(entry) : trigramOfCode(wideCodes[-1 - entry] as number);
+  }
   return out;
 }
 
@@ -158,13 +194,13 @@ let wordBytes = Buffer.allocUnsafe(1 << 16);
  * first-seen order: what an index with a plain word tokenizer stores for the text.
  */
 export function contentTrigramWords(text: string): string {
-  const codes = contentTrigramCodes(text);
-  const most = codes.length * (WIDE_WORD + 1);
+  const count = collectCodes(text);
+  const most = count * (WIDE_WORD + 1);
   if (wordBytes.length < most) wordBytes = Buffer.allocUnsafe(Math.max(most, wordBytes.length * 2));
   let end = 0;
-  for (let i = 0; i < codes.length; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     if (i > 0) wordBytes[end++] = 0x20;
-    end = writeWord(codes[i] as number, wordBytes, end);
+    end = writeWord(codeAt(i), wordBytes, end);
   }
   return wordBytes.toString('latin1', 0, end);
 }
