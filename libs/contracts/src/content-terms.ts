@@ -51,15 +51,38 @@ function excluded(code: number): boolean {
 const ASCII_STAMPS = new Uint32Array(1 << 21);
 let stamp = 0;
 
+/** Added to the code of a trigram that holds a unit above 0x7f, above every ASCII code and every packed wide trigram (< 2^48). */
+const WIDE = 2 ** 48;
+const ASCII_CODES = 1 << 21;
+
 /**
- * The distinct folded trigrams of a text, as 3-unit strings (in first-seen order).
- * Hot on the indexing path: trigrams are packed into numbers while de-duplicating.
+ * Reused between calls (grown when a text needs more): the trigrams of the last text
+ * collected, as small integers so the hot loops stay in int32: an ASCII trigram's code, or
+ * for any other -(1 + its index in `wideCodes`).
  */
-export function contentTrigrams(text: string): string[] {
+let codeBuffer = new Int32Array(1 << 14);
+let wideCodes: number[] = [];
+
+/** The code (see contentTrigramCodes) of entry `i` of codeBuffer. */
+function codeAt(i: number): number {
+  const entry = codeBuffer[i] as number;
+  return entry >= 0 ? entry : (wideCodes[-1 - entry] as number);
+}
+
+/**
+ * Collects the distinct folded trigrams of a text into `codeBuffer`, in first-seen order,
+ * and returns how many. Hot on the indexing path: the single loop behind every form of
+ * content terms.
+ */
+function collectCodes(text: string): number {
   stamp = stamp === 0xffffffff ? 1 : stamp + 1;
   if (stamp === 1) ASCII_STAMPS.fill(0);
   const current = stamp;
-  const out: string[] = [];
+  // A text of n units has at most n - 2 trigrams.
+  if (codeBuffer.length < text.length) codeBuffer = new Int32Array(Math.max(text.length, codeBuffer.length * 2));
+  const out = codeBuffer;
+  wideCodes = [];
+  let count = 0;
   let wide: Set<number> | null = null;
   let a = -1;
   let b = -1;
@@ -76,19 +99,108 @@ export function contentTrigrams(text: string): string[] {
         const key = (a << 14) | (b << 7) | c;
         if (ASCII_STAMPS[key] !== current) {
           ASCII_STAMPS[key] = current;
-          out.push(String.fromCharCode(a, b, c));
+          out[count++] = key;
         }
       } else {
         wide ??= new Set<number>();
-        const packed = a * 0x100000000 + b * 0x10000 + c;
+        const packed = WIDE + a * 0x100000000 + b * 0x10000 + c;
         if (!wide.has(packed)) {
           wide.add(packed);
-          out.push(String.fromCharCode(a, b, c));
+          out[count++] = -wideCodes.push(packed);
         }
       }
     }
     a = b;
     b = c;
   }
+  return count;
+}
+
+/**
+ * The distinct folded trigrams of a text as numbers, in first-seen order: an all-ASCII
+ * trigram is `a << 14 | b << 7 | c` (< 2^21), any other `2^48 + a·2^32 + b·2^16 + c`
+ * (exact in a double). One code per trigram, one trigram per code.
+ */
+export function contentTrigramCodes(text: string): number[] {
+  const count = collectCodes(text);
+  const out = new Array<number>(count);
+  for (let i = 0; i < count; i += 1) out[i] = codeAt(i);
   return out;
+}
+
+/** The 3-unit string of a trigram code. */
+export function trigramOfCode(code: number): string {
+  if (code < ASCII_CODES) return asciiTrigram(code);
+  const packed = code - WIDE;
+  return String.fromCharCode(Math.floor(packed / 0x100000000), Math.floor(packed / 0x10000) % 0x10000, packed % 0x10000);
+}
+
+function asciiTrigram(code: number): string {
+  return String.fromCharCode(code >> 14, (code >> 7) & 0x7f, code & 0x7f);
+}
+
+/** Base-32 digits: only `[0-9a-v]`, so a tokenizer that splits at every other ASCII character (SQLite FTS5's `ascii`) keeps a word whole. */
+const DIGITS = '0123456789abcdefghijklmnopqrstuv';
+const DIGIT_BYTES = Buffer.from(DIGITS, 'latin1');
+const ASCII_WORD = 5;
+const WIDE_WORD = 10;
+
+/**
+ * Writes the word of a trigram code at `at` and returns where it ends: the code in base 32,
+ * 5 digits for an ASCII trigram (21 bits), 10 for any other (its 48 packed bits). Fixed
+ * lengths make the words of distinct codes distinct.
+ */
+function writeWord(code: number, into: Uint8Array, at: number): number {
+  if (code < ASCII_CODES) {
+    into[at] = DIGIT_BYTES[code >> 20] as number;
+    into[at + 1] = DIGIT_BYTES[(code >> 15) & 31] as number;
+    into[at + 2] = DIGIT_BYTES[(code >> 10) & 31] as number;
+    into[at + 3] = DIGIT_BYTES[(code >> 5) & 31] as number;
+    into[at + 4] = DIGIT_BYTES[code & 31] as number;
+    return at + ASCII_WORD;
+  }
+  let rest = code - WIDE;
+  for (let i = WIDE_WORD - 1; i >= 0; i -= 1) {
+    into[at + i] = DIGIT_BYTES[rest % 32] as number;
+    rest = Math.floor(rest / 32);
+  }
+  return at + WIDE_WORD;
+}
+
+/** The word of one trigram code (see writeWord), as a query names it. */
+export function trigramWordOfCode(code: number): string {
+  const word = Buffer.allocUnsafe(WIDE_WORD);
+  return word.toString('latin1', 0, writeWord(code, word, 0));
+}
+
+/**
+ * The distinct folded trigrams of a text, as 3-unit strings (in first-seen order).
+ */
+export function contentTrigrams(text: string): string[] {
+  const count = collectCodes(text);
+  const out = new Array<string>(count);
+  for (let i = 0; i < count; i += 1) {
+    const entry = codeBuffer[i] as number;
+    out[i] = entry >= 0 ? asciiTrigram(entry) : trigramOfCode(wideCodes[-1 - entry] as number);
+  }
+  return out;
+}
+
+/** Reused between calls: the words are written as bytes and read out as one string. */
+let wordBytes = Buffer.allocUnsafe(1 << 16);
+
+/**
+ * The words of the distinct folded trigrams of a text (see writeWord), space-separated, in
+ * first-seen order: what an index with a plain word tokenizer stores for the text.
+ */
+export function contentTrigramWords(text: string): string {
+  const count = collectCodes(text);
+  const most = count * (WIDE_WORD + 1);
+  if (wordBytes.length < most) wordBytes = Buffer.allocUnsafe(Math.max(most, wordBytes.length * 2));
+  let end = 0;
+  for (let i = 0; i < count; i += 1) {
+    if (i > 0) wordBytes[end++] = 0x20;
+    end = writeWord(codeAt(i), wordBytes, end);
+  }
+  return wordBytes.toString('latin1', 0, end);
 }

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { contentTrigrams, type FileFlags } from '@gitdex/contracts';
+import { contentTrigramCodes, trigramWordOfCode, type FileFlags } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent } from '@gitdex/ports';
 
 const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
@@ -20,22 +20,19 @@ function spread<T>(items: T[], most: number): T[] {
   return Array.from({ length: most }, (_, i) => items[Math.round(i * step)] as T);
 }
 
-/** An FTS5 string literal: double quotes doubled. */
-function quoted(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
-}
-
 /**
- * The plan as an FTS5 MATCH expression over the trigram tokenizer; null means "no
- * constraint". Without positions (detail=none) a substring becomes the AND of its trigrams.
+ * The plan as an FTS5 MATCH expression over the trigram words (contracts'
+ * contentTrigramWords, as written); null means "no constraint". A substring becomes the AND
+ * of its trigrams' words: a file that contains it holds every one. Words are `[0-9a-v]`
+ * only, so they need no quoting (and none is an FTS5 keyword, which are upper case).
  */
 export function matchExpression(plan: ContentPlan): string | null {
   switch (plan.op) {
     case 'all':
       return null;
     case 'substring': {
-      const trigrams = spread(contentTrigrams(plan.text), MAX_TRIGRAMS_PER_SUBSTRING);
-      return trigrams.length === 0 ? null : `(${trigrams.map(quoted).join(' AND ')})`;
+      const trigrams = spread(contentTrigramCodes(plan.text), MAX_TRIGRAMS_PER_SUBSTRING);
+      return trigrams.length === 0 ? null : `(${trigrams.map(trigramWordOfCode).join(' AND ')})`;
     }
     case 'and': {
       const parts = plan.of.map(matchExpression).filter((e): e is string => e !== null);

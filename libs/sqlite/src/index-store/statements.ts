@@ -64,7 +64,7 @@ function build(db: Database) {
     insertFile: p(`INSERT INTO files (id, scope_id, path, depth, from_gen, retired_gen, blob_sha, kind, language, category, size, name_lower, path_lower, summary)
       VALUES (@id, @s, @path, @depth, @fromGen, @retiredGen, @blobSha, @kind, @language, @category, @size, @nameLower, @pathLower, @summary)`),
     insertBody: p(`INSERT INTO file_bodies (fid, content, tokens, trigrams) VALUES (@fid, @content, @tokens, @trigrams)`),
-    insertText: p(`INSERT INTO file_text (rowid, content) VALUES (@fid, @content)`),
+    insertText: p(`INSERT INTO file_text (rowid, words) VALUES (@fid, @words)`),
     deleteText: p(`DELETE FROM file_text WHERE rowid = @fid`),
     insertFolder: p(`INSERT OR IGNORE INTO file_folders (scope_id, folder, fid, folder_depth, from_gen, retired_gen)
       VALUES (@s, @folder, @fid, @depth, @fromGen, @retiredGen)`),
