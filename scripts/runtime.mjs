@@ -55,7 +55,7 @@ export function ensureRuntime() {
     mkdirSync(toolsDir, { recursive: true });
     const result = spawnSync(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', toolsDir, `${packageName()}@${PINNED_VERSION}`],
+      ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', '--prefix', toolsDir, `${packageName()}@${PINNED_VERSION}`],
       { cwd: toolsDir, stdio: ['ignore', 'ignore', 'inherit'] },
     );
     if (result.status !== 0 || !existsSync(join(nodeDir, 'bin', 'node'))) {
