@@ -44,6 +44,20 @@ module.exports = {
       to: { path: '^(node_modules/)?(kafkajs|@elastic/elasticsearch|better-sqlite3|@octokit)(/|$)' },
     },
     {
+      name: 'dependencies-declared-by-their-workspace',
+      severity: 'error',
+      comment: "Each library and service declares what its code imports in its own package.json, so a workspace's needs are visible and a stray import fails here.",
+      from: { path: '^(libs|services)/[^/]+/src/' },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'production-code-uses-no-dev-dependency',
+      severity: 'error',
+      comment: 'A devDependency of a workspace is for its tests only.',
+      from: { path: '^(libs|services)/[^/]+/src/' },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+    {
       name: 'no-orphans-in-src',
       severity: 'warn',
       from: { orphan: true, path: '^(libs|services)/[^/]+/src/', pathNot: ['\\.d\\.ts$', '/index\\.ts$', '/(main|cli)\\.ts$'] },

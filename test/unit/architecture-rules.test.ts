@@ -1,8 +1,9 @@
 // The import rules of .dependency-cruiser.cjs catch what they promise: a library importing a
-// service, a core importing a framework, a cycle, contracts depending on more than zod. Each is
+// service, a core importing a framework, a cycle, contracts depending on more than zod, a
+// workspace importing what its package.json does not declare (or a devDependency). Each is
 // planted in a small tree of its own and must fail `depcruise`; the same tree without them passes.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -10,6 +11,8 @@ const ROOT = join(__dirname, '../..');
 const CLI = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs');
 
 const CLEAN: Record<string, string> = {
+  'libs/contracts/package.json': '{ "name": "@x/contracts", "dependencies": { "zod": "*" } }',
+  'services/reader/package.json': '{ "name": "@x/reader", "dependencies": { "express": "*" }, "devDependencies": { "fast-check": "*" } }',
   'libs/contracts/src/index.ts': "import { z } from 'zod';\nexport const id = z.string();\n",
   'libs/ports/src/index.ts': "import { id } from '../../contracts/src/index';\nexport const port = id;\n",
   'services/reader/src/tools/read.ts': "import { port } from '../../../../libs/ports/src/index';\nexport const read = port;\n",
@@ -33,6 +36,14 @@ const PLANTED: Record<string, { files: Record<string, string>; rule: string }> =
     files: { 'libs/contracts/src/extra.ts': "import pino from 'pino';\nexport const log = pino;\n" },
     rule: 'contracts-depend-on-zod-only',
   },
+  'a workspace importing a package its package.json does not declare': {
+    files: { 'services/reader/src/http/metrics.ts': "import { Counter } from 'prom-client';\nexport const c = Counter;\n" },
+    rule: 'dependencies-declared-by-their-workspace',
+  },
+  'production code importing a devDependency': {
+    files: { 'services/reader/src/http/random.ts': "import fc from 'fast-check';\nexport const r = fc;\n" },
+    rule: 'production-code-uses-no-dev-dependency',
+  },
   'a cycle': {
     files: {
       'services/reader/src/tools/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
@@ -49,10 +60,14 @@ function cruise(files: Record<string, string>): { status: number | null; output:
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
+    // The real packages, so imports resolve and each is checked against its workspace's package.json.
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     // The project's rules as they are, without the path mapping of the real tree's tsconfig.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const config = structuredClone(require(join(ROOT, '.dependency-cruiser.cjs'))) as { options: Record<string, unknown> };
     delete config.options.tsConfig;
+    // node_modules is a link to the real tree's: keep its paths as seen from here.
+    config.options.preserveSymlinks = true;
     writeFileSync(join(dir, 'rules.json'), JSON.stringify(config));
     const run = spawnSync(process.execPath, [CLI, '--config', 'rules.json', '--output-type', 'err', 'libs', 'services'], { cwd: dir, encoding: 'utf8' });
     return { status: run.status, output: `${run.stdout}${run.stderr}` };
