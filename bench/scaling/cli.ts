@@ -22,7 +22,7 @@ import { FreshnessTracker } from './freshness';
 import { topicBytes } from './kafka-bytes';
 import type { MeterContext } from './meter';
 import { capacity } from './model';
-import { MAIN, pool, createCostRepos, createStormRepos, type ScaleRepo } from './repos';
+import { MAIN, pool, createCostRepos, createStormRepos, firstPush, type ScaleRepo } from './repos';
 import { writeScaling, type ScalingResults } from './report';
 import { prepareStorm, runStorm } from './storm';
 
@@ -70,9 +70,9 @@ async function firstIndex(standIn: GitHubStandIn, index: ElasticsearchIndexStore
   const began = Date.now();
   const heads = new Map<number, string>();
   await pool(repos, 4, async (repo) => {
-    heads.set(repo.id, (await fixtureGit(repo.dir, ['rev-parse', `${MAIN}^{commit}`])).toString().trim());
-    const { delivery } = await standIn.push(repo.owner, repo.name, { ref: MAIN });
-    if (delivery.status !== 202) throw new Error(`the first push of ${repo.fullName} got ${delivery.status ?? delivery.error}`);
+    const first = await firstPush(standIn, repo);
+    heads.set(repo.id, first.sha);
+    if (first.status !== 202) throw new Error(`the first push of ${repo.fullName} got ${first.status ?? 'no connection'}`);
   });
   const deadline = Date.now() + 900_000;
   let ready = 0;
