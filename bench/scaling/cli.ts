@@ -5,7 +5,7 @@
 // 2 readers as the cluster fault suite runs them. Results: test-artifacts/scaling/results.{md,json}.
 //
 //   npm run bench:scaling -- [--repos 200] [--rate 30] [--seconds 60] [--indexers 1,2,3]
-//                            [--cost-files 1,10,100] [--cost-pushes 10] [--drain 240] [--quick]
+//                            [--cost-files 1,10,100] [--cost-pushes 10] [--drain 180] [--quick]
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -52,7 +52,7 @@ function options() {
     indexers: list(values.indexers ?? (quick ? '1,2' : '1,2,3')),
     costFiles: list(values['cost-files'] ?? '1,10,100'),
     costPushes: Number(values['cost-pushes'] ?? (quick ? 3 : 10)),
-    drainMs: Number(values.drain ?? 240) * 1000,
+    drainMs: Number(values.drain ?? 180) * 1000,
   };
   for (const [name, value] of Object.entries({ repos: o.repos, rate: o.rate, seconds: o.seconds, 'cost-pushes': o.costPushes, drain: o.drainMs })) {
     if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
         const tracker = new FreshnessTracker(index, () => f.readerFront.url).start();
         try {
           log(`N=${n}: storm`);
-          const storm = await runStorm(s, stormRepos, tracker, meter, n, { rate: o.rate, seconds: o.seconds, drainTimeoutMs: o.drainMs }, log);
+          const storm = await runStorm(s, stormRepos, tracker, meter, n, { rate: o.rate, seconds: o.seconds, drainTimeoutMs: o.drainMs, brokers, deadLetterTopic: `${topic}.dlq` }, log);
           results.storms.push(storm);
           log(`N=${n}: ${storm.acknowledged} acknowledged, ${storm.eventsPerSecond?.toFixed(1) ?? 'not drained'} events/s, freshness p50 ${storm.freshnessP50Ms} ms p99 ${storm.freshnessP99Ms} ms, machine busy ${(storm.meter.machineBusy * 100).toFixed(0)} %`);
         } finally {

@@ -64,6 +64,8 @@ export class Fleet {
         KAFKA_GROUP_ID: o.groupId,
         // Only pushes are measured: no periodic comparison of every ref with GitHub.
         GITDEX_RECONCILE_INTERVAL_SECONDS: '0',
+        // The freshness polling is one caller at tens of reads a second: no per-caller limit.
+        GITDEX_READER_RATE_LIMIT: '0',
       },
     });
     return new RoleProcess({ name, role, env, logFile: join(o.logDir, `${name}.log`), startTimeoutMs: 180_000 });

@@ -31,18 +31,18 @@ const fitText = (f: LinearFit | null, scale = 1, unit = '') => (f ? `${(f.fixed 
 
 export function scalingTable(storms: StormResult[]): string {
   const header =
-    '| indexer processes | pushes (offered/s × s) | sent/s | acknowledged | events/s indexed | drain s | freshness p50 | freshness p99 | freshness max | webhook 202 p50 / p99 | indexer CPU s / push | machine CPU busy | CPU s (indexers / ES / Kafka / webhooks / readers / stand-in+generator) |\n' +
+    '| indexer processes | pushes (offered/s × s) | sent/s | acknowledged | events/s indexed | drain s | freshness p50 | freshness p99 | freshness max | webhook 202 p50 / p99 | indexer CPU s / push | machine CPU busy | CPU s (indexers / ES / Kafka / webhooks / readers / GitHub stand-in + generator) |\n' +
     '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|';
   const rows = storms.map((r) => {
     const c = r.meter.cpu;
-    return `| ${r.indexers} | ${r.pushes} (${r.offeredRate} × ${r.seconds}) | ${r.sentRate.toFixed(1)} | ${r.acknowledged}${r.refused ? ` (${r.refused} refused first, ${r.redelivered} redelivered)` : ''} | ${s1(r.eventsPerSecond)} | ${s1(r.drainSeconds)}${r.drainSeconds === null ? ` (not drained: ${r.readable} readable)` : ''} | ${ms(r.freshnessP50Ms)} | ${ms(r.freshnessP99Ms)} | ${ms(r.freshnessMaxMs)} | ${ms(r.ackP50Ms)} / ${ms(r.ackP99Ms)} | ${r.indexerCpuPerPush.toFixed(3)} | ${(r.meter.machineBusy * 100).toFixed(0)} % | ${[c.indexer, c.elasticsearch, c.kafka, c.webhook, c.reader, c.generator].map((x) => x.toFixed(0)).join(' / ')} |`;
+    return `| ${r.indexers} | ${r.pushes} (${r.offeredRate} × ${r.seconds}) | ${r.sentRate.toFixed(1)} | ${r.acknowledged}${r.refused ? ` (${r.refused} refused first, ${r.redelivered} redelivered)` : ''} | ${r.eventsPerSecond === null ? `≥ ${s1(r.readablePerSecondAtTimeout)} (not drained)` : s1(r.eventsPerSecond)} | ${s1(r.drainSeconds)}${r.drainSeconds === null ? ` (not drained: ${r.readable} readable)` : ''}${r.deadLetters ? `, ${r.deadLetters} dead letters` : ''} | ${ms(r.freshnessP50Ms)} | ${ms(r.freshnessP99Ms)} | ${ms(r.freshnessMaxMs)} | ${ms(r.ackP50Ms)} / ${ms(r.ackP99Ms)} | ${r.indexerCpuPerPush.toFixed(3)} | ${(r.meter.machineBusy * 100).toFixed(0)} % | ${[c.indexer, c.elasticsearch, c.kafka, c.webhook, c.reader, c.generator].map((x) => x.toFixed(0)).join(' / ')} |`;
   });
   return [header, ...rows].join('\n');
 }
 
 export function costTable(costs: CostRow[]): string {
   const header =
-    '| files changed a push | pushes | indexer CPU ms / push (net of idle) | ES CPU ms / push (3 nodes) | Kafka CPU ms / push (3 brokers) | webhook CPU ms / push | reader CPU ms / push | GitHub requests / push | ES docs / push (primaries / all copies) | ES bulk KB / push (primaries / all copies) | Kafka bytes / event | freshness median |\n' +
+    '| files changed a push | pushes | indexer CPU ms / push (net of idle) | ES CPU ms / push (3 nodes) | Kafka CPU ms / push (3 brokers) | webhook CPU ms / push | reader CPU ms / push (the freshness polling) | GitHub requests / push | ES docs / push (primaries / all copies) | ES bulk KB / push (primaries / all copies) | Kafka bytes / event | freshness median |\n' +
     '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|';
   const rows = costs.map(
     (r) =>

@@ -3,6 +3,7 @@
 // hide the backlog), then waits until every acknowledged push is readable through the reader.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GitHubStandIn } from '../../test/github-standin/server';
+import { topicMessageCount } from '../../test/support/fault-kafka';
 import { median, percentile } from '../measure/stats';
 import type { FreshnessTracker } from './freshness';
 import { reading, snapshot, type MeterContext, type MeterReading } from './meter';
@@ -31,8 +32,12 @@ export interface StormResult {
   drainSeconds: number | null;
   /** Acknowledged deliveries ÷ time to drain. */
   eventsPerSecond: number | null;
+  /** When not drained: pushes readable ÷ time until the timeout (a lower bound of the rate). */
+  readablePerSecondAtTimeout: number | null;
   /** Readable pushes (of the acknowledged ones). */
   readable: number;
+  /** Events the indexers gave up on (their dead-letter topic). */
+  deadLetters: number;
   freshnessP50Ms: number | null;
   freshnessP99Ms: number | null;
   freshnessMaxMs: number | null;
@@ -50,12 +55,14 @@ export async function prepareStorm(repos: ScaleRepo[], o: StormOptions): Promise
   await pool(repos, 4, (repo) => prepareCommits(repo, perRepo));
 }
 
-export async function runStorm(standIn: GitHubStandIn, repos: ScaleRepo[], tracker: FreshnessTracker, meter: MeterContext, indexers: number, o: StormOptions, log: (line: string) => void): Promise<StormResult> {
+export async function runStorm(standIn: GitHubStandIn, repos: ScaleRepo[], tracker: FreshnessTracker, meter: MeterContext, indexers: number, o: StormOptions & { brokers: string[]; deadLetterTopic: string }, log: (line: string) => void): Promise<StormResult> {
   const total = Math.round(o.rate * o.seconds);
   const outcomes: PushOutcome[] = [];
   const errors: string[] = [];
   const inFlight: Promise<void>[] = [];
   const redelivered: Promise<boolean>[] = [];
+  standIn.requests.reset();
+  const deadBefore = await topicMessageCount(o.brokers, o.deadLetterTopic).catch(() => 0);
   const before = await snapshot(meter);
   const start = Date.now();
   const progress = setInterval(() => log(`  N=${indexers}: ${outcomes.length}/${total} sent, ${tracker.seen.length} readable, ${tracker.outstanding} waiting`), 10_000);
@@ -84,8 +91,10 @@ export async function runStorm(standIn: GitHubStandIn, repos: ScaleRepo[], track
     const redeliveredOk = (await Promise.all(redelivered)).filter(Boolean).length;
     const drainedAt = await tracker.waitAllSeen(o.drainTimeoutMs);
     const after = await snapshot(meter);
+    const deadLetters = (await topicMessageCount(o.brokers, o.deadLetterTopic).catch(() => deadBefore)) - deadBefore;
     const acknowledged = outcomes.filter((x) => x.status === 202).length + redeliveredOk;
     const drainSeconds = drainedAt === null ? null : (drainedAt - start) / 1000;
+    const elapsedSeconds = (Date.now() - start) / 1000;
     const fresh = tracker.seen.map((s) => s.freshnessMs);
     const acks = outcomes.map((x) => x.ackMs);
     const m = reading(before, after);
@@ -100,13 +109,16 @@ export async function runStorm(standIn: GitHubStandIn, repos: ScaleRepo[], track
       redelivered: redeliveredOk,
       drainSeconds,
       eventsPerSecond: drainSeconds === null ? null : acknowledged / drainSeconds,
+      readablePerSecondAtTimeout: drainSeconds === null ? tracker.seen.length / elapsedSeconds : null,
       readable: tracker.seen.length,
+      deadLetters,
       freshnessP50Ms: fresh.length ? median(fresh) : null,
       freshnessP99Ms: fresh.length ? percentile(fresh, 0.99) : null,
       freshnessMaxMs: fresh.length ? Math.max(...fresh) : null,
       ackP50Ms: acks.length ? median(acks) : null,
       ackP99Ms: acks.length ? percentile(acks, 0.99) : null,
-      meter: m,
+      // Routes by pattern only while the request log kept every entry (it keeps the last 10,000).
+      meter: m.githubRequests < 10_000 ? m : { ...m, routes: {} },
       indexerCpuPerPush: acknowledged > 0 ? m.cpu.indexer / acknowledged : 0,
       errors: [...errors, ...tracker.errors],
     };
