@@ -26,7 +26,9 @@ export async function esWriteStats(elasticsearchUrl: string, indexPrefix: string
   let last: unknown;
   for (const node of nodes) {
     try {
-      const answer = await fetch(`${node}/${indexPrefix}-*/_stats/indexing,bulk,store,docs?expand_wildcards=all`, { signal: AbortSignal.timeout(15_000) });
+      let answer = await fetch(`${node}/${indexPrefix}-*/_stats/indexing,bulk,store,docs?expand_wildcards=all`, { signal: AbortSignal.timeout(15_000) });
+      // A version without index-level bulk stats rejects the metric: ask without it.
+      if (answer.status === 400) answer = await fetch(`${node}/${indexPrefix}-*/_stats/indexing,store,docs?expand_wildcards=all`, { signal: AbortSignal.timeout(15_000) });
       if (answer.status !== 200) throw new Error(`${node} answered ${answer.status}: ${(await answer.text()).slice(0, 300)}`);
       const body = (await answer.json()) as { _all: { primaries: StatsSection; total: StatsSection } };
       const p = body._all.primaries;

@@ -77,9 +77,9 @@ export class Fleet {
     for (let i = 0; i < o.indexers; i += 1) this.indexers.push(this.role('indexer', i));
     for (let i = 0; i < o.readers; i += 1) this.readers.push(this.role('reader', i));
     const began = Date.now();
-    // The webhook creates the topic (three replicas on a cluster); the indexers then join the group.
-    await this.webhooks[0]!.start();
-    await Promise.all([...this.webhooks.slice(1), ...this.readers, ...this.indexers].map((r) => r.start()));
+    // As the fault pipeline does: the webhook creates the topic, the first indexer the indices; then the rest.
+    await Promise.all([this.webhooks[0]!.start(), this.indexers[0]!.start()]);
+    await Promise.all([...this.webhooks.slice(1), ...this.readers, ...this.indexers.slice(1)].map((r) => r.start()));
     this.webhookFront = await startRoundRobin(() => this.webhooks.map((w) => w.url));
     this.readerFront = await startRoundRobin(() => this.readers.map((r) => r.url));
     await this.waitGroupStable(120_000);
