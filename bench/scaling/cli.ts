@@ -4,7 +4,7 @@
 // many repositories, and for each indexer count a deployment of 2 webhooks, N indexers and
 // 2 readers as the cluster fault suite runs them. Results: test-artifacts/scaling/results.{md,json}.
 //
-//   npm run bench:scaling -- [--repos 200] [--rate 30] [--seconds 60] [--indexers 1,2,3]
+//   npm run bench:scaling -- [--repos 200] [--rate 20] [--seconds 60] [--indexers 1,2,3]
 //                            [--cost-files 1,10,100] [--cost-pushes 10] [--drain 180] [--quick]
 import os from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +47,7 @@ function options() {
   const quick = values.quick ?? false;
   const o = {
     repos: Number(values.repos ?? (quick ? 40 : 200)),
-    rate: Number(values.rate ?? (quick ? 10 : 30)),
+    rate: Number(values.rate ?? (quick ? 10 : 20)),
     seconds: Number(values.seconds ?? (quick ? 15 : 60)),
     indexers: list(values.indexers ?? (quick ? '1,2' : '1,2,3')),
     costFiles: list(values['cost-files'] ?? '1,10,100'),
