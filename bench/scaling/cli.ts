@@ -74,7 +74,7 @@ async function firstIndex(standIn: GitHubStandIn, index: ElasticsearchIndexStore
     heads.set(repo.id, first.sha);
     if (first.status !== 202) throw new Error(`the first push of ${repo.fullName} got ${first.status ?? 'no connection'}`);
   });
-  const deadline = Date.now() + 900_000;
+  const deadline = Date.now() + 480_000;
   let ready = 0;
   while (Date.now() < deadline) {
     const states = await index.listRefStates().catch(() => []);
@@ -82,7 +82,7 @@ async function firstIndex(standIn: GitHubStandIn, index: ElasticsearchIndexStore
     if (ready >= repos.length) return (Date.now() - began) / 1000;
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`the first index did not complete within 15 min (${ready}/${repos.length} ready)`);
+  throw new Error(`the first index did not complete within 8 min (${ready}/${repos.length} ready)`);
 }
 
 /** Files and bytes at the default branch of the repositories (what the first index holds). */
@@ -136,9 +136,21 @@ async function main(): Promise<void> {
         await engines.release().catch((error: unknown) => log(`stopping the cluster failed: ${errorText(error)}`));
       }
     })());
+  let written = false;
+  const writeOnce = () => {
+    if (written) return;
+    written = true;
+    results.machine.loadAfter = os.loadavg();
+    results.durationSeconds = (Date.now() - began) / 1000;
+    const markdown = writeScaling(OUT_DIR, results);
+    process.stdout.write(`\n${markdown}\n`);
+    log(`written to ${OUT_DIR}/results.{md,json}`);
+  };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      log(`${signal}: cleaning up`);
+      log(`${signal}: writing what was measured, then cleaning up`);
+      results.notMeasured.push(`the run was interrupted (${signal}) after ${Math.round((Date.now() - began) / 1000)} s`);
+      writeOnce();
       void cleanup().finally(() => process.exit(130));
     });
   }
@@ -214,11 +226,7 @@ async function main(): Promise<void> {
     if (results.costs.length > 0) results.capacity = capacity(results.costs, results.kafkaBytesPerEvent, filesIndex, results.firstIndex?.contentBytes ?? 0);
     if (engines.jvmPids().elasticsearch.length === 0) results.notMeasured.push('CPU of the Elasticsearch nodes and Kafka brokers (a given cluster: their processes are not ours to read)');
   } finally {
-    results.machine.loadAfter = os.loadavg();
-    results.durationSeconds = (Date.now() - began) / 1000;
-    const markdown = writeScaling(OUT_DIR, results);
-    process.stdout.write(`\n${markdown}\n`);
-    log(`written to ${OUT_DIR}/results.{md,json}`);
+    writeOnce();
     await cleanup();
   }
 }

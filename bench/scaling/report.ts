@@ -31,11 +31,13 @@ const fitText = (f: LinearFit | null, scale = 1, unit = '') => (f ? `${(f.fixed 
 
 export function scalingTable(storms: StormResult[]): string {
   const header =
-    '| indexer processes | pushes (offered/s × s) | sent/s | acknowledged | events/s indexed | drain s | freshness p50 | freshness p99 | freshness max | webhook 202 p50 / p99 | indexer CPU s / push | machine CPU busy | CPU s (indexers / ES / Kafka / webhooks / readers / GitHub stand-in + generator) |\n' +
-    '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|';
+    '| indexer processes | pushes (offered/s × s) | sent/s | acknowledged | events/s indexed | vs the first row | drain s | freshness p50 | freshness p99 | freshness max | webhook 202 p50 / p99 | indexer CPU s / push | machine CPU busy | CPU s (indexers / ES / Kafka / webhooks / readers / GitHub stand-in + generator) |\n' +
+    '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|';
+  const base = storms[0]?.eventsPerSecond ?? storms[0]?.readablePerSecondAtTimeout ?? null;
   const rows = storms.map((r) => {
+    const rate = r.eventsPerSecond ?? r.readablePerSecondAtTimeout;
     const c = r.meter.cpu;
-    return `| ${r.indexers} | ${r.pushes} (${r.offeredRate} × ${r.seconds}) | ${r.sentRate.toFixed(1)} | ${r.acknowledged}${r.refused ? ` (${r.refused} refused first, ${r.redelivered} redelivered)` : ''} | ${r.eventsPerSecond === null ? `≥ ${s1(r.readablePerSecondAtTimeout)} (not drained)` : s1(r.eventsPerSecond)} | ${s1(r.drainSeconds)}${r.drainSeconds === null ? ` (not drained: ${r.readable} readable)` : ''}${r.deadLetters ? `, ${r.deadLetters} dead letters` : ''} | ${ms(r.freshnessP50Ms)} | ${ms(r.freshnessP99Ms)} | ${ms(r.freshnessMaxMs)} | ${ms(r.ackP50Ms)} / ${ms(r.ackP99Ms)} | ${r.indexerCpuPerPush.toFixed(3)} | ${(r.meter.machineBusy * 100).toFixed(0)} % | ${[c.indexer, c.elasticsearch, c.kafka, c.webhook, c.reader, c.generator].map((x) => x.toFixed(0)).join(' / ')} |`;
+    return `| ${r.indexers} | ${r.pushes} (${r.offeredRate} × ${r.seconds}) | ${r.sentRate.toFixed(1)} | ${r.acknowledged}${r.refused ? ` (${r.refused} refused first, ${r.redelivered} redelivered)` : ''} | ${r.eventsPerSecond === null ? `≥ ${s1(r.readablePerSecondAtTimeout)} (not drained)` : s1(r.eventsPerSecond)} | ${base && rate !== null ? `${(rate / base).toFixed(2)}×` : '–'} | ${s1(r.drainSeconds)}${r.drainSeconds === null ? ` (not drained: ${r.readable} readable)` : ''}${r.deadLetters ? `, ${r.deadLetters} dead letters` : ''} | ${ms(r.freshnessP50Ms)} | ${ms(r.freshnessP99Ms)} | ${ms(r.freshnessMaxMs)} | ${ms(r.ackP50Ms)} / ${ms(r.ackP99Ms)} | ${r.indexerCpuPerPush.toFixed(3)} | ${(r.meter.machineBusy * 100).toFixed(0)} % | ${[c.indexer, c.elasticsearch, c.kafka, c.webhook, c.reader, c.generator].map((x) => x.toFixed(0)).join(' / ')} |`;
   });
   return [header, ...rows].join('\n');
 }
