@@ -29,6 +29,17 @@ export interface FleetOptions {
 
 export type FleetRole = 'webhook' | 'indexer' | 'reader';
 
+export interface IndexerCounters {
+  handled: number;
+  runs: Record<string, number>;
+}
+
+export function countersDelta(before: IndexerCounters, after: IndexerCounters): IndexerCounters {
+  const runs: Record<string, number> = {};
+  for (const [strategy, n] of Object.entries(after.runs)) if (n - (before.runs[strategy] ?? 0) > 0) runs[strategy] = n - (before.runs[strategy] ?? 0);
+  return { handled: after.handled - before.handled, runs };
+}
+
 export class Fleet {
   readonly webhooks: RoleProcess[] = [];
   readonly indexers: RoleProcess[] = [];
@@ -105,6 +116,27 @@ export class Fleet {
   cpuSeconds(role: FleetRole): number {
     const list = role === 'webhook' ? this.webhooks : role === 'indexer' ? this.indexers : this.readers;
     return list.reduce((sum, r) => sum + processCpuSeconds(r.pid), 0);
+  }
+
+  /**
+   * The indexers' own counters, summed over the processes (their /metrics): events handled (after
+   * a batch's events of one ref are coalesced to the newest) and index runs by strategy
+   * ("unchanged": the ref was already at GitHub's head, an earlier run took this push in).
+   */
+  async indexerCounters(): Promise<IndexerCounters> {
+    const out: IndexerCounters = { handled: 0, runs: {} };
+    for (const indexer of this.indexers) {
+      const text = await fetch(`${indexer.url}/metrics`, { signal: AbortSignal.timeout(10_000) })
+        .then((r) => r.text())
+        .catch(() => '');
+      for (const line of text.split('\n')) {
+        const handled = /^gitdex_indexer_events_total\{[^}]*\} (\S+)$/.exec(line);
+        if (handled) out.handled += Number(handled[1]);
+        const runs = /^gitdex_indexer_index_seconds_count\{[^}]*strategy="([^"]*)"[^}]*\} (\S+)$/.exec(line);
+        if (runs) out.runs[runs[1]!] = (out.runs[runs[1]!] ?? 0) + Number(runs[2]);
+      }
+    }
+    return out;
   }
 
   tails(lines = 20): string {

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { GitHubStandIn } from '../../test/github-standin/server';
 import { topicMessageCount } from '../../test/support/fault-kafka';
 import { median, percentile } from '../measure/stats';
+import { countersDelta, type IndexerCounters } from './fleet';
 import type { FreshnessTracker } from './freshness';
 import { reading, snapshot, type MeterContext, type MeterReading } from './meter';
 import { pool, prepareCommits, pushNext, type PushOutcome, type ScaleRepo } from './repos';
@@ -38,6 +39,8 @@ export interface StormResult {
   readable: number;
   /** Events the indexers gave up on (their dead-letter topic). */
   deadLetters: number;
+  /** Events the indexers handled (fewer than acknowledged when a batch coalesced pushes of one ref) and index runs by strategy. */
+  indexer: IndexerCounters;
   freshnessP50Ms: number | null;
   freshnessP99Ms: number | null;
   freshnessMaxMs: number | null;
@@ -64,6 +67,7 @@ export async function runStorm(standIn: GitHubStandIn, repos: ScaleRepo[], track
   standIn.requests.reset();
   const deadBefore = await topicMessageCount(o.brokers, o.deadLetterTopic).catch(() => 0);
   const before = await snapshot(meter);
+  const countersBefore = await meter.fleet.indexerCounters();
   const start = Date.now();
   const progress = setInterval(() => log(`  N=${indexers}: ${outcomes.length}/${total} sent, ${tracker.seen.length} readable, ${tracker.outstanding} waiting`), 10_000);
   try {
@@ -91,6 +95,7 @@ export async function runStorm(standIn: GitHubStandIn, repos: ScaleRepo[], track
     const redeliveredOk = (await Promise.all(redelivered)).filter(Boolean).length;
     const drainedAt = await tracker.waitAllSeen(o.drainTimeoutMs);
     const after = await snapshot(meter);
+    const indexer = countersDelta(countersBefore, await meter.fleet.indexerCounters());
     const deadLetters = (await topicMessageCount(o.brokers, o.deadLetterTopic).catch(() => deadBefore)) - deadBefore;
     const acknowledged = outcomes.filter((x) => x.status === 202).length + redeliveredOk;
     const drainSeconds = drainedAt === null ? null : (drainedAt - start) / 1000;
@@ -112,6 +117,7 @@ export async function runStorm(standIn: GitHubStandIn, repos: ScaleRepo[], track
       readablePerSecondAtTimeout: drainSeconds === null ? tracker.seen.length / elapsedSeconds : null,
       readable: tracker.seen.length,
       deadLetters,
+      indexer,
       freshnessP50Ms: fresh.length ? median(fresh) : null,
       freshnessP99Ms: fresh.length ? percentile(fresh, 0.99) : null,
       freshnessMaxMs: fresh.length ? Math.max(...fresh) : null,
