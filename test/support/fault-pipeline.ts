@@ -16,9 +16,10 @@ import { RESULTS_DIR, type FaultResult, type FaultResults } from './fault-result
 import { startRoundRobin, type RoundRobin } from './round-robin';
 import { gitHead } from './git-truth';
 import { expectIndexEqualsGit } from './index-truth';
+import { FAULT_SECRET, roleEnvironment } from './role-env';
 
 export const MAIN = 'refs/heads/main';
-export const FAULT_SECRET = 'fault-suite-secret';
+export { FAULT_SECRET };
 
 export interface FaultPipelineOptions {
   /** Names the log folder test-artifacts/faults/logs/<label>/. */
@@ -213,19 +214,8 @@ export class FaultPipeline {
 
   /** The environment every role gets. */
   private env(name: string): Record<string, string> {
-    const dataDir = join(this.root, '.data', name);
-    mkdirSync(dataDir, { recursive: true });
-    return {
-      KAFKA_BROKERS: this.options.kafkaBrokers,
-      KAFKA_CLIENT_ID: `gitdex-${name}`,
-      ELASTICSEARCH_URL: this.options.elasticsearchUrl,
-      ELASTICSEARCH_INDEX_PREFIX: this.prefix,
-      GITHUB_API_URL: this.standIn.url,
-      GITHUB_WEB_URL: 'https://github.example.test',
-      GITHUB_WEBHOOK_SECRETS: FAULT_SECRET,
-      GITDEX_DATA_DIR: dataDir,
-      ...this.options.env,
-    };
+    const { kafkaBrokers, elasticsearchUrl, env } = this.options;
+    return roleEnvironment({ root: this.root, name, kafkaBrokers, elasticsearchUrl, indexPrefix: this.prefix, githubApiUrl: this.standIn.url, ...(env ? { env } : {}) });
   }
 
   private role(name: string, role: 'webhook' | 'indexer' | 'reader'): RoleProcess {

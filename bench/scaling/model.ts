@@ -1,0 +1,127 @@
+// The capacity model: per-push costs measured by the run (costs.ts) turned into a deployment's
+// size for a push rate, and the index's size for a number of files. Every input is either a
+// measured figure (named with where it came from) or an assumption stated with its value.
+import type { CostRow } from './costs';
+import type { IndexSize } from './es-stats';
+
+export interface Assumptions {
+  /** Pushes a second to size for. */
+  pushesPerSecond: number;
+  repositories: number;
+  /** Files a typical push changes. */
+  filesPerPush: number;
+  /** Share of a core the sizing plans to use (headroom for bursts and rebalances). */
+  targetUtilisation: number;
+  /** Files the search covers, and their average size (bytes). */
+  filesSearched: number;
+  averageFileBytes: number;
+  kafkaReplicationFactor: number;
+  kafkaRetentionDays: number;
+  elasticsearchReplicas: number;
+}
+
+export const DEFAULT_ASSUMPTIONS: Assumptions = {
+  pushesPerSecond: 50,
+  repositories: 10_000,
+  filesPerPush: 3,
+  targetUtilisation: 0.7,
+  filesSearched: 1_000_000,
+  // The bench's large real repository: 51,615 files, 602.8 MB (docs/benchmarks-results.md).
+  averageFileBytes: Math.round(602.8e6 / 51_615),
+  kafkaReplicationFactor: 3,
+  kafkaRetentionDays: 7,
+  elasticsearchReplicas: 1,
+};
+
+/** cost(files) = fixed + perFile × files, least squares over the measured rows. */
+export interface LinearFit {
+  fixed: number;
+  perFile: number;
+}
+
+export function fit(points: { files: number; value: number }[]): LinearFit {
+  const n = points.length;
+  if (n === 0) return { fixed: 0, perFile: 0 };
+  if (n === 1) return { fixed: points[0]!.value, perFile: 0 };
+  const mx = points.reduce((s, p) => s + p.files, 0) / n;
+  const my = points.reduce((s, p) => s + p.value, 0) / n;
+  const sxx = points.reduce((s, p) => s + (p.files - mx) ** 2, 0);
+  const sxy = points.reduce((s, p) => s + (p.files - mx) * (p.value - my), 0);
+  const perFile = sxx === 0 ? 0 : sxy / sxx;
+  return { fixed: my - perFile * mx, perFile };
+}
+
+const at = (f: LinearFit, files: number) => f.fixed + f.perFile * files;
+
+export interface Capacity {
+  assumptions: Assumptions;
+  fits: Record<'indexerCpu' | 'webhookCpu' | 'elasticsearchCpu' | 'kafkaCpu' | 'githubRequests' | 'esDocs' | 'esBulkBytes', LinearFit | null>;
+  kafkaBytesPerEvent: number | null;
+  /** At the assumed rate and files per push. */
+  indexerCores: number;
+  webhookCores: number;
+  elasticsearchCores: number | null;
+  kafkaCores: number | null;
+  indexerProcesses: number;
+  githubRequestsPerHour: number;
+  /** Installations needed at GitHub's 5,000 (15,000 on Enterprise Cloud) requests an hour each. */
+  githubInstallationsAt5000: number;
+  githubInstallationsAt15000: number;
+  esDocsPerSecond: number;
+  esBulkMBPerSecond: number | null;
+  kafkaMBPerSecond: number | null;
+  kafkaRetainedGB: number | null;
+  /** Index size for `filesSearched` files. */
+  storeBytesPerContentByte: number | null;
+  indexGB: number | null;
+  indexGBAllCopies: number | null;
+}
+
+/**
+ * `filesIndex` and `contentBytes`: the files index's primary store after the first index and the
+ * bytes of the files it then held (one version each); their ratio (per-document overhead
+ * folded in) scales the index to `filesSearched` files of `averageFileBytes`.
+ */
+export function capacity(rows: CostRow[], kafkaBytesPerEvent: number | null, filesIndex: IndexSize | undefined, contentBytes: number, a: Assumptions = DEFAULT_ASSUMPTIONS): Capacity {
+  const line = (value: (r: CostRow) => number | null): LinearFit | null => {
+    const points = rows.map((r) => ({ files: r.files, value: value(r) })).filter((p): p is { files: number; value: number } => p.value !== null);
+    return points.length ? fit(points) : null;
+  };
+  const fits = {
+    indexerCpu: line((r) => r.indexerCpuPerPush),
+    webhookCpu: line((r) => r.webhookCpuPerPush),
+    elasticsearchCpu: line((r) => r.elasticsearchCpuPerPush),
+    kafkaCpu: line((r) => r.kafkaCpuPerPush),
+    githubRequests: line((r) => r.githubRequestsPerPush),
+    esDocs: line((r) => r.esDocsPerPushAllCopies),
+    esBulkBytes: line((r) => r.esBulkBytesPerPushAllCopies),
+  };
+  const rate = a.pushesPerSecond;
+  const f = a.filesPerPush;
+  const cores = (fitted: LinearFit | null) => (fitted ? (rate * at(fitted, f)) / a.targetUtilisation : null);
+  const indexerCores = cores(fits.indexerCpu) ?? 0;
+  const requestsPerHour = fits.githubRequests ? rate * 3600 * at(fits.githubRequests, f) : 0;
+  const storeRatio = filesIndex && contentBytes > 0 ? filesIndex.primaryStoreBytes / contentBytes : null;
+  const indexBytes = storeRatio === null ? null : a.filesSearched * a.averageFileBytes * storeRatio;
+  return {
+    assumptions: a,
+    fits,
+    kafkaBytesPerEvent,
+    indexerCores,
+    webhookCores: cores(fits.webhookCpu) ?? 0,
+    elasticsearchCores: cores(fits.elasticsearchCpu),
+    kafkaCores: cores(fits.kafkaCpu),
+    // One indexer process works on at most four partitions at once and uses about one core.
+    indexerProcesses: Math.max(1, Math.ceil(indexerCores)),
+    githubRequestsPerHour: requestsPerHour,
+    githubInstallationsAt5000: Math.ceil(requestsPerHour / 5000),
+    githubInstallationsAt15000: Math.ceil(requestsPerHour / 15000),
+    esDocsPerSecond: fits.esDocs ? rate * at(fits.esDocs, f) : 0,
+    esBulkMBPerSecond: fits.esBulkBytes ? (rate * at(fits.esBulkBytes, f)) / 1e6 : null,
+    kafkaMBPerSecond: kafkaBytesPerEvent === null ? null : (rate * kafkaBytesPerEvent * a.kafkaReplicationFactor) / 1e6,
+    kafkaRetainedGB: kafkaBytesPerEvent === null ? null : (rate * 86_400 * a.kafkaRetentionDays * kafkaBytesPerEvent * a.kafkaReplicationFactor) / 1e9,
+    storeBytesPerContentByte: storeRatio,
+    indexGB: indexBytes === null ? null : indexBytes / 1e9,
+    indexGBAllCopies: indexBytes === null ? null : (indexBytes * (1 + a.elasticsearchReplicas)) / 1e9,
+  };
+}
