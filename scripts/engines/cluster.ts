@@ -401,7 +401,7 @@ export async function startClusterNode(o: ClusterOptions, engine: ClusterEngine,
 }
 
 /** SIGSTOP / SIGCONT one node (a hung node: its ports stay open, nothing answers). */
-export async function signalClusterNode(o: ClusterOptions, engine: ClusterEngine, node: number, signal: 'SIGSTOP' | 'SIGCONT'): Promise<void> {
+export function signalClusterNode(o: ClusterOptions, engine: ClusterEngine, node: number, signal: 'SIGSTOP' | 'SIGCONT'): void {
   const target = findNode(requireState(o), engine, node);
   for (const g of nodeGroups(o, engine, target)) signalGroup(g, signal);
 }

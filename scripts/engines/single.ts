@@ -329,7 +329,7 @@ export function createEngines(settings: EnginesSettings) {
     const ctx = makeContext(opts);
     await logStore.run(ctx.log, async () => {
       const dir = path.join(ctx.home, 'private');
-      let entries: string[] = [];
+      let entries: string[];
       try {
         entries = fs.readdirSync(dir);
       } catch {
@@ -436,13 +436,14 @@ export function createEngines(settings: EnginesSettings) {
     /** SIGSTOP the engine: its ports stay open but nothing answers (a hung engine). */
     async pauseEngine(name: EngineName | 'es' | 'all', opts: EngineOptions = {}): Promise<void> {
       const ctx = makeContext(opts);
-      await locked(ctx, async () => {
+      await locked(ctx, () => {
         for (const n of engineList(name)) {
           const groups = engineGroups(ctx, n);
           if (groups.length === 0) throw new Error(`${label(n)} is not running`);
           for (const g of groups) signalGroup(g, 'SIGSTOP');
           log(`${label(n)} paused`);
         }
+        return Promise.resolve();
       });
     },
 

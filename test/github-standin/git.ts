@@ -87,5 +87,6 @@ export function isHexSha(value: string): boolean {
 export function isSafeRefName(ref: string): boolean {
   if (ref.length === 0 || ref.length > 1024 || ref.startsWith('-') || ref.startsWith('/')) return false;
   if (ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock')) return false;
+  // eslint-disable-next-line no-control-regex -- git check-ref-format refuses control characters in a ref
   return !/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(ref);
 }

@@ -170,7 +170,7 @@ export class FaultPipeline {
     } catch (error) {
       const tails = p.tails();
       await p.close();
-      throw new Error(`the fault pipeline did not start: ${errorText(error)}\n${tails}`);
+      throw new Error(`the fault pipeline did not start: ${errorText(error)}\n${tails}`, { cause: error });
     }
   }
 
@@ -359,7 +359,7 @@ export class FaultPipeline {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.webhookFront, this.readerFront].map((front) => front?.close().catch(() => undefined)));
+    await Promise.all([this.webhookFront, this.readerFront].filter((front) => front !== undefined).map((front) => front.close().catch(() => undefined)));
     await Promise.all([...this.webhooks, ...this.readers, ...this.indexers].map((r) => r.stop(10_000).catch(() => undefined)));
     await this.standIn?.close().catch(() => undefined);
     if (this.options.dropIndicesOnClose) {
@@ -374,16 +374,16 @@ export interface FaultContext {
   pipeline: FaultPipeline;
   stream: PushStream;
   /** Marks the moment the fault was injected (default: when inject() was called). */
-  injected(): void;
+  injected: () => void;
   /**
    * Marks the end of the fault (default: when inject() resolves) and stops the stream: e.g. the
    * moment a killed process is started again, so that its start-up counts as recovery.
    */
-  ended(): void;
+  ended: () => void;
   /** Adds a sentence to the row's notes. */
-  note(text: string): void;
+  note: (text: string) => void;
   /** Adds a sentence known later (e.g. an observation running on), awaited before the row is written. */
-  noteLater(text: Promise<string>): void;
+  noteLater: (text: Promise<string>) => void;
 }
 
 export interface FaultSpec {
@@ -460,9 +460,9 @@ export async function measureFault(p: FaultPipeline, results: FaultResults, spec
   });
   process.stdout.write(`[faults] ${JSON.stringify(row)}\n`);
 
-  if (injectError !== undefined) throw injectError;
+  if (injectError !== undefined) throw injectError as Error;
   expect(stream.errors).toEqual([]);
-  if (lostError !== undefined) throw lostError;
+  if (lostError !== undefined) throw lostError as Error;
   expect(lost.map((l) => `${l.delivery.repository} ${l.delivery.id}: ${l.why}`)).toEqual([]);
   expect(refused.filter((d) => !d.redeliveredOk).map((d) => `${d.repository} ${d.id}: first ${d.status ?? d.error}, redeliveries ${JSON.stringify(d.redeliveries)}`)).toEqual([]);
   if (convergedAt === null) {
