@@ -6,8 +6,8 @@ export const ZERO_SHA = '0000000000000000000000000000000000000000';
 export const EMPTY_TREE_SHA = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export interface GitRunOptions {
-  input?: string | Buffer;
-  env?: Record<string, string>;
+  input?: string | Buffer | undefined;
+  env?: Record<string, string> | undefined;
 }
 
 export interface GitResult {

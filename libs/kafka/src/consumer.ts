@@ -12,7 +12,7 @@ export interface KafkaConsumerOptions {
   topic?: string;
   partitions?: number;
   /** Replicas of the topic when this consumer creates it; default: chosen from the cluster's size (topics.ts). */
-  replicationFactor?: number;
+  replicationFactor?: number | undefined;
   /**
    * Partitions handled at the same time by one worker (different repositories): this many
    * group members in the process, each with its own fetch loop and a share of the partitions.

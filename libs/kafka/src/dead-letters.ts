@@ -16,7 +16,7 @@ export class KafkaDeadLetters implements DeadLetterStore {
     private readonly kafka: Kafka,
     private readonly topic: string = DEAD_LETTER_TOPIC,
     /** Replicas of the topic when it is created; default: chosen from the cluster's size (topics.ts). */
-    private readonly replication: { replicationFactor?: number } = {},
+    private readonly replication: { replicationFactor?: number | undefined } = {},
   ) {
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   }

@@ -71,7 +71,7 @@ export interface ReaderOptions {
    * Asks GitHub about a repository the index has never seen, so a caller can have it queued
    * (see queueUnseen); without it, an unseen repository only says how to index it.
    */
-  lookup?: RepositoryLookup;
+  lookup?: RepositoryLookup | undefined;
   /** Who may have an unseen repository looked up and queued (GITDEX_QUEUE_UNSEEN). Default: tokens. */
   queueUnseen?: QueueUnseenPolicy;
   /** GitHub lookups of unseen repositories per caller a minute. Default 10. */

@@ -18,7 +18,7 @@ export interface WebhookDeps {
 }
 
 export interface IncomingDelivery {
-  headers: { event?: string; deliveryId?: string; signature256?: string; traceparent?: string };
+  headers: { event?: string | undefined; deliveryId?: string | undefined; signature256?: string | undefined; traceparent?: string | undefined };
   rawBody: Buffer;
 }
 

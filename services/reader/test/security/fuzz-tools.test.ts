@@ -23,7 +23,7 @@ const CODES = new Set<string>(ToolErrorCodeSchema.options);
  * here as a known SDK behaviour (docs/security.md), and told apart from gitdex's own internal
  * errors, which never pass.
  */
-function sdkSchemaRefusal(error: { code?: number; message?: string }): boolean {
+function sdkSchemaRefusal(error: { code?: number | undefined; message?: string | undefined }): boolean {
   return error.code === -32603 && !/Internal error in/.test(String(error.message)) && /Invalid URL|"code": "invalid_type"/.test(String(error.message));
 }
 const CALLERS: Caller[] = ['anonymous', 'publicToken', 'acmeToken', 'vaultToken'];
