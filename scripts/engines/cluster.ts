@@ -13,7 +13,7 @@ import { withLock } from './locks.ts';
 import { elasticsearchHealthy, kafkaHealthy } from './probes.ts';
 import { groupMembers, groupRssMb, killGroups, markedProcesses, processMarks, signalGroup, spawnDetached } from './processes.ts';
 import { asUser, engineUser } from './system-user.ts';
-import { readJson, run, runChecked, sleep, tail, writeJson, type Log } from './util.ts';
+import { errorMessage, readJson, run, runChecked, sleep, tail, writeJson, type Log } from './util.ts';
 
 export type ClusterEngine = 'kafka' | 'elasticsearch';
 
@@ -344,7 +344,8 @@ export async function clusterUp(o: ClusterOptions): Promise<ClusterEndpoints & {
       writeJson(statePath(o), state);
       await waitClusterHealthy(o, state, { kafkaBrokers: n, esNodes: n }, watched);
     } catch (error) {
-      await stopAll(o, state).catch(() => undefined);
+      // The start's own error is what the caller needs; a failed clean-up is told, not thrown over it.
+      await stopAll(o, state).catch((stopError: unknown) => o.log(`cluster: stopping the failed start failed too: ${errorMessage(stopError)}`));
       throw error;
     }
     o.log(`cluster healthy after ${((Date.now() - began) / 1000).toFixed(1)}s`);

@@ -298,7 +298,8 @@ export function createEngines(settings: EnginesSettings) {
       await waitHealthy(ctx, name, state, pgid);
     } catch (error) {
       const groups = [pgid, ...engineGroups(ctx, name)].filter((g, i, a) => a.indexOf(g) === i);
-      await killGroups(label(name), groups, log, { force: true }).catch(() => undefined);
+      // The start's own error is what the caller needs; a failed clean-up is told, not thrown over it.
+      await killGroups(label(name), groups, log, { force: true }).catch((killError: unknown) => log(`${label(name)}: stopping the failed start failed too: ${errorMessage(killError)}`));
       throw error;
     }
     log(`${label(name)} healthy after ${((Date.now() - started) / 1000).toFixed(1)}s`);

@@ -126,6 +126,7 @@ export class GitHubSource implements Source {
       throw toPortError(error, action);
     }
     if (response.status < 200 || response.status >= 300) {
+      // The status is the error the caller gets; a body that cannot be read only leaves its message empty.
       const message = await text(response.body).catch(() => '');
       throw toPortError({ status: response.status, message: message.slice(0, 200), response: { headers: response.headers } }, action);
     }

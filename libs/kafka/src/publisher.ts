@@ -87,6 +87,7 @@ export class KafkaPublisher implements EventPublisher {
     } catch {
       return false;
     } finally {
+      // The ping's answer stands whether or not its admin connection closes cleanly; kafkajs logs the failure itself.
       await admin.disconnect().catch(() => undefined);
     }
   }

@@ -75,7 +75,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
 
   if (role === 'all' || role === 'webhook') {
     if (env.GITHUB_WEBHOOK_SECRETS.length === 0) log.warn('GITHUB_WEBHOOK_SECRETS is not set: every webhook delivery will be refused with 401');
-    app.use(createWebhookRouter({ secrets: env.GITHUB_WEBHOOK_SECRETS, publisher: adapters.publisher, metrics: createWebhookMetrics(registry), log: (level, message, context) => log[level](context, message) }));
+    app.use(createWebhookRouter({ secrets: env.GITHUB_WEBHOOK_SECRETS, publisher: adapters.publisher, metrics: createWebhookMetrics(registry), log }));
     checks.eventLog = () => adapters.publisher.ping();
   }
   if (role === 'all' || role === 'reader' || role === 'indexer') {

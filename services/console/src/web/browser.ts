@@ -239,6 +239,7 @@ export class Browser {
     } catch (error) {
       // A file given as a folder: show the file instead.
       if (error instanceof ApiError && error.code === 'INVALID_ARGUMENT' && route.folder !== '') {
+        // Not readable as a file either: the folder's own error below is what the page shows.
         const file = await api.file(route.owner, route.repo, route.folder, undefined, signal).catch(() => null);
         if (file) {
           location.replace(fileHash(route.owner, route.repo, route.folder));
@@ -421,6 +422,7 @@ export class Browser {
     } catch (error) {
       // A folder given as a file: list it instead.
       if (error instanceof ApiError && error.code === 'INVALID_ARGUMENT') {
+        // Not listable as a folder either: the file's own error below is what the page shows.
         const folder = await api.tree(route.owner, route.repo, route.path, undefined, signal).catch(() => null);
         if (folder) {
           location.replace(treeHash(route.owner, route.repo, route.path));
