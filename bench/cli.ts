@@ -22,7 +22,7 @@ import { startElasticsearch, startSqlite, type Backend, type BackendName } from 
 import { prepareData } from './setup/data';
 import { acquireEngines, type Engines } from './setup/engines';
 import type { SuiteContext } from './suites/context';
-import { runBackend, SUITES, type SuiteName } from './suites/run';
+import { runBackend, SUITES } from './suites/run';
 
 const SECRET = 'bench-webhook-secret';
 

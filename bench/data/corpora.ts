@@ -54,7 +54,7 @@ export function mediumCorpus(): Corpus {
 
 /** The JDK's own Java sources (lib/src.zip of the newest JDK), unpacked into `workDir`. */
 function jdkSources(workDir: string): string | null {
-  let jdks: string[] = [];
+  let jdks: string[];
   try {
     jdks = readdirSync('/usr/lib/jvm').sort().reverse();
   } catch {

@@ -30,7 +30,7 @@ export async function connectStdio(command: string, args: string[], env: Record<
   try {
     await client.connect(transport);
   } catch (error) {
-    throw new Error(`MCP server ${args.join(' ')} did not start: ${(error as Error).message}\n${stderr}`);
+    throw new Error(`MCP server ${args.join(' ')} did not start: ${(error as Error).message}\n${stderr}`, { cause: error });
   }
   return { client, pid: transport.pid, stderr: () => stderr, close: () => client.close() };
 }

@@ -32,7 +32,7 @@ export function selfTimes(profile: CpuProfile): { name: string; ms: number }[] {
 
 /** One line per profile in `dir`: the total and the top functions by self time. */
 export function summarizeProfiles(dir: string, top = 12): string[] {
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
   } catch {

@@ -15,11 +15,11 @@ export interface Row {
   backend: string;
   case: string;
   value: Figure;
-  baseline?: Figure;
+  baseline?: Figure | undefined;
   /** value / baseline, of the medians and of the p99s. */
   ratio?: { median: number | null; p99: number | null };
-  target?: { text: string; met: boolean | null };
-  note?: string;
+  target?: { text: string; met: boolean | null } | undefined;
+  note?: string | undefined;
 }
 
 export interface Machine {
@@ -52,7 +52,7 @@ export function figure(label: string, unit: string, samples: number[]): Figure {
   return { label, unit, summary: summarize(samples), samples: [...samples] };
 }
 
-export function row(fields: { suite: string; backend: string; case: string; value: Figure; baseline?: Figure; target?: Row['target']; note?: string }): Row {
+export function row(fields: { suite: string; backend: string; case: string; value: Figure; baseline?: Figure | undefined; target?: Row['target']; note?: string | undefined }): Row {
   const out: Row = { ...fields };
   if (fields.baseline) {
     out.ratio = {

@@ -16,7 +16,7 @@ export interface Engines {
 export async function acquireEngines(log: (line: string) => void): Promise<Engines> {
   const { KAFKA_BROKERS, ELASTICSEARCH_URL } = process.env;
   if (KAFKA_BROKERS && ELASTICSEARCH_URL) {
-    return { kafkaBrokers: KAFKA_BROKERS, elasticsearchUrl: ELASTICSEARCH_URL, provenance: 'from KAFKA_BROKERS / ELASTICSEARCH_URL', release: async () => undefined };
+    return { kafkaBrokers: KAFKA_BROKERS, elasticsearchUrl: ELASTICSEARCH_URL, provenance: 'from KAFKA_BROKERS / ELASTICSEARCH_URL', release: () => Promise.resolve() };
   }
   const lib = await loadEnginesLib();
   const result = await lib.up({ log: (line) => log(`[engines] ${line}`) });

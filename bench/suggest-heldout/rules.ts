@@ -160,7 +160,7 @@ function letterAt(text: string): number[] {
 }
 
 /** One typo in `text` (≥ 4 characters): adjacent letters swapped, a letter dropped, one added or one replaced. */
-function typoOf(text: string, pick: <T>(items: readonly T[]) => T | undefined, random: () => number): string | null {
+function typoOf(text: string, pick: <T>(items: readonly T[]) => T | undefined, _random: () => number): string | null {
   if (text.length < 4) return null;
   const letters = letterAt(text);
   if (letters.length === 0) return null;
@@ -206,7 +206,7 @@ export function makers(random: () => number, folders: readonly string[]): Record
     },
     case: (path) => {
       const p = parts(path);
-      const flipped = p.name[0] === p.name[0]!.toUpperCase() ? p.name[0]!.toLowerCase() + p.name.slice(1) : p.name[0]!.toUpperCase() + p.name.slice(1);
+      const flipped = p.name[0] === p.name[0]!.toUpperCase() ? p.name[0].toLowerCase() + p.name.slice(1) : p.name[0]!.toUpperCase() + p.name.slice(1);
       const options = [path.toLowerCase(), path.toUpperCase(), p.at(p.folder, flipped)].filter((o) => o !== path);
       return pick(options) ?? null;
     },

@@ -4,7 +4,6 @@ import { callOk, connectHttp, type McpConnection } from '../mcp/clients';
 import { FUSE_DEFAULTS, FUSE_FOR_PATHS, fuseTop } from '../suggest-heldout/fuse';
 import { figure, row, upperTarget } from '../report/model';
 import type { Backend } from '../setup/backends';
-import { extent, median } from '../measure/stats';
 import type { SuiteContext } from './context';
 import { startGitdexStdio } from './reads';
 
@@ -57,7 +56,7 @@ type Ask = (query: string) => Promise<string[]>;
 /** A fresh reader answering suggest_paths over stdio (main.js --stdio) or Streamable HTTP (a reader process). */
 async function freshSuggester(backend: Backend, transport: 'stdio' | 'http', repository: string): Promise<{ ask: Ask; close(): Promise<void> }> {
   let connection: McpConnection;
-  let stop = async () => undefined as void;
+  let stop = (): Promise<void> => Promise.resolve();
   if (transport === 'stdio') connection = await startGitdexStdio(backend);
   else {
     const reader = await startGitdex({ ...backend.readEnv, GITDEX_ROLE: 'reader' }, `${backend.name} reader`);

@@ -37,8 +37,9 @@ function mvn(pom: string, args: string[]): void {
 /** Fills the cache once (behind a lock in the cache, and a marker file written last). */
 async function once(opts: ArtifactOptions, marker: string, fn: () => void): Promise<void> {
   if (fs.existsSync(marker)) return;
-  await withLock(path.join(opts.cache, '.fetch.lock'), opts.log, async () => {
+  await withLock(path.join(opts.cache, '.fetch.lock'), opts.log, () => {
     if (!fs.existsSync(marker)) fn();
+    return Promise.resolve();
   });
 }
 

@@ -4,7 +4,6 @@
 // data, so tests can take down the broker leading a partition or the node holding a primary.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fetchElasticsearch, fetchKafka } from './artifacts.ts';
 import { elasticsearchClusterYml, KAFKA_LOG4J2, kafkaClusterId, kafkaClusterProperties, kafkaJvmFlags, type EsNodeConfig, type KafkaNodeConfig } from './config-files.ts';
@@ -13,7 +12,8 @@ import { withLock } from './locks.ts';
 import { elasticsearchHealthy, kafkaHealthy } from './probes.ts';
 import { groupMembers, groupRssMb, killGroups, markedProcesses, processMarks, signalGroup, spawnDetached } from './processes.ts';
 import { asUser, engineUser } from './system-user.ts';
-import { readJson, run, runChecked, sleep, tail, writeJson, type Log } from './util.ts';
+import { portsFrom } from './cluster-ports.ts';
+import { errorMessage, readJson, run, runChecked, sleep, tail, writeJson, type Log } from './util.ts';
 
 export type ClusterEngine = 'kafka' | 'elasticsearch';
 
@@ -112,41 +112,6 @@ export function endpointsOf(state: ClusterState): ClusterEndpoints {
     kafkaBrokers: state.kafka.map((k) => `127.0.0.1:${k.port}`).join(','),
     elasticsearchUrl: state.elasticsearch.map((e) => `http://127.0.0.1:${e.port}`).join(','),
   };
-}
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
-  });
-}
-
-function ephemeralPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** `count` ports from `base` (all must be free: a fixed layout never moves silently), or any free ones. */
-async function portsFrom(base: number, count: number, taken: Set<number>): Promise<number[]> {
-  const ports: number[] = [];
-  for (let i = 0; i < count; i += 1) {
-    let port = base > 0 ? base + i : await ephemeralPort();
-    while (base === 0 && taken.has(port)) port = await ephemeralPort();
-    if (base > 0 && (taken.has(port) || !(await portFree(port)))) {
-      throw new Error(`port ${port} is taken: stop what uses it, or choose other cluster ports (ENGINES_CLUSTER_KAFKA_PORT / ENGINES_CLUSTER_ELASTICSEARCH_PORT)`);
-    }
-    taken.add(port);
-    ports.push(port);
-  }
-  return ports;
 }
 
 async function newState(o: ClusterOptions): Promise<ClusterState> {
@@ -344,7 +309,8 @@ export async function clusterUp(o: ClusterOptions): Promise<ClusterEndpoints & {
       writeJson(statePath(o), state);
       await waitClusterHealthy(o, state, { kafkaBrokers: n, esNodes: n }, watched);
     } catch (error) {
-      await stopAll(o, state).catch(() => undefined);
+      // The start's own error is what the caller needs; a failed clean-up is told, not thrown over it.
+      await stopAll(o, state).catch((stopError: unknown) => o.log(`cluster: stopping the failed start failed too: ${errorMessage(stopError)}`));
       throw error;
     }
     o.log(`cluster healthy after ${((Date.now() - began) / 1000).toFixed(1)}s`);
@@ -401,7 +367,7 @@ export async function startClusterNode(o: ClusterOptions, engine: ClusterEngine,
 }
 
 /** SIGSTOP / SIGCONT one node (a hung node: its ports stay open, nothing answers). */
-export async function signalClusterNode(o: ClusterOptions, engine: ClusterEngine, node: number, signal: 'SIGSTOP' | 'SIGCONT'): Promise<void> {
+export function signalClusterNode(o: ClusterOptions, engine: ClusterEngine, node: number, signal: 'SIGSTOP' | 'SIGCONT'): void {
   const target = findNode(requireState(o), engine, node);
   for (const g of nodeGroups(o, engine, target)) signalGroup(g, signal);
 }

@@ -39,7 +39,7 @@ export function discoverJdks(): JdkHome[] {
   const roots = ['/usr/lib/jvm', '/opt/java', '/opt/jdk', '/usr/local/lib/jvm', '/usr/java'];
   const homes: JdkHome[] = [];
   for (const root of roots) {
-    let entries: string[] = [];
+    let entries: string[];
     try {
       entries = fs.readdirSync(root);
     } catch {

@@ -43,8 +43,8 @@ async function withFileLock<T>(lock: string, log: Log, fn: () => Promise<T>): Pr
       break;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
-      let owner = 0;
-      let age = 0;
+      let owner: number;
+      let age: number;
       try {
         owner = Number(fs.readFileSync(lock, 'utf8').trim() || 0);
         age = Date.now() - fs.statSync(lock).mtimeMs;
@@ -56,7 +56,7 @@ async function withFileLock<T>(lock: string, log: Log, fn: () => Promise<T>): Pr
         fs.rmSync(lock, { force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`engines lock ${lock} held by pid ${owner} for too long`);
+      if (Date.now() > deadline) throw new Error(`engines lock ${lock} held by pid ${owner} for too long`, { cause: error });
       if (!told) log(`waiting for another engines command (pid ${owner}) to finish`);
       told = true;
       await sleep(300);

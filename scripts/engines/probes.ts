@@ -24,6 +24,7 @@ export async function kafkaClusterInfo(brokers: string[], timeoutMs = 3000): Pro
     const cluster = await admin.describeCluster();
     return { brokers: cluster.brokers, controller: cluster.controller, clusterId: cluster.clusterId };
   } finally {
+    // The probe's answer stands whether or not its connection closes cleanly; a probe has no log to tell.
     await admin.disconnect().catch(() => undefined);
   }
 }

@@ -29,7 +29,7 @@ export function listProcesses({ zombies = false } = {}): ProcessInfo[] {
     const pid = Number(entry);
     const stat = procStat(pid);
     if (!stat || (stat.state === 'Z' && !zombies)) continue;
-    let cmdline = '';
+    let cmdline: string;
     try {
       cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
     } catch {

@@ -298,7 +298,8 @@ export function createEngines(settings: EnginesSettings) {
       await waitHealthy(ctx, name, state, pgid);
     } catch (error) {
       const groups = [pgid, ...engineGroups(ctx, name)].filter((g, i, a) => a.indexOf(g) === i);
-      await killGroups(label(name), groups, log, { force: true }).catch(() => undefined);
+      // The start's own error is what the caller needs; a failed clean-up is told, not thrown over it.
+      await killGroups(label(name), groups, log, { force: true }).catch((killError: unknown) => log(`${label(name)}: stopping the failed start failed too: ${errorMessage(killError)}`));
       throw error;
     }
     log(`${label(name)} healthy after ${((Date.now() - started) / 1000).toFixed(1)}s`);
@@ -329,7 +330,7 @@ export function createEngines(settings: EnginesSettings) {
     const ctx = makeContext(opts);
     await logStore.run(ctx.log, async () => {
       const dir = path.join(ctx.home, 'private');
-      let entries: string[] = [];
+      let entries: string[];
       try {
         entries = fs.readdirSync(dir);
       } catch {
@@ -436,13 +437,14 @@ export function createEngines(settings: EnginesSettings) {
     /** SIGSTOP the engine: its ports stay open but nothing answers (a hung engine). */
     async pauseEngine(name: EngineName | 'es' | 'all', opts: EngineOptions = {}): Promise<void> {
       const ctx = makeContext(opts);
-      await locked(ctx, async () => {
+      await locked(ctx, () => {
         for (const n of engineList(name)) {
           const groups = engineGroups(ctx, n);
           if (groups.length === 0) throw new Error(`${label(n)} is not running`);
           for (const g of groups) signalGroup(g, 'SIGSTOP');
           log(`${label(n)} paused`);
         }
+        return Promise.resolve();
       });
     },
 

@@ -32,7 +32,7 @@ export interface DockerContext {
 }
 
 /** `loadTs` loads a TypeScript module of the repository by its path from the root. */
-export function loadFacts(root: string, loadTs: (relativePath: string) => any): Promise<Facts>;
+export function loadFacts(root: string, loadTs: (relativePath: string) => unknown): Promise<Facts>;
 export function validateDeploy(options: { root: string; facts: Facts; kubectl?: boolean }): Section[];
 
 export function buildContext(root: string, dockerignoreText: string): DockerContext;
@@ -44,12 +44,14 @@ export function validateComposeText(text: string, options: { facts: Facts; env?:
 export function validateComposeDocument(document: unknown, options: { facts: Facts; env?: Record<string, string>; root?: string; docs?: string }): { problems: string[]; required: Map<string, string> };
 
 export function validateKubernetesObject(object: unknown): string[];
-export function validateKubernetesSet(objects: any[], options: { facts: Facts; images?: string[]; docs?: string }): string[];
+export function validateKubernetesSet(objects: unknown[], options: { facts: Facts; images?: string[]; docs?: string }): string[];
 
 export function validateKafkaTopics(objects: unknown[], facts: Facts): string[];
 export function validateElasticsearchTemplates(dir: string, facts: Facts): string[];
 export function writeElasticsearchTemplates(dir: string, facts: Facts): string[];
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML of any shape: its readers (the deploy tests) assert the shape
 export function parseYamlDocuments(text: string): { values: any[]; errors: string[] };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as parseYamlDocuments
 export function readManifests(file: string): { objects: any[]; errors: string[] };
 export const SAMPLE_ENVIRONMENT: Record<string, string>;

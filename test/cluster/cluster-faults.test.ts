@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { EVENTS_TOPIC } from '@gitdex/contracts';
 import { privateCluster, type PrivateCluster } from '../harness/cluster';
-import { FaultPipeline, measureFault, type FaultContext } from '../support/fault-pipeline';
+import { measureFault, type FaultContext } from '../support/fault-measure';
+import { FaultPipeline } from '../support/fault-pipeline';
 import { FaultResults, type FaultResult } from '../support/fault-results';
 import { startReadLoad, type ReadLoadReport } from '../support/read-load';
 

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CONSUMER_MEMBERS } from '@gitdex/kafka';
 import { privateEngines, type PrivateEngines } from '../harness/engines';
 import { observeGroup } from '../support/fault-kafka';
-import { FaultPipeline, measureFault } from '../support/fault-pipeline';
+import { measureFault } from '../support/fault-measure';
+import { FaultPipeline } from '../support/fault-pipeline';
 import { describeProbe, expectIndexUnavailable, probeReader, type ReaderProbe } from '../support/fault-reader';
 import { FaultResults } from '../support/fault-results';
 

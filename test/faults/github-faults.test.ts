@@ -4,7 +4,8 @@
 // Elasticsearch is the shared one (indices under a prefix of this run, dropped at the end).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { engineEndpoints, privateEngines, type PrivateEngines } from '../harness/engines';
-import { FaultPipeline, measureFault } from '../support/fault-pipeline';
+import { measureFault } from '../support/fault-measure';
+import { FaultPipeline } from '../support/fault-pipeline';
 import { FaultResults } from '../support/fault-results';
 
 const results = new FaultResults('github-faults');

@@ -6,7 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { privateEngines, type PrivateEngines } from '../harness/engines';
 import { DEFAULT_CONSUMER_MEMBERS } from '@gitdex/kafka';
 import { observeGroup, waitGroupStable } from '../support/fault-kafka';
-import { FaultPipeline, MAIN, measureFault } from '../support/fault-pipeline';
+import { measureFault } from '../support/fault-measure';
+import { FaultPipeline, MAIN } from '../support/fault-pipeline';
 import { FaultResults } from '../support/fault-results';
 
 const results = new FaultResults('process-faults');

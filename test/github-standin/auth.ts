@@ -4,7 +4,7 @@ import { sendError } from './http';
 
 export interface AuthConfig {
   /** When set, every API request must present this token (or one minted for an installation). */
-  token?: string;
+  token?: string | undefined;
   /** Installation access tokens handed out by POST /app/installations/{id}/access_tokens. */
   mintedTokens: Set<string>;
 }
@@ -20,7 +20,7 @@ export function looksLikeJwt(token: string): boolean {
 }
 
 /** Marks res.locals.authenticated; answers 401 Bad credentials when a configured token is not met. */
-export function authMiddleware(config: () => AuthConfig, options: { allowJwt?: boolean } = {}): RequestHandler {
+export function authMiddleware(config: () => AuthConfig, options: { allowJwt?: boolean | undefined } = {}): RequestHandler {
   return (req, res, next) => {
     const { token, mintedTokens } = config();
     const presented = presentedToken(req);

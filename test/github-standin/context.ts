@@ -10,63 +10,63 @@ export interface GitHubStandInOptions {
   /** Directory holding <owner>/<repo> git repositories. */
   root: string;
   /** Port to listen on; 0 (default) picks a free one. */
-  port?: number;
+  port?: number | undefined;
   /** Interface to listen on (default 127.0.0.1). */
-  host?: string;
+  host?: string | undefined;
   /** Where push/repository webhooks are delivered. */
-  webhookUrl?: string;
+  webhookUrl?: string | undefined;
   /** Webhook secret for X-Hub-Signature(-256); unsigned when absent. */
-  secret?: string;
+  secret?: string | undefined;
   /** When set, API requests need "Authorization: token <token>" (or Bearer). */
-  token?: string;
+  token?: string | undefined;
   /** Base of html_url/compare links (default https://github.com). */
-  htmlBaseUrl?: string;
+  htmlBaseUrl?: string | undefined;
   /** Recursive trees truncate after this many entries (GitHub: 100,000). */
-  maxTreeEntries?: number;
+  maxTreeEntries?: number | undefined;
   /** Recursive trees truncate when the entries' JSON exceeds this size (GitHub: 7 MB). */
-  maxTreeBytes?: number;
+  maxTreeBytes?: number | undefined;
   /** Core rate limit per window (default 5000 per 3600 s). */
-  rateLimit?: { limit?: number; windowSeconds?: number };
+  rateLimit?: { limit?: number | undefined; windowSeconds?: number | undefined };
   /** Seconds until x-ratelimit-reset for primary rate-limit faults (default 1). */
-  rateLimitResetSeconds?: number;
+  rateLimitResetSeconds?: number | undefined;
   /** Maximum commits listed in a push payload (default 20). */
-  maxPayloadCommits?: number;
+  maxPayloadCommits?: number | undefined;
   /** X-GitHub-Hook-ID (default 1). */
-  hookId?: number;
+  hookId?: number | undefined;
   /** Adds `installation: {id, node_id}` to payloads and backs the /app installation endpoints. */
-  installationId?: number;
+  installationId?: number | undefined;
   /** Owners that are organizations (owner.type "Organization", `organization` in payloads). */
-  organizations?: string[];
+  organizations?: string[] | undefined;
   /** Login of the webhook `sender`/`pusher` (default: the repository owner). */
-  sender?: string;
+  sender?: string | undefined;
   /** Webhook delivery timeout (default 10 s). */
-  deliveryTimeoutMs?: number;
+  deliveryTimeoutMs?: number | undefined;
   /** Where ids and delivery state persist (default <root>/.github-standin.json). */
-  stateFile?: string;
+  stateFile?: string | undefined;
   /** Called with one line per API request (for the CLI). */
-  onRequestLog?: (line: string) => void;
+  onRequestLog?: ((line: string) => void) | undefined;
   /**
    * Where generated archives are kept, by repository, commit and format, and served again
    * from: codeload serves archives it made before from its cache, so benchmarks time the
    * reader of an archive, not the stand-in's gzip. Off by default (no disk use).
    */
-  archiveCacheDir?: string;
+  archiveCacheDir?: string | undefined;
 }
 
 /** The part of the options that can change at runtime (POST /_admin/config). */
 export interface StandInConfig {
-  webhookUrl?: string;
-  secret?: string;
-  token?: string;
+  webhookUrl?: string | undefined;
+  secret?: string | undefined;
+  token?: string | undefined;
   htmlBaseUrl: string;
   maxTreeEntries: number;
   maxTreeBytes: number;
   rateLimitResetSeconds: number;
   maxPayloadCommits: number;
   hookId: number;
-  installationId?: number;
+  installationId?: number | undefined;
   organizations: string[];
-  sender?: string;
+  sender?: string | undefined;
   deliveryTimeoutMs: number;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { git, gitText, runGit, ZERO_SHA } from './git';
 
 /** File content: text/bytes, an executable file, a symlink, or a submodule (gitlink) commit. */
-export type FileContent = string | Buffer | { content: string | Buffer; executable?: boolean } | { symlink: string } | { submodule: string; url?: string };
+export type FileContent = string | Buffer | { content: string | Buffer; executable?: boolean | undefined } | { symlink: string } | { submodule: string; url?: string | undefined };
 
 /** Path -> new content, or null to delete the path. */
 export type FileChanges = Record<string, FileContent | null>;

@@ -6,8 +6,8 @@ export const ZERO_SHA = '0000000000000000000000000000000000000000';
 export const EMPTY_TREE_SHA = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 export interface GitRunOptions {
-  input?: string | Buffer;
-  env?: Record<string, string>;
+  input?: string | Buffer | undefined;
+  env?: Record<string, string> | undefined;
 }
 
 export interface GitResult {
@@ -87,5 +87,6 @@ export function isHexSha(value: string): boolean {
 export function isSafeRefName(ref: string): boolean {
   if (ref.length === 0 || ref.length > 1024 || ref.startsWith('-') || ref.startsWith('/')) return false;
   if (ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock')) return false;
+  // eslint-disable-next-line no-control-regex -- git check-ref-format refuses control characters in a ref
   return !/[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\/|\/\./.test(ref);
 }

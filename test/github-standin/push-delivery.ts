@@ -11,9 +11,9 @@ import type { DeliveryRecord } from './webhooks';
 
 export interface PushOptions {
   /** Branch ("main"), or full ref ("refs/heads/main", "refs/tags/v1"); default: the default branch. */
-  ref?: string;
+  ref?: string | undefined;
   /** Overrides the remembered previous SHA. */
-  before?: string;
+  before?: string | undefined;
 }
 
 export interface PushResult {

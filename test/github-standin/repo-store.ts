@@ -10,7 +10,8 @@ export interface RepoHandle extends RepoSettings {
   dir: string;
 }
 
-export type RepoPatch = Partial<Pick<RepoSettings, 'private' | 'archived' | 'description' | 'topics'>>;
+// Typed as a parsed request body is (zod leaves out the keys the body does not have).
+export type RepoPatch = { [K in 'private' | 'archived' | 'description' | 'topics']?: RepoSettings[K] | undefined };
 
 export function isValidOwner(owner: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(owner);

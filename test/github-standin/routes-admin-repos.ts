@@ -33,7 +33,7 @@ async function sendRepositoryEvent(ctx: StandInContext, repo: RepoHandle, action
   return ctx.webhooks.deliver('repository', await repositoryEventPayload(ctx, repo, action, changes));
 }
 
-export async function renameRepo(ctx: StandInContext, owner: string, name: string, to: { newOwner?: string; newName?: string; deliver?: boolean }): Promise<RepoAdminResult> {
+export async function renameRepo(ctx: StandInContext, owner: string, name: string, to: { newOwner?: string | undefined; newName?: string | undefined; deliver?: boolean | undefined }): Promise<RepoAdminResult> {
   const repo = await findRepo(ctx, owner, name);
   const newOwner = to.newOwner ?? repo.owner;
   const newName = to.newName ?? repo.name;
@@ -57,7 +57,7 @@ export async function deleteRepo(ctx: StandInContext, owner: string, name: strin
 }
 
 /** Changes settings; privatized/publicized/archived/unarchived webhooks follow the changes. */
-export async function updateRepo(ctx: StandInContext, owner: string, name: string, patch: RepoPatch & { deliver?: boolean }): Promise<RepoAdminResult> {
+export async function updateRepo(ctx: StandInContext, owner: string, name: string, patch: RepoPatch & { deliver?: boolean | undefined }): Promise<RepoAdminResult> {
   const repo = await findRepo(ctx, owner, name);
   const { deliver, ...settings } = patch;
   const updated = ctx.store.update(repo, settings);

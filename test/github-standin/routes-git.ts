@@ -70,7 +70,8 @@ export function gitRouter(ctx: StandInContext): Router {
     const recursive = req.query.recursive !== undefined;
     const u = repoUrls(repo, urlsOf(ctx));
     const all = (await listTree(repo.dir, sha, recursive)).map((e) => entryJson(u, e));
-    let { maxTreeEntries: maxEntries, maxTreeBytes: maxBytes } = ctx.config;
+    const maxBytes = ctx.config.maxTreeBytes;
+    let maxEntries = ctx.config.maxTreeEntries;
     if (recursive) {
       const fault = ctx.faults.takeFirst(['truncate_trees'], req.originalUrl);
       if (fault?.spec.type === 'truncate_trees') maxEntries = Math.min(maxEntries, fault.spec.maxEntries);

@@ -44,9 +44,9 @@ export interface GitHubStandIn {
   pushAll(owner: string, repo: string): Promise<PushResult[]>;
   deliver(event: string, payload: unknown): Promise<DeliveryRecord>;
   redeliver(deliveryId: string): Promise<DeliveryRecord>;
-  rename(owner: string, repo: string, to: { newOwner?: string; newName?: string; deliver?: boolean }): Promise<RepoAdminResult>;
-  remove(owner: string, repo: string, options?: { deliver?: boolean }): Promise<RepoAdminResult>;
-  setVisibility(owner: string, repo: string, isPrivate: boolean, options?: { deliver?: boolean }): Promise<RepoAdminResult>;
+  rename(owner: string, repo: string, to: { newOwner?: string | undefined; newName?: string | undefined; deliver?: boolean | undefined }): Promise<RepoAdminResult>;
+  remove(owner: string, repo: string, options?: { deliver?: boolean | undefined }): Promise<RepoAdminResult>;
+  setVisibility(owner: string, repo: string, isPrivate: boolean, options?: { deliver?: boolean | undefined }): Promise<RepoAdminResult>;
   close(): Promise<void>;
 }
 

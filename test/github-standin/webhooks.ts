@@ -3,8 +3,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { HttpError } from './http';
 
 export interface WebhookTarget {
-  url?: string;
-  secret?: string;
+  url?: string | undefined;
+  secret?: string | undefined;
   hookId: number;
   timeoutMs: number;
 }

@@ -34,7 +34,6 @@ export interface EnginesSetupRecord {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __GITDEX_ENGINES__: EnginesSetupRecord | undefined;
 }
 
@@ -160,7 +159,7 @@ export default async function globalSetup(): Promise<void> {
       return;
     } catch (err) {
       reasons.push(`testcontainers: ${(err as Error).message}`);
-      if (forced === 'testcontainers') throw new Error(noEnginesMessage(reasons));
+      if (forced === 'testcontainers') throw new Error(noEnginesMessage(reasons), { cause: err });
       say(`containers failed (${(err as Error).message}); falling back to the local JVM engines`);
     }
   }
@@ -170,7 +169,7 @@ export default async function globalSetup(): Promise<void> {
     say(`engines ready in ${((Date.now() - began) / 1000).toFixed(1)}s`);
   } catch (err) {
     reasons.push(`local JVM engines (scripts/engines): ${(err as Error).message}`);
-    throw new Error(noEnginesMessage(reasons));
+    throw new Error(noEnginesMessage(reasons), { cause: err });
   }
 }
 

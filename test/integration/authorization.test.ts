@@ -40,7 +40,7 @@ describe('authorisation through the whole pipeline', () => {
   const listen = async (env: ReturnType<typeof loadEnv>) => {
     const log = createLogger({ level: 'silent' });
     const options = readerOptions(env, { index: p.index, publisher: p.publisher } as unknown as Adapters, log);
-    const app = createReaderApp(options, { registry: new Registry(), ...readerHttpOptions(env, log) });
+    const app = createReaderApp(options, { registry: new Registry(), ...readerHttpOptions(env) });
     const s: Server = await new Promise((resolve) => {
       const started = app.listen(0, '127.0.0.1', () => resolve(started));
     });
@@ -78,7 +78,7 @@ describe('authorisation through the whole pipeline', () => {
       const [owner, repoName] = name.split('/') as [string, string];
       ids[name] = await p.standIn.repoId(owner, repoName);
       await p.standIn.push(owner, repoName, { ref: 'refs/heads/main' });
-      await p.waitForCommit(ids[name]!, 'refs/heads/main', gitHead(repo.dir, 'main'));
+      await p.waitForCommit(ids[name], 'refs/heads/main', gitHead(repo.dir, 'main'));
     }
     const tokens = `acme-team:${TOKENS.acme}=acme/*;vault-reader:${TOKENS.vault}=Vault-Org/Plans;ci:${TOKENS.ci}=*`;
     ({ server, url } = await listen(loadEnv({ HOST: '127.0.0.1', GITDEX_READER_TOKENS: tokens, GITDEX_READER_RATE_LIMIT: '0' })));

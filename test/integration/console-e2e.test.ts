@@ -47,7 +47,7 @@ async function waitFor<T>(check: () => Promise<T | null | undefined | false>, wh
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).toString()})` : ''}`);
 }
 
 interface StateAnswer {

@@ -146,16 +146,17 @@ describe('Kafka', () => {
     let total = 0;
     await consumeUntil(consumer, (finish) => ({
       eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary }) => {
+      eachBatch: async (payload) => {
+        const { batch } = payload;
         for (const message of batch.messages) {
           const list = seen.get(batch.partition) ?? [];
           list.push(Number(String(message.value)));
           seen.set(batch.partition, list);
-          resolveOffset(message.offset);
+          payload.resolveOffset(message.offset);
           total++;
         }
-        await commitOffsetsIfNecessary();
-        await heartbeat();
+        await payload.commitOffsetsIfNecessary();
+        await payload.heartbeat();
         if (total === perPartition * 3) finish();
       },
     }));

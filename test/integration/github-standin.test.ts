@@ -104,7 +104,7 @@ describe('GitHub stand-in REST API', () => {
     expect(byShort.data.sha).toBe(featureHead);
     expect(byShort.data.parents.map((p) => p.sha)).toEqual([head]);
     const shaOnly = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', { owner: OWNER, repo: REPO, ref: 'feature/x', headers: { accept: 'application/vnd.github.sha' } });
-    expect(String(shaOnly.data)).toBe(featureHead);
+    expect(shaOnly.data).toBe(featureHead);
 
     const gitCommit = await octokit.rest.git.getCommit({ owner: OWNER, repo: REPO, commit_sha: head });
     expect(gitCommit.data.tree.sha).toBe(byBranch.data.commit.tree.sha);

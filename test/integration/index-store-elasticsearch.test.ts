@@ -105,7 +105,7 @@ describe('ElasticsearchIndexStore', () => {
 
       const store = new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: name });
       await expect(store.ensureReady()).rejects.toMatchObject({ code: 'INVALID', message: expect.stringMatching(/reindex/) });
-      expect(await store.reindex('files')).toEqual({ from: [`${name}-files-v0`], to: `${name}-files-v${FILES_MAPPING_VERSION}`, copied: 1200 });
+      expect(await store.reindex('files')).toEqual({ from: [`${name}-files-v0`], to: `${name}-files-v${FILES_MAPPING_VERSION}`, copied: 1200, leftBehind: [] });
       await store.ensureReady();
       expect(Object.keys(await admin.indices.getAlias({ name: `${name}-files` }))).toEqual([`${name}-files-v${FILES_MAPPING_VERSION}`]);
       const snapshot = { repositoryId: 9, ref: MAIN, generation: 1 };

@@ -81,7 +81,7 @@ describe('indexer convergence (property)', () => {
         for (const event of events.filter((e) => !delivered.has(e.eventId)).reverse()) await handleEvent(deps, event);
         await expectIndexEqualsGit(index, id, MAIN, repo.dir);
       }),
-      { numRuns: 8, endOnFailure: true, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), path: process.env.FC_PATH } : {}) },
+      { numRuns: 8, endOnFailure: true, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}) } : {}) },
     );
   });
 });

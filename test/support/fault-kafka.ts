@@ -71,9 +71,9 @@ export async function readEventIds(brokers: string[], topic = EVENTS_TOPIC, time
             }
           },
         })
-        .catch((error: unknown) => {
+        .catch((error: Error) => {
           clearTimeout(timer);
-          reject(error as Error);
+          reject(error);
         });
     });
   } finally {

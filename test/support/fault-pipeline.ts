@@ -1,22 +1,23 @@
 // The whole product as separate CHILD PROCESSES (one webhook, one or more indexers, one reader)
 // on real Kafka and Elasticsearch, fed by the GitHub stand-in, with a stream of pushes to several
-// repositories. measureFault() injects one fault while the stream flows and then checks that
+// repositories. measureFault() (fault-measure.ts) injects one fault while the stream flows and then checks that
 // nothing acknowledged was lost and that the index equals GitHub, and records how long that took.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
-import { commitFiles, createRepo, makeTempRoot, removeTempRoot, type FileChanges } from '../github-standin/fixture-repos';
+import { createRepo, makeTempRoot, removeTempRoot, type FileChanges } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { uniqueName } from '../harness/engines';
-import { deadLetterCount, readEventIds } from './fault-kafka';
+import { readEventIds } from './fault-kafka';
 import { RoleProcess } from './fault-process';
-import { RESULTS_DIR, type FaultResult, type FaultResults } from './fault-results';
+import { RESULTS_DIR } from './fault-results';
 import { startRoundRobin, type RoundRobin } from './round-robin';
 import { gitHead } from './git-truth';
 import { expectIndexEqualsGit } from './index-truth';
 import { FAULT_SECRET, roleEnvironment } from './role-env';
+import { errorText, PushStream, type DeliveryLog, type StreamRepo } from './push-stream';
 
 export const MAIN = 'refs/heads/main';
 export { FAULT_SECRET };
@@ -40,103 +41,10 @@ export interface FaultPipelineOptions {
   readers?: number;
 }
 
-export interface StreamRepo {
-  owner: string;
-  name: string;
-  fullName: string;
-  dir: string;
-  id: number;
-  pushes: number;
-  notes: string[];
-}
-
-export interface DeliveryLog {
-  id: string;
-  repository: string;
-  after: string;
-  /** Status of the first attempt; null when the webhook could not be reached. */
-  status: number | null;
-  error: string | null;
-  at: number;
-  /** Answered 202 at the first attempt. */
-  acknowledged: boolean;
-  /** Statuses of the redeliveries (null: not reachable). */
-  redeliveries: (number | null)[];
-  /** A redelivery got a 202. */
-  redeliveredOk: boolean;
-}
-
 interface RepositoryStateRow {
   repository: string;
   commit: string | null;
   status: string;
-}
-
-/** The files of push number `n` to a repository: a few modules change, notes come and go. */
-function changesOf(repo: StreamRepo, n: number): FileChanges {
-  const changes: FileChanges = {
-    'README.md': `# ${repo.fullName}\n\nPush ${n}.\n`,
-    [`src/module${n % 6}.ts`]: `// ${repo.fullName}, push ${n}\nexport const value${n % 6} = ${n};\n`,
-  };
-  if (n % 3 === 0) {
-    const note = `notes/n${n}.md`;
-    changes[note] = `note of push ${n}\n`;
-    repo.notes.push(note);
-    if (repo.notes.length > 4) changes[repo.notes.shift()!] = null;
-  }
-  return changes;
-}
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** Pushes to every repository in parallel (one loop each) until stopped, logging every delivery. */
-export class PushStream {
-  readonly deliveries: DeliveryLog[] = [];
-  readonly errors: string[] = [];
-  private stopped = false;
-  private loops: Promise<void>[] = [];
-
-  constructor(private readonly pipeline: FaultPipeline, private readonly intervalMs: number) {}
-
-  start(): this {
-    this.loops = this.pipeline.repos.map((repo) => this.loop(repo));
-    return this;
-  }
-
-  get acknowledgedCount(): number {
-    return this.deliveries.filter((d) => d.acknowledged).length;
-  }
-
-  /** Stops pushing; resolves once the pushes in flight got their answers. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await Promise.all(this.loops);
-  }
-
-  private async loop(repo: StreamRepo): Promise<void> {
-    while (!this.stopped) {
-      try {
-        repo.pushes += 1;
-        await commitFiles(repo.dir, changesOf(repo, repo.pushes), `push ${repo.pushes}`);
-        const at = Date.now();
-        const { payload, delivery } = await this.pipeline.standIn.push(repo.owner, repo.name, { ref: MAIN });
-        this.deliveries.push({
-          id: delivery.id,
-          repository: repo.fullName,
-          after: payload.after,
-          status: delivery.status,
-          error: delivery.error,
-          at,
-          acknowledged: delivery.status === 202,
-          redeliveries: [],
-          redeliveredOk: false,
-        });
-      } catch (error) {
-        this.errors.push(`${repo.fullName}: ${errorText(error)}`);
-      }
-      if (!this.stopped) await sleep(Math.round(this.intervalMs * (0.5 + Math.random())));
-    }
-  }
 }
 
 export class FaultPipeline {
@@ -171,7 +79,7 @@ export class FaultPipeline {
     } catch (error) {
       const tails = p.tails();
       await p.close();
-      throw new Error(`the fault pipeline did not start: ${errorText(error)}\n${tails}`);
+      throw new Error(`the fault pipeline did not start: ${errorText(error)}\n${tails}`, { cause: error });
     }
   }
 
@@ -349,7 +257,7 @@ export class FaultPipeline {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.webhookFront, this.readerFront].map((front) => front?.close().catch(() => undefined)));
+    await Promise.all([this.webhookFront, this.readerFront].filter((front) => front !== undefined).map((front) => front.close().catch(() => undefined)));
     await Promise.all([...this.webhooks, ...this.readers, ...this.indexers].map((r) => r.stop(10_000).catch(() => undefined)));
     await this.standIn?.close().catch(() => undefined);
     if (this.options.dropIndicesOnClose) {
@@ -360,106 +268,3 @@ export class FaultPipeline {
   }
 }
 
-export interface FaultContext {
-  pipeline: FaultPipeline;
-  stream: PushStream;
-  /** Marks the moment the fault was injected (default: when inject() was called). */
-  injected(): void;
-  /**
-   * Marks the end of the fault (default: when inject() resolves) and stops the stream: e.g. the
-   * moment a killed process is started again, so that its start-up counts as recovery.
-   */
-  ended(): void;
-  /** Adds a sentence to the row's notes. */
-  note(text: string): void;
-  /** Adds a sentence known later (e.g. an observation running on), awaited before the row is written. */
-  noteLater(text: Promise<string>): void;
-}
-
-export interface FaultSpec {
-  fault: string;
-  /** How many times inject() injects the fault (for the table); default 1. */
-  injections?: number;
-  /** Injects the fault while the stream flows; resolves when the fault is over (engine or process back). */
-  inject(ctx: FaultContext): Promise<void>;
-  /** Pushes before the fault; default 2 s. */
-  streamBeforeMs?: number;
-  /** How long the index may take to equal GitHub after the fault; default 120 s. */
-  recoveryTimeoutMs?: number;
-}
-
-/**
- * Runs one fault: starts a push stream, injects the fault, stops the stream when the fault is
- * over, redelivers what was not acknowledged, waits until the index equals GitHub, records the
- * row and asserts: nothing acknowledged lost, everything redelivered, index equals GitHub.
- */
-export async function measureFault(p: FaultPipeline, results: FaultResults, spec: FaultSpec): Promise<FaultResult> {
-  const deadBefore = await deadLetterCount(p.brokers).catch(() => 0);
-  const notes: string[] = [];
-  const stream = p.stream();
-  await sleep(spec.streamBeforeMs ?? 2000);
-  let injectedAt = Date.now();
-  let endedAt: number | undefined;
-  let stopping: Promise<void> | undefined;
-  const later: Promise<string>[] = [];
-  let injectError: unknown;
-  try {
-    await spec.inject({
-      pipeline: p,
-      stream,
-      injected: () => void (injectedAt = Date.now()),
-      ended: () => {
-        endedAt ??= Date.now();
-        stopping ??= stream.stop();
-      },
-      note: (text) => void notes.push(text),
-      noteLater: (text) => void later.push(text.catch((error: unknown) => `(${errorText(error)})`)),
-    });
-  } catch (error) {
-    injectError = error;
-  }
-  const faultEnd = endedAt ?? Date.now();
-  await (stopping ?? stream.stop());
-  await p.redeliverRefused(stream.deliveries);
-  const convergedAt = injectError === undefined ? await p.waitConverged(spec.recoveryTimeoutMs ?? 120_000) : null;
-  const state = convergedAt === null ? await p.describeState() : '';
-  let lost: { delivery: DeliveryLog; why: string }[] = [];
-  let lostError: unknown;
-  try {
-    lost = await p.lostDeliveries(stream.deliveries);
-  } catch (error) {
-    lostError = error;
-  }
-  const deadAfter = await deadLetterCount(p.brokers).catch(() => deadBefore);
-  notes.push(...(await Promise.all(later)));
-  const refused = stream.deliveries.filter((d) => !d.acknowledged);
-  const statuses = [...new Set(refused.map((d) => (d.status === null ? 'no connection' : String(d.status))))];
-  if (refused.length > 0) notes.push(`first attempts without 202: ${refused.length} (${statuses.join(', ')})`);
-  const row = results.add({
-    fault: spec.fault,
-    injections: spec.injections ?? 1,
-    deliveries: stream.deliveries.length,
-    acknowledged: stream.acknowledgedCount,
-    refused: refused.length,
-    redelivered: refused.filter((d) => d.redeliveredOk).length,
-    lost: lostError === undefined ? lost.length : -1,
-    deadLettered: deadAfter - deadBefore,
-    faultSeconds: (faultEnd - injectedAt) / 1000,
-    recoverySeconds: convergedAt === null ? null : (convergedAt - faultEnd) / 1000,
-    notes: notes.join('; '),
-  });
-  process.stdout.write(`[faults] ${JSON.stringify(row)}\n`);
-
-  if (injectError !== undefined) throw injectError;
-  expect(stream.errors).toEqual([]);
-  if (lostError !== undefined) throw lostError;
-  expect(lost.map((l) => `${l.delivery.repository} ${l.delivery.id}: ${l.why}`)).toEqual([]);
-  expect(refused.filter((d) => !d.redeliveredOk).map((d) => `${d.repository} ${d.id}: first ${d.status ?? d.error}, redeliveries ${JSON.stringify(d.redeliveries)}`)).toEqual([]);
-  if (convergedAt === null) {
-    throw new Error(`${spec.fault}: the index did not equal GitHub within ${(spec.recoveryTimeoutMs ?? 120_000) / 1000}s of the fault's end:\n${state}\n${p.tails()}`);
-  }
-  await p.expectIndexEqualsGitEverywhere();
-  // The stream really flowed: several repositories got acknowledged pushes.
-  expect(new Set(stream.deliveries.filter((d) => d.acknowledged || d.redeliveredOk).map((d) => d.repository)).size).toBe(p.repos.length);
-  return row;
-}

@@ -72,7 +72,7 @@ export class FaultResults {
 
 export function readAllParts(): FaultResult[] {
   const dir = join(RESULTS_DIR, 'parts');
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
   } catch {

@@ -1,9 +1,10 @@
 import { recordingLog } from './recording-log';
 import type { IndexStore } from '@gitdex/ports';
+import type { Log } from '@gitdex/observability';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { GitHubSource } from '@gitdex/github';
 import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@gitdex/kafka';
-import { createBatchHandler, DEFAULT_INDEX_REF_OPTIONS, RefSelection, type IndexRefOptions, type WorkerLog } from '@gitdex/indexer';
+import { createBatchHandler, DEFAULT_INDEX_REF_OPTIONS, RefSelection, type IndexRefOptions } from '@gitdex/indexer';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { engineEndpoints, kafkaBrokerList, uniqueName } from '../harness/engines';
@@ -41,7 +42,7 @@ export async function startPipeline(options: { indexRef?: Partial<IndexRefOption
   const publisher = new KafkaPublisher(kafka, { topic, partitions: 6 });
   const consumer = new KafkaConsumer(kafka, { topic, groupId: uniqueName('indexer'), partitions: 6, log: recordingLog() });
   const logs: Pipeline['logs'] = [];
-  const log: WorkerLog = {
+  const log: Log = {
     info: (context, message) => logs.push({ level: 'info', message, context }),
     warn: (context, message) => logs.push({ level: 'warn', message, context }),
     error: (context, message) => logs.push({ level: 'error', message, context }),

@@ -9,6 +9,7 @@ const text = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
 let facts: Facts;
 
 beforeAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loadFacts takes a synchronous loader: jest's require compiles the TypeScript module
   facts = await loadFacts(root, (rel) => require(join(root, rel)));
 }, 60_000);
 
@@ -158,7 +159,7 @@ describe('engines on the host (issue 17 item 7)', () => {
   it('the override example publishes them on loopback only, and docs say how to turn on security', () => {
     const example = parseYamlDocuments(readFileSync(join(root, 'docker-compose.override.example.yml'), 'utf8'));
     expect(example.errors).toEqual([]);
-    const services = (example.values[0] as any).services;
+    const services = (example.values[0]).services;
     expect(Object.keys(services).sort()).toEqual(['elasticsearch', 'kafka']);
     for (const service of Object.values<any>(services)) {
       for (const port of service.ports) expect(String(port)).toMatch(/^127\.0\.0\.1:/);

@@ -10,6 +10,7 @@ const dir = join(root, 'deploy', 'kubernetes');
 let facts: Facts;
 
 beforeAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loadFacts takes a synchronous loader: jest's require compiles the TypeScript module
   facts = await loadFacts(root, (rel) => require(join(root, rel)));
 }, 60_000);
 

@@ -2,7 +2,7 @@
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The exact bytes of a stored file version (see FileBytesFields in contracts). */
-export function storedBytes(file: { content: string | null; contentBase64?: string; bom?: boolean }): Buffer | null {
+export function storedBytes(file: { content: string | null; contentBase64?: string | undefined; bom?: boolean | undefined }): Buffer | null {
   if (file.contentBase64 !== undefined) return Buffer.from(file.contentBase64, 'base64');
   if (file.content === null) return null;
   const text = Buffer.from(file.content, 'utf8');

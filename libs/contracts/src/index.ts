@@ -1,8 +1,10 @@
-export * from './events';
-export * from './documents';
-export * from './config';
-export * from './path-terms';
-export * from './tools';
-export * from './content-terms';
-export * from './file-bytes';
-export * from './published-sites';
+export { eventKey, eventOfDeadLetter, EVENTS_TOPIC, DEAD_LETTER_TOPIC, ZERO_SHA, RepositoryIdentitySchema, type RepositoryIdentity, PushEventSchema, type PushEvent, BackfillReasonSchema, BackfillEventSchema, type BackfillEvent, PurgeEventSchema, type PurgeEvent, RepositoryChangedEventSchema, type RepositoryChangedEvent, GitdexEventSchema, type GitdexEvent, DeadLetterSchema, type DeadLetter } from './events';
+export { fileDocumentId, FileKindSchema, type FileKind, FileFlagsSchema, type FileFlags, TextEncodingSchema, type TextEncoding, FileDocumentSchema, type FileDocument, IndexStatusSchema, type IndexStatus, RetainedCommitSchema, type RetainedCommit, RefStateSchema, type RefState, RepositoryDocumentSchema, type RepositoryDocument } from './documents';
+export { parseReaderTokenList, parseReaderTokenFile, loadEnv, type ReaderTokenSpec, MIN_READER_TOKEN_CHARS, MIN_WEBHOOK_SECRET_CHARS, EnvSchema, type Env, ConfigError } from './config';
+export { ancestorsOf, folderOf, nameOf, extensionOf, depthOf, pathTokens, squashed, trigramsOf } from './path-terms';
+export { TOOL_NAMES, type ToolName, FreshnessSchema, type Freshness, FileFlagsOutputSchema, type FileFlagsOutput, ReadFileInputSchema, type ReadFileInput, ReadFileOutputSchema, type ReadFileOutput, ListFilesInputSchema, type ListFilesInput, FolderEntrySchema, FileEntrySchema, ListEntrySchema, type FolderEntry, type FileEntry, type ListEntry, ListFilesOutputSchema, type ListFilesOutput, RepositoryOverviewInputSchema, type RepositoryOverviewInput, RepositoryOverviewOutputSchema, type RepositoryOverviewOutput, RepositoriesStateInputSchema, type RepositoriesStateInput, RepositoryStateSchema, type RepositoryState, RepositoriesStateOutputSchema, type RepositoriesStateOutput, SuggestPathsInputSchema, type SuggestPathsInput, SuggestionSchema, type Suggestion, SuggestPathsOutputSchema, type SuggestPathsOutput, ToolErrorCodeSchema, type ToolErrorCode, ErrorBodySchema, type ErrorBody } from './tools';
+export { MAX_PATH_CHARS } from './tool-inputs';
+export { MAX_SEARCH_QUERY_CHARS, SearchCodeInputSchema, type SearchCodeInput, SearchMatchSchema, type SearchMatch, SearchFileSchema, type SearchFile, SearchCodeOutputSchema, type SearchCodeOutput } from './tool-search-code';
+export { foldUnit, foldText, contentTrigrams, contentTrigramCodes, contentTrigramWords, trigramOfCode, trigramWordOfCode } from './content-terms';
+export { storedBytes } from './file-bytes';
+export { parsePublishedSites, type PublishedSite } from './published-sites';

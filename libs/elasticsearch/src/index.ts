@@ -4,3 +4,4 @@ export { repositoryDocumentId, refStateDocumentId } from './ids';
 export { FILES_MAPPING_VERSION, REPOS_MAPPING_VERSION, filesMappings, reposMappings, indexNames, type IndexKind } from './mappings';
 export { MAX_FOLDERS } from './listings';
 export { toPortError } from './errors';
+export { type ReindexResult } from './setup';

@@ -73,19 +73,27 @@ export async function ensureIndices(client: Client, prefix: string, replicas?: n
   for (const kind of KINDS) await ensureIndex(client, prefix, kind, replicas);
 }
 
+/** What reindex did; leftBehind: old copies it could not delete (they only take disk). */
+export interface ReindexResult {
+  from: string[];
+  to: string;
+  copied: number;
+  leftBehind: string[];
+}
+
 /**
  * Copies every document behind `${prefix}-${kind}` into the physical index of this build's
  * mapping version and swaps the alias to it atomically. Runs on the minimal distribution
  * too (scroll + bulk instead of _reindex). Stop writers while it runs, or replay their
  * events afterwards: writes are idempotent.
  */
-export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<{ from: string[]; to: string; copied: number }> {
+export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<ReindexResult> {
   const { client } = ctx;
   const names = indexNames(ctx.prefix, kind);
   // A rebuild copies into a fresh physical index of the same version (e.g. to change shard counts or compact).
   const target = options.rebuild ? `${names.physical(names.version)}-r${Date.now()}` : names.physical(names.version);
   const sources = (await aliasTargets(client, names.alias)).map((entry) => entry.index);
-  if (sources.includes(target)) return { from: sources, to: target, copied: 0 };
+  if (sources.includes(target)) return { from: sources, to: target, copied: 0, leftBehind: [] };
   await putTemplate(client, ctx.prefix, kind, names.version, ctx.replicas);
   try {
     await client.indices.create({ index: target });
@@ -111,7 +119,13 @@ export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebu
       { add: { index: target, alias: names.alias, is_write_index: true } },
     ],
   });
-  // The alias no longer reaches the old copies: nothing reads them any more.
-  for (const index of sources) await client.indices.delete({ index }).catch(() => undefined);
-  return { from: sources, to: target, copied };
+  // The alias no longer reaches the old copies: nothing reads them any more. One that cannot be
+  // deleted now only takes disk: the caller is told which, to delete it by hand.
+  const leftBehind: string[] = [];
+  for (const index of sources) {
+    await client.indices.delete({ index }).catch(() => {
+      leftBehind.push(index);
+    });
+  }
+  return { from: sources, to: target, copied, leftBehind };
 }

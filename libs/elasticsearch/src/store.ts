@@ -26,7 +26,7 @@ import * as writes from './file-writes';
 import * as listings from './listings';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
-import { ensureIndices, reindex } from './setup';
+import { ensureIndices, reindex, type ReindexResult } from './setup';
 
 /** How long ping() waits: a health probe must answer fast, whatever the request timeout. */
 const PING_TIMEOUT_MS = 2_000;
@@ -111,7 +111,7 @@ export class ElasticsearchIndexStore implements IndexStore {
   }
 
   /** Copies the documents behind an alias into this build's mapping version and swaps the alias. */
-  reindex(kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<{ from: string[]; to: string; copied: number }> {
+  reindex(kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<ReindexResult> {
     return this.call('reindex', (ctx) => reindex(ctx, kind, options));
   }
 

@@ -19,8 +19,8 @@ export class GitHubSource implements Source {
 
   async repository(repositoryId: number, installationId?: number): Promise<SourceRepository | null> {
     try {
-      const { data } = await this.clients.forInstallation(installationId).request('GET /repositories/{repository_id}', { repository_id: repositoryId });
-      const repo = data as { id: number; full_name: string; default_branch: string; private: boolean; archived?: boolean; html_url: string };
+      const response = await this.clients.forInstallation(installationId).request('GET /repositories/{repository_id}', { repository_id: repositoryId });
+      const repo = response.data as { id: number; full_name: string; default_branch: string; private: boolean; archived?: boolean; html_url: string };
       return { id: repo.id, fullName: repo.full_name, defaultBranch: repo.default_branch, private: repo.private, archived: repo.archived ?? false, htmlUrl: repo.html_url };
     } catch (error) {
       const mapped = toPortError(error, `repository ${repositoryId}`);
@@ -126,6 +126,7 @@ export class GitHubSource implements Source {
       throw toPortError(error, action);
     }
     if (response.status < 200 || response.status >= 300) {
+      // The status is the error the caller gets; a body that cannot be read only leaves its message empty.
       const message = await text(response.body).catch(() => '');
       throw toPortError({ status: response.status, message: message.slice(0, 200), response: { headers: response.headers } }, action);
     }

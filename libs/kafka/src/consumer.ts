@@ -12,7 +12,7 @@ export interface KafkaConsumerOptions {
   topic?: string;
   partitions?: number;
   /** Replicas of the topic when this consumer creates it; default: chosen from the cluster's size (topics.ts). */
-  replicationFactor?: number;
+  replicationFactor?: number | undefined;
   /**
    * Partitions handled at the same time by one worker (different repositories): this many
    * group members in the process, each with its own fetch loop and a share of the partitions.
@@ -93,8 +93,11 @@ export class KafkaConsumer implements EventConsumer {
     await member.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, heartbeat, resolveOffset, commitOffsetsIfNecessary, isRunning, isStale }) => {
-        if (!isRunning() || isStale() || batch.messages.length === 0) return;
+      // kafkajs declares the payload's functions as methods: called through the payload, not destructured.
+      eachBatch: async (payload) => {
+        const { batch } = payload;
+        const heartbeat = () => payload.heartbeat();
+        if (!payload.isRunning() || payload.isStale() || batch.messages.length === 0) return;
         const envelopes: EventEnvelope[] = [];
         for (const message of batch.messages) {
           const envelope = await this.decode(message, batch.partition);
@@ -109,8 +112,8 @@ export class KafkaConsumer implements EventConsumer {
           clearInterval(timer);
         }
         const last = batch.messages[batch.messages.length - 1];
-        if (last) resolveOffset(last.offset);
-        await commitOffsetsIfNecessary();
+        if (last) payload.resolveOffset(last.offset);
+        await payload.commitOffsetsIfNecessary();
         await heartbeat();
       },
     });

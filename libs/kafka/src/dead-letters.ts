@@ -16,7 +16,7 @@ export class KafkaDeadLetters implements DeadLetterStore {
     private readonly kafka: Kafka,
     private readonly topic: string = DEAD_LETTER_TOPIC,
     /** Replicas of the topic when it is created; default: chosen from the cluster's size (topics.ts). */
-    private readonly replication: { replicationFactor?: number } = {},
+    private readonly replication: { replicationFactor?: number | undefined } = {},
   ) {
     this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
   }
@@ -96,16 +96,17 @@ export class KafkaDeadLetters implements DeadLetterStore {
         consumer
           .run({
             autoCommit: false,
-            eachMessage: async ({ partition, message }) => {
+            eachMessage: ({ partition, message }) => {
               const range = wanted.find((r) => r.partition === partition);
               const offset = Number(message.offset);
-              if (!range || offset < range.from || offset >= range.to) return;
+              if (!range || offset < range.from || offset >= range.to) return Promise.resolve();
               seen += 1;
               if (result.length < limit) result.push({ id: `${partition}:${offset}`, letter: DeadLetterSchema.parse(JSON.parse(message.value?.toString('utf8') ?? '{}')) });
               if (seen >= total) {
                 clearTimeout(timeout);
                 resolve();
               }
+              return Promise.resolve();
             },
           })
           .catch(reject);

@@ -1,5 +1,5 @@
-export * from './options';
-export * from './publisher';
-export * from './consumer';
-export * from './dead-letters';
+export { createKafka, type KafkaOptions } from './options';
+export { type KafkaPublisherOptions, KafkaPublisher } from './publisher';
+export { DEFAULT_CONSUMER_MEMBERS, type KafkaConsumerOptions, KafkaConsumer } from './consumer';
+export { KafkaDeadLetters } from './dead-letters';
 export { ensureTopics, replicationFor, type TopicReplication, type TopicSpec } from './topics';

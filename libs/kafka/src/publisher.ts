@@ -8,7 +8,7 @@ export interface KafkaPublisherOptions {
   topic?: string;
   partitions?: number;
   /** Replicas of the topic when this publisher creates it; default: chosen from the cluster's size (topics.ts). */
-  replicationFactor?: number;
+  replicationFactor?: number | undefined;
   /** How long a publish may take before it is reported unavailable; GitHub gives a delivery 10 s. */
   publishTimeoutMs?: number;
 }
@@ -87,6 +87,7 @@ export class KafkaPublisher implements EventPublisher {
     } catch {
       return false;
     } finally {
+      // The ping's answer stands whether or not its admin connection closes cleanly; kafkajs logs the failure itself.
       await admin.disconnect().catch(() => undefined);
     }
   }

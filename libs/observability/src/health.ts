@@ -14,6 +14,7 @@ export function mountHealth(app: Express, options: HealthOptions): void {
   });
   app.get('/readyz', (_req, res, next) => {
     const names = Object.keys(options.checks);
+    // A check that throws is the answer itself: that dependency is reported unavailable.
     Promise.all(names.map((name) => options.checks[name]!().catch(() => false)))
       .then((results) => {
         const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ? 'ok' : 'unavailable']));

@@ -15,7 +15,7 @@ export class PortError extends Error {
   readonly retriable: boolean;
   readonly retryAfterMs: number | undefined;
 
-  constructor(code: PortErrorCode, message: string, options: { retriable?: boolean; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(code: PortErrorCode, message: string, options: { retriable?: boolean; retryAfterMs?: number | undefined; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'PortError';
     this.code = code;

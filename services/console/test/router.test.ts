@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import express from 'express';
 import { createConsoleRouter, INDEX_HTML } from '../src/index';
 
-async function serve(router: express.Router): Promise<{ url: string; close(): Promise<void> }> {
+async function serve(router: express.Router): Promise<{ url: string; close: () => Promise<void> }> {
   const app = express();
   app.use(router);
   app.get('/v1/repositories', (_req, res) => void res.json({ repositories: [], omitted: 0 }));
@@ -54,7 +54,7 @@ describe('createConsoleRouter', () => {
 
       // Everything else goes on to the routers mounted after it.
       expect((await fetch(`${site.url}/console/missing.js`)).status).toBe(404);
-      expect((await (await fetch(`${site.url}/v1/repositories`)).json()) as unknown).toEqual({ repositories: [], omitted: 0 });
+      expect((await (await fetch(`${site.url}/v1/repositories`)).json())).toEqual({ repositories: [], omitted: 0 });
       const moved = await fetch(`${site.url}/console`, { redirect: 'manual' });
       expect(moved.status).toBe(301);
     } finally {

@@ -43,7 +43,7 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger): Reader
  * GITDEX_READER_TOKENS_FILE), anonymous callers unless GITDEX_REQUIRE_AUTH, the Host
  * allow-list against DNS rebinding and the per-caller rate limit.
  */
-export function readerHttpOptions(env: Env, log?: Logger): Omit<ReaderHttpOptions, 'registry'> {
+export function readerHttpOptions(env: Env): Omit<ReaderHttpOptions, 'registry'> {
   const tokens = readerTokenEntries([...env.GITDEX_READER_TOKENS, ...env.GITDEX_READER_TOKENS_FILE]);
   const allowedHosts = allowedHostsFor(env.HOST, env.GITDEX_ALLOWED_HOSTS);
   // Bound to every interface with no list, the DNS-rebinding check would be off: refuse to start instead.
@@ -75,7 +75,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
 
   if (role === 'all' || role === 'webhook') {
     if (env.GITHUB_WEBHOOK_SECRETS.length === 0) log.warn('GITHUB_WEBHOOK_SECRETS is not set: every webhook delivery will be refused with 401');
-    app.use(createWebhookRouter({ secrets: env.GITHUB_WEBHOOK_SECRETS, publisher: adapters.publisher, metrics: createWebhookMetrics(registry), log: (level, message, context) => log[level](context, message) }));
+    app.use(createWebhookRouter({ secrets: env.GITHUB_WEBHOOK_SECRETS, publisher: adapters.publisher, metrics: createWebhookMetrics(registry), log }));
     checks.eventLog = () => adapters.publisher.ping();
   }
   if (role === 'all' || role === 'reader' || role === 'indexer') {
@@ -83,13 +83,13 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     checks.index = () => adapters.index.ping();
   }
   if (role === 'all' || role === 'reader') {
-    app.use(createReaderRouter(readerOptions(env, adapters, log), { registry, ...readerHttpOptions(env, log) }));
+    app.use(createReaderRouter(readerOptions(env, adapters, log), { registry, ...readerHttpOptions(env) }));
     app.use(createConsoleRouter());
   }
   if (role === 'all' || role === 'indexer') {
     const indexer = await startIndexer(adapters, env, log, indexerMetrics ?? createIndexerMetrics(registry));
     stops.push(() => indexer.stop());
-    checks.consumer = async () => indexer.healthy();
+    checks.consumer = () => Promise.resolve(indexer.healthy());
   }
   mountHealth(app, { registry, checks });
 

@@ -1,4 +1,4 @@
-export { createBatchHandler, coalesce, WorkerStopping, type WorkerDeps, type WorkerLog } from './worker';
+export { createBatchHandler, coalesce, WorkerStopping, type WorkerDeps } from './worker';
 export { handleEvent, type HandleEventDeps, type EventOutcome } from './handle-event';
 export { indexRef, emptyRefState, DEFAULT_INDEX_REF_OPTIONS, type IndexRefOptions, type IndexRefDeps, type IndexOutcome, type RefTarget } from './index-ref';
 export { RefSelection, branchOf } from './ref-selection';

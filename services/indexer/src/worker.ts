@@ -1,21 +1,15 @@
 import type { GitdexEvent } from '@gitdex/contracts';
 import { PortError, type DeadLetterStore, type EventBatchHandler, type EventEnvelope } from '@gitdex/ports';
-import { parseTraceparent } from '@gitdex/observability';
+import { parseTraceparent, type Log } from '@gitdex/observability';
 import { handleEvent, type HandleEventDeps } from './handle-event';
 import { emptyRefState } from './index-ref';
 import type { IndexerMetrics } from './metrics';
 import { DEFAULT_RETRY_POLICY, delayBeforeRetry, describeError, type RetryPolicy } from './retry-policy';
 
-export interface WorkerLog {
-  info(context: object, message: string): void;
-  warn(context: object, message: string): void;
-  error(context: object, message: string): void;
-}
-
 export interface WorkerDeps extends HandleEventDeps {
   deadLetters: DeadLetterStore;
   retry?: RetryPolicy;
-  log: WorkerLog;
+  log: Log;
   metrics?: IndexerMetrics;
   /** Sleeps between retries; ends early (rejecting) when the worker stops. */
   sleep?: (ms: number) => Promise<void>;

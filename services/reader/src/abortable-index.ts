@@ -65,9 +65,9 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
         signal.removeEventListener('abort', onAbort);
         resolve(value);
       },
-      (error: unknown) => {
+      (error: Error) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
+        reject(error);
       },
     );
   });

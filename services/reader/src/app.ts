@@ -21,7 +21,7 @@ export interface ReaderHttpOptions {
    */
   anonymous?: boolean;
   /** Host names /mcp and /v1 answer to, against DNS rebinding (allowedHostsFor builds it); omitted: any. */
-  allowedHosts?: readonly string[];
+  allowedHosts?: readonly string[] | undefined;
   /** Per-caller budget shared by /mcp and /v1 (per token, or per address when anonymous); omitted: unlimited. */
   rateLimit?: RateLimitOptions | RateLimiter;
   /** Largest MCP request body (default 1 MiB). */

@@ -3,6 +3,7 @@ import type { EventPublisher, IndexStore } from '@gitdex/ports';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
 import { unseenLimiter, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
+import type { Log } from '@gitdex/observability';
 
 export type { Principal } from './principal';
 
@@ -44,11 +45,6 @@ export const DEFAULT_LIMITS: ReaderLimits = {
   maxBytes: 65_536,
 };
 
-/** Minimal logger shape (pino's), so the core takes any logger or none. */
-export interface ReaderLogger {
-  warn(object: object, message?: string): void;
-  error(object: object, message?: string): void;
-}
 
 export interface ReaderOptions {
   index: IndexStore;
@@ -64,14 +60,15 @@ export interface ReaderOptions {
    */
   access?: (repository: RepositoryDocument, principal: Principal | null) => boolean;
   now?: () => Date;
-  logger?: ReaderLogger;
+  /** Where failures the caller is not told about are logged (pino's Logger fits); none: they are not. */
+  logger?: Log | undefined;
   /** Published sites whose document URLs read_file accepts as path (GITDEX_PUBLISHED_SITES). */
   sites?: PublishedSite[];
   /**
    * Asks GitHub about a repository the index has never seen, so a caller can have it queued
    * (see queueUnseen); without it, an unseen repository only says how to index it.
    */
-  lookup?: RepositoryLookup;
+  lookup?: RepositoryLookup | undefined;
   /** Who may have an unseen repository looked up and queued (GITDEX_QUEUE_UNSEEN). Default: tokens. */
   queueUnseen?: QueueUnseenPolicy;
   /** GitHub lookups of unseen repositories per caller a minute. Default 10. */
@@ -86,7 +83,7 @@ export interface ReaderDeps {
   githubWebUrl: string;
   access: (repository: RepositoryDocument, principal: Principal | null) => boolean;
   now: () => Date;
-  logger: ReaderLogger | undefined;
+  logger: Log | undefined;
   sites: PublishedSite[];
   /** Repositories queued for a backfill by this process, and when: queues each at most once in a while. */
   backfillsQueued: Map<number, number>;

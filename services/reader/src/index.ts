@@ -1,5 +1,5 @@
 export { createReaderApp, createReaderRouter, type ReaderHttpOptions } from './app';
-export { DEFAULT_LIMITS, publicOnly, resolveDeps, type Principal, type ReaderDeps, type ReaderLimits, type ReaderLogger, type ReaderOptions } from './deps';
+export { DEFAULT_LIMITS, publicOnly, resolveDeps, type Principal, type ReaderDeps, type ReaderLimits, type ReaderOptions } from './deps';
 export { patternMatches, readablePatterns, scopedAccess } from './access';
 export { bearerTokens, parseReaderTokens, readerTokenEntries, type Authenticate } from './http/auth';
 export { allowedHostsFor, hostAllowed } from './http/host';

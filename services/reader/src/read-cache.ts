@@ -70,7 +70,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       return;
     }
     let refs = current.get(repositoryId);
-    if (!refs) current.set(repositoryId, (refs = new Map()));
+    if (!refs) current.set(repositoryId, (refs = new Map<string, string>()));
     refs.set(ref, `${state.generation} ${state.commitSha}`);
   };
   const learn = (states: RefState[], repositoryId?: number): RefState[] => {

@@ -91,7 +91,6 @@ export function normalizeDelivery({ event, deliveryId, payload, receivedAt }: De
     case 'create':
     case 'delete': {
       const refEvent = parse(RefEventPayloadSchema, payload);
-      if (refEvent.ref_type !== 'branch' && refEvent.ref_type !== 'tag') return { outcome: 'ignored', reason: `${event} of a ${refEvent.ref_type}` };
       const tag = refEvent.ref_type === 'tag';
       const ref = `refs/${tag ? 'tags' : 'heads'}/${refEvent.ref}`;
       const common = base(identity(refEvent.repository), refEvent.installation?.id);

@@ -1,5 +1,5 @@
 import type { EventPublisher } from '@gitdex/ports';
-import { childTraceparent } from '@gitdex/observability';
+import { childTraceparent, type Log } from '@gitdex/observability';
 import { GitdexEventSchema } from '@gitdex/contracts';
 import { normalizeDelivery, PayloadError } from './normalize';
 import { verifySignature } from './signature';
@@ -12,13 +12,13 @@ export interface WebhookDeps {
   publisher: EventPublisher;
   metrics?: WebhookMetrics;
   now?: () => Date;
-  log?: (level: 'info' | 'warn' | 'error', message: string, context: Record<string, unknown>) => void;
+  log?: Log;
   /** Delivery ids published recently: a repeat within the window is answered 202 without publishing. */
   recentDeliveries?: RecentDeliveries;
 }
 
 export interface IncomingDelivery {
-  headers: { event?: string; deliveryId?: string; signature256?: string; traceparent?: string };
+  headers: { event?: string | undefined; deliveryId?: string | undefined; signature256?: string | undefined; traceparent?: string | undefined };
   rawBody: Buffer;
 }
 
@@ -95,7 +95,7 @@ export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookD
   } catch (error) {
     deps.recentDeliveries?.release(deliveryId);
     count('unavailable');
-    deps.log?.('error', 'event log did not accept a delivery; answered 503', { deliveryId, event, error: error instanceof Error ? error.message : String(error) });
+    deps.log?.error({ deliveryId, event, error: error instanceof Error ? error.message : String(error) }, 'event log did not accept a delivery; answered 503');
     return {
       status: 503,
       headers: { 'Retry-After': RETRY_AFTER_SECONDS },

@@ -2,14 +2,13 @@
 // sizes, paged with the API's cursor) and a file view with line numbers and a link to GitHub
 // at the indexed commit. Everything comes from /v1; a path that is not found answers with
 // the API's suggestions ("Did you mean …?").
-import type { FileEntry, ListEntry, ListFilesOutput, ReadFileOutput, RepositoryOverviewOutput, RepositoryState } from '@gitdex/contracts';
+import type { ListFilesOutput, ReadFileOutput, RepositoryOverviewOutput, RepositoryState } from '@gitdex/contracts';
 import { ApiError, api, isAbort } from './api.js';
 import { fill, h, time } from './dom.js';
 import { childOnTheWay, formatBytes, formatCount, parentFolder, pathSegments, plural, relativeTime, safeUrl, shortSha, withoutFragment } from './format.js';
 import { PathBox } from './pathbox.js';
 import { fileHash, treeHash, type Route } from './route.js';
-
-type RepoRoute = Exclude<Route, { view: 'home' }>;
+import { enableTreeKeys, fileBadges, rove, treeRow, type RepoRoute } from './tree-table.js';
 
 export interface BrowserElements {
   section: HTMLElement;
@@ -239,6 +238,7 @@ export class Browser {
     } catch (error) {
       // A file given as a folder: show the file instead.
       if (error instanceof ApiError && error.code === 'INVALID_ARGUMENT' && route.folder !== '') {
+        // Not readable as a file either: the folder's own error below is what the page shows.
         const file = await api.file(route.owner, route.repo, route.folder, undefined, signal).catch(() => null);
         if (file) {
           location.replace(fileHash(route.owner, route.repo, route.folder));
@@ -266,7 +266,7 @@ export class Browser {
     const appendPage = (p: ListFilesOutput): HTMLAnchorElement | null => {
       let first: HTMLAnchorElement | null = null;
       for (const entry of p.entries) {
-        const row = this.treeRow(route, entry);
+        const row = treeRow(route, entry);
         tbody.append(row);
         first ??= row.querySelector('a');
       }
@@ -277,43 +277,12 @@ export class Browser {
     if (page.total_entries === 0) tbody.append(h('tr', {}, h('td', { colspan: 3, class: 'muted' }, 'This folder is empty.')));
     const wrap = h('div', { class: 'table-wrap' }, table);
     fill(this.el.view, wrap, footer);
-    this.enableTreeKeys(table, route);
+    enableTreeKeys(table, route);
 
     const links = [...table.querySelectorAll<HTMLAnchorElement>('a.entry')];
     const target = (this.cameFrom !== null ? links.find((a) => a.dataset.path === this.cameFrom) : undefined) ?? links.find((a) => !a.closest('.entry-up')) ?? links[0];
-    this.rove(table, target ?? null);
+    rove(table, target ?? null);
     if (focus && target) target.focus();
-  }
-
-  private treeRow(route: RepoRoute, entry: ListEntry): HTMLTableRowElement {
-    const name = route.view === 'tree' && route.folder !== '' && entry.path.startsWith(`${route.folder}/`) ? entry.path.slice(route.folder.length + 1) : entry.path;
-    if (entry.type === 'folder') {
-      return h(
-        'tr',
-        { class: 'entry-folder' },
-        h('td', {}, h('a', { href: treeHash(route.owner, route.repo, entry.path), class: 'entry folder', 'data-path': entry.path }, `${name}/`)),
-        h('td', { class: 'num' }, plural(entry.file_count, 'file')),
-        h('td', { class: 'muted' }, 'folder'),
-      );
-    }
-    return h(
-      'tr',
-      { class: 'entry-file' },
-      h('td', {}, h('a', { href: fileHash(route.owner, route.repo, entry.path), class: 'entry file', 'data-path': entry.path }, name), this.fileBadges(entry)),
-      h('td', { class: 'num' }, entry.kind === 'submodule' ? 'submodule' : formatBytes(entry.size)),
-      h('td', {}, entry.language ?? h('span', { class: 'muted' }, '–')),
-    );
-  }
-
-  private fileBadges(entry: Pick<FileEntry, 'kind' | 'flags' | 'target'>): HTMLElement[] {
-    const badges: HTMLElement[] = [];
-    if (entry.kind === 'symlink') badges.push(h('span', { class: 'badge' }, `→ ${entry.target ?? 'symlink'}`));
-    if (entry.kind === 'submodule') badges.push(h('span', { class: 'badge' }, `submodule @ ${shortSha(entry.target)}`));
-    if (entry.flags.binary) badges.push(h('span', { class: 'badge' }, 'binary'));
-    if (entry.flags.too_large) badges.push(h('span', { class: 'badge' }, 'too large'));
-    if (entry.flags.vendored) badges.push(h('span', { class: 'badge' }, 'vendored'));
-    if (entry.flags.generated) badges.push(h('span', { class: 'badge' }, 'generated'));
-    return badges;
   }
 
   private renderTreeFooter(footer: HTMLElement, route: Extract<Route, { view: 'tree' }>, page: ListFilesOutput, tbody: HTMLTableSectionElement, appendPage: (p: ListFilesOutput) => HTMLAnchorElement | null): void {
@@ -337,7 +306,7 @@ export class Browser {
             const first = appendPage(next);
             const table = tbody.closest('table');
             if (first && table) {
-              this.rove(table, first);
+              rove(table, first);
               first.focus();
             }
             this.events.announce(`${formatCount(next.entries.length)} more entries shown.`);
@@ -355,63 +324,6 @@ export class Browser {
   }
 
   /** One entry of the listing is in the tab order (roving tabindex); arrows move between them. */
-  private rove(table: HTMLTableElement, target: HTMLAnchorElement | null): void {
-    for (const link of table.querySelectorAll<HTMLAnchorElement>('a.entry')) link.tabIndex = link === target ? 0 : -1;
-  }
-
-  private enableTreeKeys(table: HTMLTableElement, route: Extract<Route, { view: 'tree' }>): void {
-    table.addEventListener('focusin', (event) => {
-      const link = (event.target as Element).closest<HTMLAnchorElement>('a.entry');
-      if (link) this.rove(table, link);
-    });
-    table.addEventListener('keydown', (event) => {
-      const current = (event.target as Element).closest<HTMLAnchorElement>('a.entry');
-      if (!current || event.altKey || event.ctrlKey || event.metaKey) return;
-      const links = [...table.querySelectorAll<HTMLAnchorElement>('a.entry')];
-      const at = links.indexOf(current);
-      let next: HTMLAnchorElement | undefined;
-      switch (event.key) {
-        case 'ArrowDown':
-          next = links[Math.min(at + 1, links.length - 1)];
-          break;
-        case 'ArrowUp':
-          next = links[Math.max(at - 1, 0)];
-          break;
-        case 'Home':
-          next = links[0];
-          break;
-        case 'End':
-          next = links[links.length - 1];
-          break;
-        case 'ArrowRight':
-          if (current.classList.contains('folder') && !current.closest('.entry-up')) {
-            event.preventDefault();
-            current.click();
-          }
-          return;
-        case 'ArrowLeft':
-        case 'Backspace':
-          if (route.folder !== '') {
-            event.preventDefault();
-            location.hash = treeHash(route.owner, route.repo, parentFolder(route.folder));
-          }
-          return;
-        case ' ':
-          event.preventDefault();
-          current.click();
-          return;
-        default:
-          return;
-      }
-      event.preventDefault();
-      if (next) {
-        this.rove(table, next);
-        next.focus();
-      }
-    });
-  }
-
-  // ------------------------------------------------------------------ file view
 
   private async showFile(route: Extract<Route, { view: 'file' }>, signal: AbortSignal, focus: boolean): Promise<void> {
     let file: ReadFileOutput;
@@ -421,6 +333,7 @@ export class Browser {
     } catch (error) {
       // A folder given as a file: list it instead.
       if (error instanceof ApiError && error.code === 'INVALID_ARGUMENT') {
+        // Not listable as a folder either: the file's own error below is what the page shows.
         const folder = await api.tree(route.owner, route.repo, route.path, undefined, signal).catch(() => null);
         if (folder) {
           location.replace(treeHash(route.owner, route.repo, route.path));
@@ -442,7 +355,7 @@ export class Browser {
     ];
     const fileUrl = safeUrl(withoutFragment(file.url));
     if (fileUrl) facts.push(' · ', h('a', { href: fileUrl, rel: 'noreferrer', class: 'github-link' }, `View on GitHub at ${shortSha(file.freshness.commit)}`));
-    const head = h('div', { class: 'file-head' }, heading, h('p', { class: 'meta' }, facts, ' ', this.fileBadges(file)));
+    const head = h('div', { class: 'file-head' }, heading, h('p', { class: 'meta' }, facts, ' ', fileBadges(file)));
     const body: HTMLElement[] = [head];
     if (file.note) body.push(h('p', { class: 'note' }, file.note));
 

@@ -15,6 +15,7 @@ export async function reindexCommand(ctx: CliContext): Promise<void> {
   for (const kind of ['repos', 'files'] as const) {
     const result = await index.reindex(kind, { rebuild: true });
     ctx.out.log(`${kind}: copied ${result.copied} documents from ${result.from.join(', ') || '(none)'} to ${result.to}; alias swapped`);
+    if (result.leftBehind.length > 0) ctx.out.error(`${kind}: could not delete the old ${result.leftBehind.join(', ')}; nothing reads them: delete them by hand to free the disk`);
   }
 }
 

@@ -7,6 +7,7 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean }
   const [repositories, states, lag, letters] = await Promise.all([
     adapters.index.listRepositories(),
     adapters.index.listRefStates(),
+    // An engine that does not answer is shown as unknown in the status, which is the outcome the user sees.
     adapters.consumer().lag().catch(() => null),
     adapters.deadLetters.list(1000).catch(() => null),
   ]);

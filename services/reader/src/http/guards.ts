@@ -22,8 +22,8 @@ export interface ReaderGuardOptions {
 
 /** How each transport writes a refusal (JSON-RPC for /mcp, { error } for /v1). */
 export interface Refusals {
-  forbidden(res: Response, message: string): void;
-  unauthenticated(res: Response, message: string): void;
+  forbidden: (res: Response, message: string) => void;
+  unauthenticated: (res: Response, message: string) => void;
   rateLimited: RateLimited;
 }
 

@@ -61,7 +61,8 @@ export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}):
   const perMessage = batchRateLimit(options.limiter, principalOf, MCP_REFUSALS.rateLimited, options.onLimited);
   router.post('/mcp', express.json({ limit: options.maxBodyBytes ?? 1024 * 1024 }), batchGuard, perMessage, (req: Request, res: Response) => {
     const server = createMcpServer(deps, { principal: principalOf(res), transport: 'http', ...(options.observe ? { observe: options.observe } : {}) });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // Stateless: no sessionIdGenerator, so no session id is issued or required.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
       void server.close();

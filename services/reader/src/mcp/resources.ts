@@ -10,11 +10,21 @@ import { listFiles } from '../tools/list-files';
 import { suggestPaths } from '../tools/suggest-paths';
 import { asToolError, withCallDeadline } from '../tools/call-tool';
 import { ToolError } from '../tool-error';
+import { errorFields } from '@gitdex/observability';
 
 /** Completions answered at most; the protocol caps a completion at 100 values. */
 const MAX_COMPLETIONS = 20;
 /** MCP's error code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A completion offers nothing when it fails: a ToolError (unknown repository, bad input) is the
+ * caller's; anything else (the index down, a bug) is logged, as the caller is never told.
+ */
+function noCompletions(deps: ReaderDeps, error: unknown): string[] {
+  if (!(error instanceof ToolError)) deps.logger?.warn(errorFields(error), 'reader: a completion failed; none offered');
+  return [];
+}
 
 /** Names of the repositories the caller may read, starting with what was typed. */
 export async function completeRepository(deps: ReaderDeps, principal: Principal | null, typed: string): Promise<string[]> {
@@ -24,8 +34,8 @@ export async function completeRepository(deps: ReaderDeps, principal: Principal 
     const starting = names.filter((n) => n.toLowerCase().startsWith(lower));
     const containing = names.filter((n) => !n.toLowerCase().startsWith(lower) && n.toLowerCase().includes(lower));
     return [...starting, ...containing].slice(0, MAX_COMPLETIONS);
-  } catch {
-    return [];
+  } catch (error) {
+    return noCompletions(deps, error);
   }
 }
 
@@ -39,8 +49,8 @@ export async function completePath(deps: ReaderDeps, principal: Principal | null
     }
     const answer = await withCallDeadline(deps, (scoped) => suggestPaths(scoped, principal, { repository, query: typed, limit: MAX_COMPLETIONS }));
     return answer.structured.suggestions.map((s) => s.path);
-  } catch {
-    return [];
+  } catch (error) {
+    return noCompletions(deps, error);
   }
 }
 

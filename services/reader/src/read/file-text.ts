@@ -15,6 +15,7 @@ export interface FileText {
   endings: LineEndings;
 }
 
+// eslint-disable-next-line no-control-regex -- the control characters JSON escapes in six are what this looks for
 const WIDE_IN_JSON = /[\u0000-\u0007\u000b\u000e-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Worked out once per file version (see perObject). */

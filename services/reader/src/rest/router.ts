@@ -51,7 +51,7 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
       .catch((error: unknown) => sendError(res, asToolError(deps, tool, error)));
   };
   const repository = (req: Request) => `${String(req.params.owner)}/${String(req.params.repo)}`;
-  const wildcard = (value: unknown) => (Array.isArray(value) ? value.join('/') : String(value ?? ''));
+  const wildcard = (value: unknown) => (Array.isArray(value) ? value.join('/') : typeof value === 'string' ? value : '');
 
   router.get(
     '/v1/repositories',

@@ -133,9 +133,10 @@ class Planner {
     for (;;) {
       const c = this.peek();
       let min: number;
-      if (c === '*') (min = 0), (this.i += 1);
-      else if (c === '+') (min = 1), (this.i += 1);
-      else if (c === '?') {
+      if (c === '*' || c === '+') {
+        min = c === '*' ? 0 : 1;
+        this.i += 1;
+      } else if (c === '?') {
         this.i += 1;
         info = info.exact && info.exact.size < MAX_EXACT ? { exact: new Set([...info.exact, '']), match: ALL } : anyInfo();
         if (this.peek() === '?') this.i += 1;

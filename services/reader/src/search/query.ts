@@ -66,7 +66,7 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
     re,
     exactCase,
     literal: !regex && sensitive ? query : null,
-    asciiFoldedLiteral: !regex && !sensitive && /^[\x00-\x7f]*$/.test(query) ? query.toLowerCase() : null,
+    asciiFoldedLiteral: !regex && !sensitive && /^\p{ASCII}*$/u.test(query) ? query.toLowerCase() : null,
     wholeFilePrefilter: !(regex && /\\[Az]/.test(query.replace(/\\\\/g, ''))),
   };
 }

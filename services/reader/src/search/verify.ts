@@ -61,7 +61,7 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
 function rangesOf(matcher: ReturnType<CompiledQuery['re']['matcher']>): [number, number][] {
   const ranges: [number, number][] = [];
   const length = matcher.inputLength();
-  do {
+  for (;;) {
     const from = matcher.start();
     const to = matcher.end();
     ranges.push([from, to]);
@@ -69,7 +69,7 @@ function rangesOf(matcher: ReturnType<CompiledQuery['re']['matcher']>): [number,
     // An empty match (e.g. "^" or "x*") moves on by one, as every regex engine does.
     const next = to === from ? to + 1 : to;
     if (next > length || !matcher.find(next)) break;
-  } while (true);
+  }
   return ranges;
 }
 

@@ -6,7 +6,7 @@ import { abortableIndex, untilAborted } from '../abortable-index';
 import type { Principal, ReaderDeps } from '../deps';
 import { indexUnavailable, invalid, ToolError } from '../tool-error';
 import type { ToolAnswer } from './answer';
-import { TOOLS } from './registry';
+import { TOOLS, type ToolDefinition } from './registry';
 
 export type ToolOutcome = 'ok' | ToolErrorCode;
 
@@ -34,8 +34,9 @@ export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, 
   try {
     const tool = TOOLS[name];
     const input = options.parsed ? args : parseInput(tool.input, args);
-    const run = tool.run as (d: ReaderDeps, p: Principal | null, i: unknown) => Promise<ToolAnswer<unknown>>;
-    const answer = await withCallDeadline(deps, (scoped) => run(scoped, principal, input), options.signal);
+    // The input was parsed by this tool's own schema: any definition takes it as its own.
+    const definition: ToolDefinition = tool;
+    const answer = await withCallDeadline(deps, (scoped) => definition.run(scoped, principal, input), options.signal);
     finish('ok');
     return answer;
   } catch (error) {

@@ -76,6 +76,7 @@ async function continueListing(deps: ReaderDeps, principal: Principal | null, in
     if (named?.ref !== cursor.ref) throw invalid(`cursor: it continues a listing of ${shortRef(cursor.ref)}; pass that ref or leave ref out`);
   }
   if (input.folder !== undefined) {
+    // A folder that no longer resolves is answered as the cursor mismatch below: the caller's error.
     const same = await locate(deps, principal, { repository: input.repository, path: input.folder, ref: input.ref ?? shortRef(cursor.ref) }, 'folder').catch(() => null);
     if (!same || same.path !== cursor.f) throw invalid(`cursor: it continues the listing of ${cursor.f === '' ? 'the root' : `folder ${cursor.f}`}; pass that folder or leave folder out`);
   }

@@ -33,7 +33,7 @@ describe('documents by their published URL', () => {
   beforeAll(async () => {
     world = await createWorld('sqlite');
     await seedRepository(world.index, { id: 60, fullName: 'acme/blog', files: { 'content/posts/hello-world.md': POST, 'docs/guide/install.md': DOC, 'README.md': '# blog\n' } });
-    ({ client, close } = await connectInMemory(resolveDeps({ ...world.deps, sites } as never)));
+    ({ client, close } = await connectInMemory(resolveDeps({ ...world.deps, sites })));
   });
   afterAll(async () => close());
 

@@ -10,7 +10,7 @@ import { createWorld, type World } from '../support/world';
 import { faulty } from '../support/faults';
 import { resolveDeps } from '../../src/deps';
 
-async function listen(world: World, options: Partial<ReaderHttpOptions> = {}, deps = world.deps): Promise<{ url: string; registry: Registry; close(): Promise<void> }> {
+async function listen(world: World, options: Partial<ReaderHttpOptions> = {}, deps = world.deps): Promise<{ url: string; registry: Registry; close: () => Promise<void> }> {
   const registry = new Registry();
   const app = createReaderApp(deps, { registry, ...options });
   const server: Server = await new Promise((resolve) => {

@@ -49,7 +49,7 @@ describe('an index that fails is answered, never hung on or leaked', () => {
     const deps = resolveDeps({
       index: faulty(world.index, fault),
       limits: { timeoutMs: 300, ...options },
-      logger: { warn: () => undefined, error: (o) => errors.push(o) },
+      logger: { info: () => undefined, warn: () => undefined, error: (o) => errors.push(o) },
     });
     return { ...(await connectInMemory(deps)), errors };
   };

@@ -1,4 +1,3 @@
-import type { SuggestPathsOutput } from '@gitdex/contracts';
 import { resolveDeps } from '../../src/deps';
 import { suggestPaths } from '../../src/tools/suggest-paths';
 import { suggestQuery } from '../../src/suggest/candidates';
@@ -16,7 +15,7 @@ test.each(['pino', 'kafkajs'])('suggest_paths on the SQLite index: top-1 >= 95%%
   let hits = 0;
   for (const c of cases) {
     const answer = await suggestPaths(deps, null, { repository: `fixtures/${name}`, query: c.query, limit: 1 });
-    if ((answer.structured as SuggestPathsOutput).suggestions[0]?.path === c.expected) hits += 1;
+    if (answer.structured.suggestions[0]?.path === c.expected) hits += 1;
   }
   expect(cases.length).toBeGreaterThan(100);
   expect(hits / cases.length).toBeGreaterThanOrEqual(0.95);

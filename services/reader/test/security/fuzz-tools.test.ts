@@ -23,14 +23,14 @@ const CODES = new Set<string>(ToolErrorCodeSchema.options);
  * here as a known SDK behaviour (docs/security.md), and told apart from gitdex's own internal
  * errors, which never pass.
  */
-function sdkSchemaRefusal(error: { code?: number; message?: string }): boolean {
+function sdkSchemaRefusal(error: { code?: number | undefined; message?: string | undefined }): boolean {
   return error.code === -32603 && !/Internal error in/.test(String(error.message)) && /Invalid URL|"code": "invalid_type"/.test(String(error.message));
 }
 const CALLERS: Caller[] = ['anonymous', 'publicToken', 'acmeToken', 'vaultToken'];
 const PRIVATE_NAMES = [ACME_PRIVATE, VAULT, UNINDEXED_PRIVATE];
 
 let world: SecurityWorld;
-const clients = new Map<Caller, { client: Client; close(): Promise<void> }>();
+const clients = new Map<Caller, { client: Client; close: () => Promise<void> }>();
 
 beforeAll(async () => {
   world = await createSecurityWorld();
@@ -227,7 +227,7 @@ describe('resources, completions and prompts', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CALLERS), reference, fc.constantFrom('repository', 'path', 'owner', 'repo', 'other'), fc.oneof(hostilePath, hostileRepository), context, async (caller, ref, name, value, args) => {
         const { client } = clients.get(caller)!;
-        const outcome = await client.complete({ ref, argument: { name, value }, ...(args ? { context: { arguments: args as Record<string, string> } } : {}) }).then(
+        const outcome = await client.complete({ ref, argument: { name, value }, ...(args ? { context: { arguments: args } } : {}) }).then(
           (answer) => ({ ok: true as const, values: answer.completion.values, text: JSON.stringify(answer) }),
           (error: { code?: number; message?: string }) => ({ ok: false as const, code: error.code, values: [] as string[], text: String(error.message) }),
         );

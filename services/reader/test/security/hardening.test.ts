@@ -207,13 +207,13 @@ describe('request bodies', () => {
 describe('tokens are compared in constant time', () => {
   afterEach(() => jest.restoreAllMocks());
 
-  test('every configured token is compared, whichever matches, and digests of equal length only', () => {
+  test('every configured token is compared, whichever matches, and digests of equal length only', async () => {
     const spy = jest.spyOn(crypto, 'timingSafeEqual');
     const authenticate = bearerTokens(parseReaderTokens(TOKENS_ENV));
     const req = (token: string) => ({ headers: { authorization: `Bearer ${token}` } }) as Request;
     for (const token of [TOKENS.publicToken, TOKENS.adminToken, 'no-such-token', 'x'.repeat(5000)]) {
       spy.mockClear();
-      authenticate(req(token));
+      await authenticate(req(token));
       expect(spy).toHaveBeenCalledTimes(4);
       for (const [a, b] of spy.mock.calls) expect([(a as Buffer).length, (b as Buffer).length]).toEqual([32, 32]);
     }

@@ -5,7 +5,7 @@ import type { Principal, ReaderDeps } from '../../src/deps';
 import { createMcpServer } from '../../src/mcp/server';
 
 /** An MCP SDK client linked in memory to a fresh reader server. */
-export async function connectInMemory(deps: ReaderDeps, principal: Principal | null = null): Promise<{ client: Client; close(): Promise<void> }> {
+export async function connectInMemory(deps: ReaderDeps, principal: Principal | null = null): Promise<{ client: Client; close: () => Promise<void> }> {
   const server = createMcpServer(deps, { principal, transport: 'memory' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

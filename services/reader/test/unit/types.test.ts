@@ -1,10 +1,9 @@
-import { createLogger } from '@gitdex/observability';
-import type { ReaderLogger } from '../../src/deps';
+import { createLogger, type Log } from '@gitdex/observability';
 import { resolveDeps } from '../../src/deps';
 import { MemoryIndexStore } from '../support/memory-index';
 
-test('a pino logger from @gitdex/observability is a ReaderLogger', () => {
-  const logger: ReaderLogger = createLogger({ level: 'silent' });
+test("a pino logger from @gitdex/observability is the reader's Log", () => {
+  const logger: Log = createLogger({ level: 'silent' });
   expect(resolveDeps({ index: new MemoryIndexStore(), logger }).logger).toBe(logger);
 });
 

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { ref, repository, strictInput, wholeNumber } from './tool-inputs';
+import { FreshnessSchema } from './tools';
+
+// search_code's input and output (moved out of tools.ts unchanged).
+
+/** Longest query search_code accepts (characters). */
+export const MAX_SEARCH_QUERY_CHARS = 1000;
+
+const glob = z
+  .string({ error: 'path: give a glob such as "src/**/*.ts"' })
+  .trim()
+  .min(1, 'path: give a glob such as "src/**/*.ts", or leave it out')
+  .max(1000, 'path: at most 1,000 characters a glob');
+const globs = (field: string) =>
+  z
+    .union([glob, z.array(glob).min(1).max(20, `${field}: at most 20 globs`)], { error: `${field}: a glob such as "src/**/*.ts", or a list of them` })
+    .optional();
+
+export const SearchCodeInputSchema = strictInput({
+  query: z
+    .string({ error: 'query: give the text to find (or a regular expression with regex: true)' })
+    .min(1, 'query: give the text to find (or a regular expression with regex: true)')
+    .max(MAX_SEARCH_QUERY_CHARS, `query: at most ${MAX_SEARCH_QUERY_CHARS} characters`)
+    .describe('What to find in file contents, line by line: a literal substring, or an RE2 regular expression when regex is true.'),
+  regex: z.boolean({ error: 'regex: true or false' }).optional().describe('Treat query as an RE2 regular expression (default false: a literal substring).'),
+  case_sensitive: z
+    .boolean({ error: 'case_sensitive: true or false' })
+    .optional()
+    .describe('Default: case-insensitive, unless the query has an upper-case letter (smart case).'),
+  repository: repository.optional(),
+  repositories: z
+    .array(z.string().trim().min(1).max(2048), { error: 'repositories: a list of "owner/name" or "owner/*"' })
+    .min(1, 'repositories: name at least one, or leave it out to search every repository you can read')
+    .max(100, 'repositories: at most 100 a call')
+    .optional()
+    .describe('Repositories to search: "owner/name" or "owner/*". Omitted (and no repository): every repository you can read.'),
+  ref: ref.describe('Branch, full ref or indexed commit to search; only with repository. Default: each repository\'s default branch.'),
+  path: globs('path').describe('Only files whose path matches this glob (or any of these globs): "src/**/*.ts"; a glob without "/" matches the file name at any depth ("*.go").'),
+  exclude: globs('exclude').describe('Leave out files whose path matches any of these globs.'),
+  language: z.string().trim().min(1).max(100).optional().describe('Only files of this language, as list_files shows it (e.g. "TypeScript").'),
+  include_generated: z.boolean({ error: 'include_generated: true or false' }).optional().describe('Also search vendored and generated files (default false).'),
+  context_lines: wholeNumber('context_lines', 0, 10, 'a whole number from 0 to 10').optional().describe('Lines shown before and after each match, 0 to 10. Default 2.'),
+  limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100 files a page').optional().describe('Most files on this page, 1 to 100. Default 20.'),
+  cursor: z
+    .string({ error: 'cursor: pass back next_cursor exactly as returned' })
+    .min(1)
+    .max(8192, 'cursor: not a cursor this server returned')
+    .optional()
+    .describe('next_cursor of the previous page, with the same other arguments. Later pages search the commits the first page searched.'),
+});
+export type SearchCodeInput = z.infer<typeof SearchCodeInputSchema>;
+
+export const SearchMatchSchema = z.object({
+  line: z.number().int().describe('Line number (1-based), as read_file numbers lines.'),
+  text: z.string().describe('The line (cut when very long).'),
+  ranges: z.array(z.tuple([z.number().int(), z.number().int()])).describe('Each match in the line: [start, end) in UTF-16 units of text.'),
+  before: z.array(z.string()).describe('context_lines lines before.'),
+  after: z.array(z.string()).describe('context_lines lines after.'),
+});
+export type SearchMatch = z.infer<typeof SearchMatchSchema>;
+
+export const SearchFileSchema = z.object({
+  repository: z.string(),
+  path: z.string(),
+  ref: z.string(),
+  commit: z.string(),
+  language: z.string().nullable(),
+  url: z.string().describe('GitHub URL of the file at the indexed commit.'),
+  match_count: z.number().int().describe('Matching lines in the file (matches may list fewer).'),
+  matches: z.array(SearchMatchSchema),
+});
+export type SearchFile = z.infer<typeof SearchFileSchema>;
+
+export const SearchCodeOutputSchema = z.object({
+  query: z.string(),
+  regex: z.boolean(),
+  case_sensitive: z.boolean(),
+  files: z.array(SearchFileSchema).describe('Best first: whole-word and exact-case matches, definitions, source before tests before vendored/generated, shorter paths.'),
+  total_files: z.number().int().describe('Files that match (all pages).'),
+  total_matches: z.number().int().describe('Matching lines in those files.'),
+  counts_exact: z.boolean().describe('False when counting stopped early (deadline or result cap): the totals are lower bounds.'),
+  complete: z.boolean().describe('False when the deadline stopped the search: more files may match.'),
+  offset: z.number().int().describe('Files on earlier pages.'),
+  next_cursor: z.string().nullable().describe('Pass back as cursor for the next page; null on the last page.'),
+  skipped: z
+    .object({ binary: z.number().int(), too_large: z.number().int() })
+    .describe('Files in scope that were not searched: binary, or too large to keep content for.'),
+  repositories: z
+    .array(z.object({ repository: z.string(), ref: z.string(), freshness: FreshnessSchema }))
+    .describe('Each repository searched, the ref and commit it searched.'),
+});
+export type SearchCodeOutput = z.infer<typeof SearchCodeOutputSchema>;
