@@ -10,7 +10,18 @@ const moduleNameMapper = Object.fromEntries([
 ]);
 
 // ESM-only dependencies (octokit and friends) are compiled to CommonJS for jest.
-const esmOnly = ['content-type', '@octokit', 'octokit', 'universal-user-agent', 'before-after-hook', 'bottleneck', 'toad-cache', 'universal-github-app-jwt', 'fast-content-type-parse', 'json-with-bigint'];
+const esmOnly = [
+  'content-type',
+  '@octokit',
+  'octokit',
+  'universal-user-agent',
+  'before-after-hook',
+  'bottleneck',
+  'toad-cache',
+  'universal-github-app-jwt',
+  'fast-content-type-parse',
+  'json-with-bigint',
+];
 
 const shared = {
   testEnvironment: 'node',

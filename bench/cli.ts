@@ -41,7 +41,10 @@ function options() {
   });
   const list = <T extends string>(text: string | undefined, all: readonly T[], what: string): T[] => {
     if (!text) return [...all];
-    const picked = text.split(',').map((s) => s.trim()).filter(Boolean);
+    const picked = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const p of picked) if (!all.includes(p as T)) throw new Error(`--${what}: unknown ${p}; one of ${all.join(', ')}`);
     return picked as T[];
   };
@@ -68,7 +71,14 @@ async function main(): Promise<number> {
   const results: Results = {
     mode: opts.mode,
     startedAt: startedAt.toISOString(),
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}`, loadBefore: loadavg() },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      loadBefore: loadavg(),
+    },
     data: [],
     rows: [],
     profiles: [],
@@ -99,7 +109,13 @@ async function main(): Promise<number> {
   try {
     const data = await prepareData(config, root, workDir, log, { large: opts.suites.includes('indexing'), fresh: opts.suites.includes('freshness') });
     results.data.push(...data.corpora.map((c) => ({ name: `bench/${c.name}`, files: c.files.length, bytes: c.bytes, description: c.description })));
-    if (data.fresh.length > 0) results.data.push({ name: `bench/fresh-00…${String(data.fresh.length - 1).padStart(2, '0')}`, files: data.small.corpus.files.length, bytes: data.small.corpus.bytes, description: `${data.fresh.length} copies of bench/small: the repositories freshness pushes go to` });
+    if (data.fresh.length > 0)
+      results.data.push({
+        name: `bench/fresh-00…${String(data.fresh.length - 1).padStart(2, '0')}`,
+        files: data.small.corpus.files.length,
+        bytes: data.small.corpus.bytes,
+        description: `${data.fresh.length} copies of bench/small: the repositories freshness pushes go to`,
+      });
     mkdirSync(join(workDir, 'archives'));
     const standIn = await createGitHubStandIn({ root, secret: SECRET, rateLimit: { limit: 1_000_000_000 }, archiveCacheDir: join(workDir, 'archives') });
     closers.push(() => standIn.close());

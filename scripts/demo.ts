@@ -55,10 +55,14 @@ async function main(): Promise<void> {
     await call('suggest_paths', { repository: 'demo/hello', query: 'src/greting' });
 
     say('a second push: greeting.ts changes and a test is added');
-    const next = await commitFiles(repo.dir, {
-      'src/greeting.ts': 'export function greet(name: string, punctuation = "!"): string {\n  return `Hello, ${name}${punctuation}`;\n}\n',
-      'test/greeting.test.ts': "import { greet } from '../src/greeting';\n\ntest('greets', () => expect(greet('you')).toBe('Hello, you!'));\n",
-    }, 'Punctuation is configurable');
+    const next = await commitFiles(
+      repo.dir,
+      {
+        'src/greeting.ts': 'export function greet(name: string, punctuation = "!"): string {\n  return `Hello, ${name}${punctuation}`;\n}\n',
+        'test/greeting.test.ts': "import { greet } from '../src/greeting';\n\ntest('greets', () => expect(greet('you')).toBe('Hello, you!'));\n",
+      },
+      'Punctuation is configurable',
+    );
     const started = Date.now();
     await standIn.push('demo', 'hello', { ref: 'refs/heads/main' });
     await waitForCommit(next);

@@ -53,11 +53,10 @@ export function ensureRuntime() {
   if (installedVersion(nodeDir) !== PINNED_VERSION || !existsSync(join(nodeDir, 'bin', 'node'))) {
     say(`Node.js ${process.version} is older than ${REQUIRED_MAJOR}; installing Node.js ${PINNED_VERSION} into .tools/ (once)...`);
     mkdirSync(toolsDir, { recursive: true });
-    const result = spawnSync(
-      'npm',
-      ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', '--prefix', toolsDir, `${packageName()}@${PINNED_VERSION}`],
-      { cwd: toolsDir, stdio: ['ignore', 'ignore', 'inherit'] },
-    );
+    const result = spawnSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', '--prefix', toolsDir, `${packageName()}@${PINNED_VERSION}`], {
+      cwd: toolsDir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     if (result.status !== 0 || !existsSync(join(nodeDir, 'bin', 'node'))) {
       say(`could not install ${packageName()}@${PINNED_VERSION} from the npm registry; install Node.js ${REQUIRED_MAJOR} and run again`);
       process.exit(result.status || 1);

@@ -26,7 +26,7 @@ if (!existsSync(chromium)) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
   if (isRoot && hasApt && chromium === '/usr/bin/chromium') {
-    say('installing Debian\'s chromium for the console end-to-end test (apt-get, once)...');
+    say("installing Debian's chromium for the console end-to-end test (apt-get, once)...");
     if (!aptInstall(['chromium'])) say('apt-get install chromium failed; the console end-to-end test will fail');
   } else {
     say(`${chromium} is missing: run "apt-get install -y chromium" (as root) or set CHROMIUM_PATH; the console end-to-end test needs it`);

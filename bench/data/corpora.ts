@@ -81,7 +81,9 @@ function extraTrees(workDir: string): (() => [string, string] | null)[] {
 
 function pythonLibs(): string[] {
   try {
-    return readdirSync('/usr/lib').filter((n) => /^python3\.\d+$/.test(n)).map((n) => `/usr/lib/${n}`);
+    return readdirSync('/usr/lib')
+      .filter((n) => /^python3\.\d+$/.test(n))
+      .map((n) => `/usr/lib/${n}`);
   } catch {
     return [];
   }
@@ -111,5 +113,9 @@ export function largeCorpus(limit: number, options: { workDir: string }): Corpus
     sources.push(prefix === 'jdk-src' ? 'the JDK sources (lib/src.zip)' : tree);
   }
   const taken = files.slice(0, limit);
-  return corpus('large', `${sources.join(' + ')}; ${taken.length < limit ? `all ${taken.length.toLocaleString('en-US')} files up to 1 MiB` : `the first ${taken.length.toLocaleString('en-US')} files up to 1 MiB`}`, taken);
+  return corpus(
+    'large',
+    `${sources.join(' + ')}; ${taken.length < limit ? `all ${taken.length.toLocaleString('en-US')} files up to 1 MiB` : `the first ${taken.length.toLocaleString('en-US')} files up to 1 MiB`}`,
+    taken,
+  );
 }

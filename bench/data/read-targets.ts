@@ -96,7 +96,10 @@ export function coldTargets(corpus: Corpus, checkout: string, warm: ReadTargets,
       entries.set(folder, set);
     }
   }
-  const folders = [...entries.entries()].filter(([path, set]) => path !== warm.folder.path && set.size <= 300).map(([path]) => path).sort();
+  const folders = [...entries.entries()]
+    .filter(([path, set]) => path !== warm.folder.path && set.size <= 300)
+    .map(([path]) => path)
+    .sort();
   const spread = <T>(items: T[], n: number): T[] => {
     const step = items.length / Math.max(1, Math.min(n, items.length));
     return Array.from({ length: Math.min(n, items.length) }, (_, i) => items[Math.floor(i * step)]!);

@@ -33,21 +33,18 @@ export async function startTimingProxy(target: string): Promise<{ url: string; r
   const server = http.createServer((req, res) => {
     const start = Date.now();
     const path = req.url ?? '/';
-    const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host }, agent },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        let bytes = 0;
-        answer.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-        });
-        answer.pipe(res);
-        answer.once('end', () => {
-          requests.push({ method: req.method ?? 'GET', path, op: opOf(req.method ?? 'GET', path), start, end: Date.now(), status: answer.statusCode ?? 0, bytes });
-          if (requests.length > 50_000) requests.splice(0, 10_000);
-        });
-      },
-    );
+    const forward = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers: { ...req.headers, host: upstream.host }, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      let bytes = 0;
+      answer.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      answer.pipe(res);
+      answer.once('end', () => {
+        requests.push({ method: req.method ?? 'GET', path, op: opOf(req.method ?? 'GET', path), start, end: Date.now(), status: answer.statusCode ?? 0, bytes });
+        if (requests.length > 50_000) requests.splice(0, 10_000);
+      });
+    });
     forward.once('error', (error) => {
       if (!res.headersSent) res.writeHead(502);
       res.end(String(error));

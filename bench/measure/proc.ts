@@ -32,7 +32,10 @@ export class RssSampler {
   private maxRss = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, intervalMs = 100) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 100,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
     this.timer.unref();

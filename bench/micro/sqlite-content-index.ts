@@ -52,7 +52,9 @@ function baselineSources(): { Store: StoreClass; contentTrigrams: (text: string)
     writeFileSync(join(dir, 'index-store', name), git('show', `${BASELINE_COMMIT}:libs/sqlite/src/index-store/${name}`));
   }
   writeFileSync(join(dir, 'content-terms.ts'), git('show', `${BASELINE_COMMIT}:libs/contracts/src/content-terms.ts`));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the baseline's sources are written at run time and loaded synchronously through tsx
   const store = require(join(dir, 'index-store', 'store.ts')) as { SqliteIndexStore: StoreClass };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- as above
   const terms = require(join(dir, 'content-terms.ts')) as { contentTrigrams: (text: string) => string[] };
   return { Store: store.SqliteIndexStore, contentTrigrams: terms.contentTrigrams };
 }
@@ -128,7 +130,7 @@ interface Pair {
 function report(pair: Pair, count: number, bytes: number): void {
   const old = median(pair.old);
   const now = median(pair.now);
-  const rate = (ms: number) => `${Math.round(count / (ms / 1000)).toLocaleString('en')} files/s (${((bytes / 2 ** 20) / (ms / 1000)).toFixed(1)} MB/s)`;
+  const rate = (ms: number) => `${Math.round(count / (ms / 1000)).toLocaleString('en')} files/s (${(bytes / 2 ** 20 / (ms / 1000)).toFixed(1)} MB/s)`;
   console.log(`${pair.label}: before ${old.toFixed(0)} ms, ${rate(old)}; now ${now.toFixed(0)} ms, ${rate(now)}; ${(old / now).toFixed(2)}x`);
   console.log(`  runs before ${pair.old.map((v) => v.toFixed(0)).join(', ')} ms; now ${pair.now.map((v) => v.toFixed(0)).join(', ')} ms`);
 }

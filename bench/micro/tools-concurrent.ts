@@ -66,7 +66,9 @@ async function main(): Promise<void> {
     const one = await measure(name, args, 1);
     const many = await measure(name, args, 32);
     const f = (v: number) => v.toFixed(1);
-    console.log(`| ${name} | ${f(median(one))} / ${f(percentile(one, 0.99))} | ${f(median(many))} / ${f(percentile(many, 0.99))} | ${(median(many) / median(one)).toFixed(1)}× / ${(percentile(many, 0.99) / percentile(one, 0.99)).toFixed(1)}× |`);
+    console.log(
+      `| ${name} | ${f(median(one))} / ${f(percentile(one, 0.99))} | ${f(median(many))} / ${f(percentile(many, 0.99))} | ${(median(many) / median(one)).toFixed(1)}× / ${(percentile(many, 0.99) / percentile(one, 0.99)).toFixed(1)}× |`,
+    );
   }
   await Promise.all(clients.map((c) => c.close()));
   server.close();

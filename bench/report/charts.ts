@@ -34,7 +34,8 @@ function barsOf(rows: Row[], title: string, file: string, unit: string, withBase
   for (const r of rows) {
     const group = groups.get(r.case) ?? { label: r.case, bars: [] };
     group.bars.push({ label: `gitdex ${r.backend}`, value: r.value.summary.median, whisker: r.value.summary.p99 });
-    if (withBaseline && r.baseline && r.baseline.unit === r.value.unit) group.bars.push({ label: `baseline ${r.backend}: ${r.baseline.label}`, value: r.baseline.summary.median, whisker: r.baseline.summary.p99 });
+    if (withBaseline && r.baseline && r.baseline.unit === r.value.unit)
+      group.bars.push({ label: `baseline ${r.backend}: ${r.baseline.label}`, value: r.baseline.summary.median, whisker: r.baseline.summary.p99 });
     groups.set(r.case, group);
   }
   return { file, title, svg: barChart({ title, unit, groups: [...groups.values()], width: Math.max(760, 140 * groups.size) }) };
@@ -47,9 +48,20 @@ export function chartsFor(rows: Row[]): Chart[] {
     cdfOf(latencyRows(rows, 'reads'), 'Reads over MCP stdio: gitdex vs @modelcontextprotocol/server-filesystem (CDF)', 'reads-cdf.svg'),
     barsOf(latencyRows(rows, 'reads'), 'Reads over MCP stdio: median (bar) and p99 (whisker)', 'reads-bars.svg', 'ms'),
     cdfOf(latencyRows(rows, 'reads-load'), 'Reads under load (Streamable HTTP): latency per concurrency (CDF)', 'reads-load-cdf.svg'),
-    barsOf(rows.filter((r) => r.suite === 'reads-load' && r.value.unit === 'calls/s'), 'Reads under load: throughput', 'reads-load-throughput.svg', 'calls/s', false),
+    barsOf(
+      rows.filter((r) => r.suite === 'reads-load' && r.value.unit === 'calls/s'),
+      'Reads under load: throughput',
+      'reads-load-throughput.svg',
+      'calls/s',
+      false,
+    ),
     cdfOf(latencyRows(rows, 'suggest'), 'suggest_paths latency: gitdex over MCP vs fuse.js in process (CDF)', 'suggest-cdf.svg'),
-    barsOf(rows.filter((r) => r.suite === 'indexing' && r.value.unit === 'files/s'), 'Full index throughput: gitdex pipeline vs raw bulk of the same documents', 'indexing-throughput.svg', 'files/s'),
+    barsOf(
+      rows.filter((r) => r.suite === 'indexing' && r.value.unit === 'files/s'),
+      'Full index throughput: gitdex pipeline vs raw bulk of the same documents',
+      'indexing-throughput.svg',
+      'files/s',
+    ),
     cdfOf(latencyRows(rows, 'indexing'), 'One-file push: large vs small repository (CDF)', 'indexing-one-file-cdf.svg'),
   ];
   return charts.filter((c): c is Chart => c !== null);

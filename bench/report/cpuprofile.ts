@@ -34,7 +34,9 @@ export function selfTimes(profile: CpuProfile): { name: string; ms: number }[] {
 export function summarizeProfiles(dir: string, top = 12): string[] {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .sort();
   } catch {
     return [];
   }

@@ -20,21 +20,22 @@ function baselineCell(row: Row): string {
 /** The results table: one line per row, grouped by suite in the order the rows came. */
 export function resultsTable(rows: Row[]): string {
   const header = '| suite | backend | case | n | median | p99 | baseline (median / p99) | ratio median | ratio p99 | target |\n|---|---|---|--:|--:|--:|---|--:|--:|---|';
-  const lines = rows.map((r) =>
-    `| ${[
-      r.suite,
-      r.backend,
-      r.case + (r.note ? ` (${r.note})` : ''),
-      String(r.value.summary.n),
-      valueCell(r, 'median'),
-      valueCell(r, 'p99'),
-      baselineCell(r),
-      formatRatio(r.ratio?.median),
-      formatRatio(r.ratio?.p99),
-      target(r),
-    ]
-      .map(cell)
-      .join(' | ')} |`,
+  const lines = rows.map(
+    (r) =>
+      `| ${[
+        r.suite,
+        r.backend,
+        r.case + (r.note ? ` (${r.note})` : ''),
+        String(r.value.summary.n),
+        valueCell(r, 'median'),
+        valueCell(r, 'p99'),
+        baselineCell(r),
+        formatRatio(r.ratio?.median),
+        formatRatio(r.ratio?.p99),
+        target(r),
+      ]
+        .map(cell)
+        .join(' | ')} |`,
   );
   return [header, ...lines].join('\n');
 }

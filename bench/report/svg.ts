@@ -125,7 +125,15 @@ export function wrap(text: string, width: number, max = 3): string[] {
     } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(line);
-  if (lines.length > max) return [...lines.slice(0, max - 1), `${lines.slice(max - 1).join(' ').slice(0, Math.max(1, width - 1)).trimEnd()}…`];
+  if (lines.length > max)
+    return [
+      ...lines.slice(0, max - 1),
+      `${lines
+        .slice(max - 1)
+        .join(' ')
+        .slice(0, Math.max(1, width - 1))
+        .trimEnd()}…`,
+    ];
   return lines;
 }
 
@@ -159,7 +167,9 @@ export function barChart(options: { title: string; unit: string; groups: BarGrou
       const color = COLORS[k % COLORS.length]!;
       const bx = x0 + k * barW;
       if (Number.isFinite(bar.value)) {
-        out.push(`<rect x="${bx.toFixed(1)}" y="${y(bar.value).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${(frame.top + plotH - y(bar.value)).toFixed(1)}" fill="${color}"><title>${escapeXml(`${group.label} ${bar.label}: ${formatNumber(bar.value, options.unit)}`)}</title></rect>`);
+        out.push(
+          `<rect x="${bx.toFixed(1)}" y="${y(bar.value).toFixed(1)}" width="${(barW * 0.9).toFixed(1)}" height="${(frame.top + plotH - y(bar.value)).toFixed(1)}" fill="${color}"><title>${escapeXml(`${group.label} ${bar.label}: ${formatNumber(bar.value, options.unit)}`)}</title></rect>`,
+        );
       }
       if (bar.whisker !== undefined && Number.isFinite(bar.whisker)) {
         const cx = bx + barW * 0.45;

@@ -14,7 +14,7 @@ import { fixtureGit, makeTempRoot, removeTempRoot } from '../../test/github-stan
 import { createGitHubStandIn, type GitHubStandIn } from '../../test/github-standin/server';
 import { uniqueName } from '../../test/harness/engines';
 import { FAULT_SECRET } from '../../test/support/role-env';
-import { measureCosts, type CostRow } from './costs';
+import { measureCosts } from './costs';
 import { acquireClusterEngines, type ScalingEngines } from './engines';
 import { indexSizes } from './es-stats';
 import { Fleet } from './fleet';
@@ -29,7 +29,11 @@ import { prepareStorm, runStorm } from './storm';
 const OUT_DIR = join(__dirname, '../../test-artifacts/scaling');
 const log = (line: string) => process.stdout.write(`[scaling ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const list = (text: string) => text.split(',').map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((x) => Number(x.trim()))
+    .filter((x) => Number.isInteger(x) && x > 0);
 
 function options() {
   const { values } = parseArgs({
@@ -176,7 +180,20 @@ async function main(): Promise<void> {
       const topic = `scaling.${indexPrefix}.${label}`;
       try {
         fleet = await Fleet.start(
-          { label, root, logDir, kafkaBrokers: e.kafkaBrokers, elasticsearchUrl: e.elasticsearchUrl, indexPrefix, githubApiUrl: s.url, topic, groupId: `scaling-${indexPrefix}-${label}`, webhooks: 2, indexers: n, readers: 2 },
+          {
+            label,
+            root,
+            logDir,
+            kafkaBrokers: e.kafkaBrokers,
+            elasticsearchUrl: e.elasticsearchUrl,
+            indexPrefix,
+            githubApiUrl: s.url,
+            topic,
+            groupId: `scaling-${indexPrefix}-${label}`,
+            webhooks: 2,
+            indexers: n,
+            readers: 2,
+          },
           log,
         );
         const f = fleet;
@@ -200,7 +217,9 @@ async function main(): Promise<void> {
           log(`N=${n}: storm`);
           const storm = await runStorm(s, stormRepos, tracker, meter, n, { rate: o.rate, seconds: o.seconds, drainTimeoutMs: o.drainMs, brokers, deadLetterTopic: `${topic}.dlq` }, log);
           results.storms.push(storm);
-          log(`N=${n}: ${storm.acknowledged} acknowledged, ${storm.eventsPerSecond?.toFixed(1) ?? 'not drained'} events/s, freshness p50 ${storm.freshnessP50Ms} ms p99 ${storm.freshnessP99Ms} ms, machine busy ${(storm.meter.machineBusy * 100).toFixed(0)} %`);
+          log(
+            `N=${n}: ${storm.acknowledged} acknowledged, ${storm.eventsPerSecond?.toFixed(1) ?? 'not drained'} events/s, freshness p50 ${storm.freshnessP50Ms} ms p99 ${storm.freshnessP99Ms} ms, machine busy ${(storm.meter.machineBusy * 100).toFixed(0)} %`,
+          );
         } finally {
           await tracker.stop();
         }

@@ -93,7 +93,9 @@ export async function measureCosts(standIn: GitHubStandIn, fleet: Fleet, meter: 
       freshnessMedianMs: median(fresh),
       meter: m,
     };
-    log(`  ${k} file(s) a push: indexer ${(row.indexerCpuPerPush * 1000).toFixed(1)} ms CPU, ${row.githubRequestsPerPush.toFixed(1)} GitHub requests, ${row.esDocsPerPush.toFixed(1)} ES docs, freshness median ${row.freshnessMedianMs} ms`);
+    log(
+      `  ${k} file(s) a push: indexer ${(row.indexerCpuPerPush * 1000).toFixed(1)} ms CPU, ${row.githubRequestsPerPush.toFixed(1)} GitHub requests, ${row.esDocsPerPush.toFixed(1)} ES docs, freshness median ${row.freshnessMedianMs} ms`,
+    );
     rows.push(row);
   }
   return rows;

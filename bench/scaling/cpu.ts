@@ -72,7 +72,9 @@ export interface MachineCpu {
 
 /** Machine-wide CPU (every core) from /proc/stat: busy = everything but idle and iowait. */
 export function machineCpu(): MachineCpu {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('cpu '))!;
+  const line = readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('cpu '))!;
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal (guest times are inside user/nice)
   const total = v.slice(0, 8).reduce((a, b) => a + b, 0);

@@ -20,7 +20,7 @@ export async function acquireClusterEngines(log: (line: string) => void): Promis
       elasticsearchUrl: ELASTICSEARCH_URL,
       provenance: 'given by KAFKA_BROKERS / ELASTICSEARCH_URL (engine CPU not measured)',
       jvmPids: () => ({ kafka: [], elasticsearch: [] }),
-      release: async () => undefined,
+      release: () => Promise.resolve(),
     };
   }
   log('starting a private cluster: 3 Kafka brokers, 3 Elasticsearch nodes (scripts/engines/cluster.ts)');

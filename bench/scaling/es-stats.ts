@@ -22,7 +22,10 @@ interface StatsSection {
 }
 
 export async function esWriteStats(elasticsearchUrl: string, indexPrefix: string): Promise<EsWriteStats> {
-  const nodes = elasticsearchUrl.split(',').map((u) => u.trim()).filter(Boolean);
+  const nodes = elasticsearchUrl
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
   let last: unknown;
   for (const node of nodes) {
     try {
@@ -80,5 +83,7 @@ export async function indexSizes(elasticsearchUrl: string, indexPrefix: string):
   const answer = await fetch(`${node}/_cat/indices/${indexPrefix}-*?format=json&bytes=b&h=index,docs.count,store.size,pri.store.size&expand_wildcards=all`, { signal: AbortSignal.timeout(15_000) });
   if (answer.status !== 200) throw new Error(`_cat/indices answered ${answer.status}`);
   const rows = (await answer.json()) as { index: string; 'docs.count': string; 'store.size': string; 'pri.store.size': string }[];
-  return rows.map((r) => ({ index: r.index, docs: Number(r['docs.count']), primaryStoreBytes: Number(r['pri.store.size']), storeBytes: Number(r['store.size']) })).sort((a, b) => a.index.localeCompare(b.index));
+  return rows
+    .map((r) => ({ index: r.index, docs: Number(r['docs.count']), primaryStoreBytes: Number(r['pri.store.size']), storeBytes: Number(r['store.size']) }))
+    .sort((a, b) => a.index.localeCompare(b.index));
 }

@@ -11,7 +11,6 @@ import { roleEnvironment } from '../../test/support/role-env';
 import { startRoundRobin, type RoundRobin } from '../../test/support/round-robin';
 import { processCpuSeconds } from './cpu';
 
-
 export interface FleetOptions {
   label: string;
   root: string;

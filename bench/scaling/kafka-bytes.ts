@@ -48,12 +48,12 @@ export async function topicBytes(brokers: string[], topic: string, timeoutMs = 1
       consumer
         .run({
           autoCommit: false,
-          eachBatch: async ({ batch }) => {
+          eachBatch: ({ batch }) => {
             const end = targets.get(batch.partition);
             for (const message of batch.messages) {
               if (end === undefined || Number(message.offset) >= end) continue;
               const key = message.key?.toString('utf8') ?? '';
-              const bytes = (message.key?.length ?? 0) + (message.value?.length ?? 0) + headerBytes(message.headers as Record<string, unknown> | undefined);
+              const bytes = (message.key?.length ?? 0) + (message.value?.length ?? 0) + headerBytes(message.headers);
               result.messages += 1;
               result.bytes += bytes;
               const row = result.byKey.get(key) ?? { messages: 0, bytes: 0 };
@@ -66,11 +66,12 @@ export async function topicBytes(brokers: string[], topic: string, timeoutMs = 1
               clearTimeout(timer);
               resolve();
             }
+            return Promise.resolve();
           },
         })
         .catch((error: unknown) => {
           clearTimeout(timer);
-          reject(error as Error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         });
     });
   } finally {

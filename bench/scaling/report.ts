@@ -39,7 +39,14 @@ export function scalingTable(storms: StormResult[]): string {
     const c = r.meter.cpu;
     return `| ${r.indexers} | ${r.pushes} (${r.offeredRate} × ${r.seconds}) | ${r.sentRate.toFixed(1)} | ${r.acknowledged}${r.refused ? ` (${r.refused} refused first, ${r.redelivered} redelivered)` : ''} | ${r.eventsPerSecond === null ? `≥ ${s1(r.readablePerSecondAtTimeout)} (not drained)` : s1(r.eventsPerSecond)} | ${base && rate !== null ? `${(rate / base).toFixed(2)}×` : '–'} | ${s1(r.drainSeconds)}${r.drainSeconds === null ? ` (not drained: ${r.readable} readable)` : ''}${r.deadLetters ? `, ${r.deadLetters} dead letters` : ''} | ${ms(r.freshnessP50Ms)} | ${ms(r.freshnessP99Ms)} | ${ms(r.freshnessMaxMs)} | ${ms(r.ackP50Ms)} / ${ms(r.ackP99Ms)} | ${r.indexerCpuPerPush.toFixed(3)} | ${(r.meter.machineBusy * 100).toFixed(0)} % | ${[c.indexer, c.elasticsearch, c.kafka, c.webhook, c.reader, c.generator].map((x) => x.toFixed(0)).join(' / ')} |`;
   });
-  const work = storms.map((r) => `- ${r.indexers} indexer(s): ${r.indexer.handled} events handled of ${r.acknowledged} acknowledged (the rest coalesced in a batch with a newer push of the same ref); index runs: ${Object.entries(r.indexer.runs).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`);
+  const work = storms.map(
+    (r) =>
+      `- ${r.indexers} indexer(s): ${r.indexer.handled} events handled of ${r.acknowledged} acknowledged (the rest coalesced in a batch with a newer push of the same ref); index runs: ${
+        Object.entries(r.indexer.runs)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || 'none'
+      }`,
+  );
   return [header, ...rows, '', ...work].join('\n');
 }
 
@@ -51,7 +58,15 @@ export function costTable(costs: CostRow[]): string {
     (r) =>
       `| ${r.files} | ${r.pushes} | ${cpuMs(r.indexerCpuPerPush)} | ${cpuMs(r.elasticsearchCpuPerPush)} | ${cpuMs(r.kafkaCpuPerPush)} | ${cpuMs(r.webhookCpuPerPush)} | ${cpuMs(r.readerCpuPerPush)} | ${r.githubRequestsPerPush.toFixed(1)} | ${r.esDocsPerPush.toFixed(1)} / ${r.esDocsPerPushAllCopies.toFixed(1)} | ${kb(r.esBulkBytesPerPush)} / ${kb(r.esBulkBytesPerPushAllCopies)} | ${r.kafkaBytesPerPush === null ? '–' : Math.round(r.kafkaBytesPerPush)} | ${ms(r.freshnessMedianMs)} |`,
   );
-  const routes = costs.map((r) => `- ${r.files} file(s): ${Object.entries(r.routesPerPush).sort((a, b) => b[1] - a[1]).map(([route, n]) => `${cell(route)} ${n.toFixed(1)}`).join('; ') || 'none'}`);
+  const routes = costs.map(
+    (r) =>
+      `- ${r.files} file(s): ${
+        Object.entries(r.routesPerPush)
+          .sort((a, b) => b[1] - a[1])
+          .map(([route, n]) => `${cell(route)} ${n.toFixed(1)}`)
+          .join('; ') || 'none'
+      }`,
+  );
   return [header, ...rows, '', 'GitHub requests a push, by route:', '', ...routes].join('\n');
 }
 

@@ -82,7 +82,12 @@ export async function importCommits(dir: string, ref: string, from: string | nul
   const marks = join(dir, `marks-${randomBytes(4).toString('hex')}`);
   try {
     await fixtureGit(dir, ['fast-import', '--quiet', '--force', `--export-marks=${marks}`], Buffer.concat(parts));
-    const byMark = new Map((await readFile(marks, 'utf8')).split('\n').filter(Boolean).map((line) => [line.split(' ')[0]!, line.split(' ')[1]!] as const));
+    const byMark = new Map(
+      (await readFile(marks, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => [line.split(' ')[0]!, line.split(' ')[1]!] as const),
+    );
     return commits.map((_, i) => byMark.get(`:${i + 1}`)!);
   } finally {
     await rm(marks, { force: true });
@@ -110,7 +115,7 @@ export async function pool<T>(items: readonly T[], limit: number, work: (item: T
 
 /** `count` repositories of 17 files (~20 KB): README, the probe, six modules, eight guides. */
 export async function createStormRepos(standIn: GitHubStandIn, root: string, count: number): Promise<ScaleRepo[]> {
-  const repos: ScaleRepo[] = new Array(count);
+  const repos = new Array<ScaleRepo>(count);
   await pool(
     Array.from({ length: count }, (_, i) => i),
     4,
@@ -163,7 +168,12 @@ export async function prepareCommits(repo: ScaleRepo, count: number, k = 3): Pro
     const n = repo.seq;
     return { seq: n, files: repo.kind === 'storm' ? stormChanges(repo, n) : costChanges(repo, n, k) };
   });
-  const shas = await importCommits(repo.dir, `refs/heads/${NEXT}`, head, planned.map((p) => ({ message: `push ${p.seq}`, files: p.files })));
+  const shas = await importCommits(
+    repo.dir,
+    `refs/heads/${NEXT}`,
+    head,
+    planned.map((p) => ({ message: `push ${p.seq}`, files: p.files })),
+  );
   repo.prepared = planned.map((p, i) => ({ seq: p.seq, sha: shas[i]!, paths: Object.keys(p.files) }));
   for (const p of repo.prepared) repo.seqOfSha.set(p.sha, p.seq);
 }
@@ -200,10 +210,32 @@ export async function firstPush(standIn: GitHubStandIn, repo: ScaleRepo): Promis
  * (repository, ref, before, after, the flags) is exactly what GitHub sends.
  */
 function pushPayload(template: Json, before: string, after: string, seq: number, paths: string[]): Json {
-  const head = { ...(template.head_commit as Json | null), id: after, tree_id: undefined, distinct: true, message: `push ${seq}`, timestamp: new Date().toISOString(), added: [], removed: [], modified: paths };
+  const head = {
+    ...(template.head_commit as Json | null),
+    id: after,
+    tree_id: undefined,
+    distinct: true,
+    message: `push ${seq}`,
+    timestamp: new Date().toISOString(),
+    added: [],
+    removed: [],
+    modified: paths,
+  };
   const repository = { ...(template.repository as Json) };
   repository.pushed_at = typeof repository.pushed_at === 'number' ? Math.floor(Date.now() / 1000) : new Date().toISOString();
-  return { ...template, before, after, created: false, deleted: false, forced: false, base_ref: null, compare: `${String(template.compare ?? '').replace(/compare\/.*$/, 'compare/')}${before.slice(0, 12)}...${after.slice(0, 12)}`, commits: [head], head_commit: head, repository };
+  return {
+    ...template,
+    before,
+    after,
+    created: false,
+    deleted: false,
+    forced: false,
+    base_ref: null,
+    compare: `${(typeof template.compare === 'string' ? template.compare : '').replace(/compare\/.*$/, 'compare/')}${before.slice(0, 12)}...${after.slice(0, 12)}`,
+    commits: [head],
+    head_commit: head,
+    repository,
+  };
 }
 
 /** Moves a branch by writing its loose ref (atomically: write, then rename), as `git update-ref` would, without a process. */

@@ -58,7 +58,15 @@ export async function prepareStorm(repos: ScaleRepo[], o: StormOptions): Promise
   await pool(repos, 4, (repo) => prepareCommits(repo, perRepo));
 }
 
-export async function runStorm(standIn: GitHubStandIn, repos: ScaleRepo[], tracker: FreshnessTracker, meter: MeterContext, indexers: number, o: StormOptions & { brokers: string[]; deadLetterTopic: string }, log: (line: string) => void): Promise<StormResult> {
+export async function runStorm(
+  standIn: GitHubStandIn,
+  repos: ScaleRepo[],
+  tracker: FreshnessTracker,
+  meter: MeterContext,
+  indexers: number,
+  o: StormOptions & { brokers: string[]; deadLetterTopic: string },
+  log: (line: string) => void,
+): Promise<StormResult> {
   const total = Math.round(o.rate * o.seconds);
   const outcomes: PushOutcome[] = [];
   const errors: string[] = [];

@@ -18,7 +18,13 @@ export interface BenchData {
  * the large one only when `needs.large` (the indexing suite), the freshness copies only when
  * `needs.fresh`, so `--only=reads,suggest` does not spend minutes on data it does not read.
  */
-export async function prepareData(config: BenchConfig, root: string, workDir: string, log: (line: string) => void, needs: { large: boolean; fresh: boolean } = { large: true, fresh: true }): Promise<BenchData> {
+export async function prepareData(
+  config: BenchConfig,
+  root: string,
+  workDir: string,
+  log: (line: string) => void,
+  needs: { large: boolean; fresh: boolean } = { large: true, fresh: true },
+): Promise<BenchData> {
   let started = Date.now();
   const small = smallCorpus();
   const medium = mediumCorpus();

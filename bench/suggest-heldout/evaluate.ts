@@ -45,7 +45,7 @@ export async function evaluateHeldOut(trees: HeldOutTree[] = loadHeldOut(), prog
 export function pooled(results: HeldOutResult[], pick: (r: HeldOutResult) => Accuracy): Accuracy['all'] & { oneN: number; one1: number; ambN: number; amb1: number } {
   const sum = (f: (a: Accuracy) => { n: number; top1: number; top5: number }, key: 'top1' | 'top5') => {
     const n = results.reduce((s, r) => s + f(pick(r)).n, 0);
-    return { n, v: results.reduce((s, r) => s + (f(pick(r)).n === 0 ? 0 : (f(pick(r))[key] * f(pick(r)).n) / 100), 0) / Math.max(1, n) * 100 };
+    return { n, v: (results.reduce((s, r) => s + (f(pick(r)).n === 0 ? 0 : (f(pick(r))[key] * f(pick(r)).n) / 100), 0) / Math.max(1, n)) * 100 };
   };
   const all1 = sum((a) => a.all, 'top1');
   const one1 = sum((a) => a.oneAnswer, 'top1');
@@ -61,11 +61,22 @@ if (require.main === module) {
     console.log('| tree | paths | cases (one answer / ambiguous) | gitdex top-1 all | one / amb | top-5 | fuse.js defaults top-1 | fuse.js for paths top-1 | top-5 |');
     console.log('|---|--:|---|--:|---|--:|--:|--:|--:|');
     for (const r of results) {
-      console.log(`| ${r.tree} | ${r.paths} | ${r.gitdex.all.n} (${r.gitdex.oneAnswer.n} / ${r.gitdex.ambiguous.n}) | ${f(r.gitdex.all.top1)} | ${f(r.gitdex.oneAnswer.top1)} / ${f(r.gitdex.ambiguous.top1)} | ${f(r.gitdex.all.top5)} | ${f(r.fuseDefaults.all.top1)} | ${f(r.fuseForPaths.all.top1)} | ${f(r.fuseForPaths.all.top5)} |`);
-      if (process.env.VERBOSE === '1') for (const m of r.gitdex.misses) console.log(`    miss ${m.c.kind}: ${m.c.query} -> ${m.got[0]} (want ${m.c.answers.slice(0, 3).join(' | ')}${m.c.answers.length > 3 ? ' …' : ''})`);
-      console.log(`    by kind gitdex: ${Object.entries(r.gitdex.byKind).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+      console.log(
+        `| ${r.tree} | ${r.paths} | ${r.gitdex.all.n} (${r.gitdex.oneAnswer.n} / ${r.gitdex.ambiguous.n}) | ${f(r.gitdex.all.top1)} | ${f(r.gitdex.oneAnswer.top1)} / ${f(r.gitdex.ambiguous.top1)} | ${f(r.gitdex.all.top5)} | ${f(r.fuseDefaults.all.top1)} | ${f(r.fuseForPaths.all.top1)} | ${f(r.fuseForPaths.all.top5)} |`,
+      );
+      if (process.env.VERBOSE === '1')
+        for (const m of r.gitdex.misses) console.log(`    miss ${m.c.kind}: ${m.c.query} -> ${m.got[0]} (want ${m.c.answers.slice(0, 3).join(' | ')}${m.c.answers.length > 3 ? ' …' : ''})`);
+      console.log(
+        `    by kind gitdex: ${Object.entries(r.gitdex.byKind)
+          .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+          .join(', ')}`,
+      );
     }
-    for (const [name, pick] of [['gitdex', (r: HeldOutResult) => r.gitdex], ['fuse.js defaults', (r: HeldOutResult) => r.fuseDefaults], ['fuse.js for paths', (r: HeldOutResult) => r.fuseForPaths]] as const) {
+    for (const [name, pick] of [
+      ['gitdex', (r: HeldOutResult) => r.gitdex],
+      ['fuse.js defaults', (r: HeldOutResult) => r.fuseDefaults],
+      ['fuse.js for paths', (r: HeldOutResult) => r.fuseForPaths],
+    ] as const) {
       const p = pooled(results, pick);
       console.log(`${name}: all ${p.n} cases top-1 ${f(p.top1)}, top-5 ${f(p.top5)}; one answer (${p.oneN}) ${f(p.one1)}; ambiguous (${p.ambN}) ${f(p.amb1)}`);
     }

@@ -37,7 +37,7 @@ function newestJdkSources(): { zip: string; name: string } | null {
   const found = readdirSync(jvm)
     .map((name) => ({ name, zip: join(jvm, name, 'lib', 'src.zip') }))
     .filter((j) => existsSync(j.zip))
-    .sort((a, b) => (Number(/(\d+)/.exec(b.name)?.[1] ?? 0) - Number(/(\d+)/.exec(a.name)?.[1] ?? 0)) || (a.name < b.name ? -1 : 1));
+    .sort((a, b) => Number(/(\d+)/.exec(b.name)?.[1] ?? 0) - Number(/(\d+)/.exec(a.name)?.[1] ?? 0) || (a.name < b.name ? -1 : 1));
   return found[0] ?? null;
 }
 
@@ -59,7 +59,12 @@ function trees(): { name: string; source: string; paths: string[] }[] {
     const entries = execFileSync('unzip', ['-Z1', jdk.zip], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 }).split('\n');
     out.push({ name: 'jdk-java.base', source: `java.base of ${jdk.zip} (${jdk.name})`, paths: entries.filter((e) => e.startsWith('java.base/') && !e.endsWith('/') && !/[\r\t|]/.test(e)).sort() });
   }
-  for (const [name, pkg] of [['ajv', 'ajv'], ['opentelemetry-api', '@opentelemetry/api'], ['yaml', 'yaml'], ['undici', 'undici']] as const) {
+  for (const [name, pkg] of [
+    ['ajv', 'ajv'],
+    ['opentelemetry-api', '@opentelemetry/api'],
+    ['yaml', 'yaml'],
+    ['undici', 'undici'],
+  ] as const) {
     const { paths, source } = npmPackage(pkg);
     out.push({ name, source, paths });
   }
@@ -68,7 +73,8 @@ function trees(): { name: string; source: string; paths: string[] }[] {
 
 function main(): void {
   const force = process.argv.includes('--force');
-  if (existsSync(join(HELD_OUT_DIR, 'manifest.json')) && !force) throw new Error(`${HELD_OUT_DIR} holds a frozen set already; it is not regenerated (--force only if the rules themselves were wrong, and say so in the commit)`);
+  if (existsSync(join(HELD_OUT_DIR, 'manifest.json')) && !force)
+    throw new Error(`${HELD_OUT_DIR} holds a frozen set already; it is not regenerated (--force only if the rules themselves were wrong, and say so in the commit)`);
   mkdirSync(HELD_OUT_DIR, { recursive: true });
   const manifest: HeldOutManifest = { frozenAt: new Date().toISOString(), perKind: PER_KIND, seed: SEED, trees: [] };
   for (const tree of trees()) {

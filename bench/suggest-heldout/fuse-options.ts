@@ -19,7 +19,13 @@ for (const keys of ['path', 'path+name'] as const) {
     for (const threshold of [0.2, 0.4, 0.6]) {
       for (const ignoreFieldNorm of [false, true]) {
         const options: Options = {
-          keys: keys === 'path' ? ['path'] : [{ name: 'path', weight: 1 }, { name: 'name', weight: 2 }],
+          keys:
+            keys === 'path'
+              ? ['path']
+              : [
+                  { name: 'path', weight: 1 },
+                  { name: 'name', weight: 2 },
+                ],
           ignoreLocation,
           threshold,
           ignoreFieldNorm,

@@ -23,12 +23,15 @@ export interface HeldOutTree {
 export function loadHeldOut(dir = HELD_OUT_DIR): HeldOutTree[] {
   const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as HeldOutManifest;
   return manifest.trees.map((t) => {
-    const paths = readFileSync(join(dir, `${t.name}.paths.txt`), 'utf8').split('\n').filter(Boolean);
+    const paths = readFileSync(join(dir, `${t.name}.paths.txt`), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     const cases = readFileSync(join(dir, `${t.name}.cases.jsonl`), 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as HeldOutCase);
-    if (paths.length !== t.paths || cases.length !== t.cases) throw new Error(`held-out ${t.name}: ${paths.length} paths and ${cases.length} cases on disk, the manifest says ${t.paths} and ${t.cases}`);
+    if (paths.length !== t.paths || cases.length !== t.cases)
+      throw new Error(`held-out ${t.name}: ${paths.length} paths and ${cases.length} cases on disk, the manifest says ${t.paths} and ${t.cases}`);
     for (const c of cases) if (!KINDS.includes(c.kind) || !c.answers.includes(c.from)) throw new Error(`held-out ${t.name}: malformed case ${JSON.stringify(c)}`);
     return { name: t.name, source: t.source, paths, cases };
   });

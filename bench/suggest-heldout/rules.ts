@@ -7,20 +7,7 @@
  * the same cases. The cases are generated once and frozen as data (freeze.ts).
  */
 
-export const KINDS = [
-  'typo',
-  'folder-typo',
-  'case',
-  'other-extension',
-  'no-extension',
-  'stem-only',
-  'name-only',
-  'other-folder',
-  'missing-folder',
-  'restyled',
-  'path-prefix',
-  'name-prefix',
-] as const;
+export const KINDS = ['typo', 'folder-typo', 'case', 'other-extension', 'no-extension', 'stem-only', 'name-only', 'other-folder', 'missing-folder', 'restyled', 'path-prefix', 'name-prefix'] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface HeldOutCase {
@@ -103,7 +90,10 @@ function withoutOneSegment(folder: string): string[] {
  * length the mistake took. Compared in lower case.
  */
 export const FIT_RULES: Record<Kind, { rule: string; fits: (q: Shape, p: Shape) => boolean }> = {
-  typo: { rule: 'same folder, same part from the first dot on, stem at most one swapped, dropped, extra or wrong letter away', fits: (q, p) => q.folder === p.folder && q.tail === p.tail && withinOneTypo(q.stem, p.stem) },
+  typo: {
+    rule: 'same folder, same part from the first dot on, stem at most one swapped, dropped, extra or wrong letter away',
+    fits: (q, p) => q.folder === p.folder && q.tail === p.tail && withinOneTypo(q.stem, p.stem),
+  },
   'folder-typo': { rule: 'same name, folder at most one swapped, dropped, extra or wrong letter away', fits: (q, p) => q.name === p.name && withinOneTypo(q.folder, p.folder) },
   case: { rule: 'equal in lower case', fits: (q, p) => q.lower === p.lower },
   'other-extension': { rule: 'same folder, same name up to the last dot, with an extension', fits: (q, p) => q.folder === p.folder && p.hasExtension && q.base === p.base },
@@ -111,7 +101,7 @@ export const FIT_RULES: Record<Kind, { rule: string; fits: (q: Shape, p: Shape) 
   'stem-only': { rule: 'the query (no folder) is the name up to its last dot', fits: (q, p) => q.folder === '' && p.hasExtension && q.name === p.base },
   'name-only': { rule: 'the same name, any folder', fits: (q, p) => q.name === p.name },
   'other-folder': { rule: 'the same name in another folder than the query gives', fits: (q, p) => q.name === p.name && q.folder !== p.folder },
-  'missing-folder': { rule: 'the same name, in a folder that is the query\'s with one segment more', fits: (q, p) => q.name === p.name && withoutOneSegment(p.folder).includes(q.folder) },
+  'missing-folder': { rule: "the same name, in a folder that is the query's with one segment more", fits: (q, p) => q.name === p.name && withoutOneSegment(p.folder).includes(q.folder) },
   restyled: { rule: 'same folder, same part from the first dot on, same letters and digits in the stem', fits: (q, p) => q.folder === p.folder && q.tail === p.tail && q.letters === p.letters },
   'path-prefix': { rule: 'the path starts with the query', fits: (q, p) => p.lower.startsWith(q.lower) },
   'name-prefix': { rule: 'the name starts with the query (no folder)', fits: (q, p) => p.name.startsWith(q.lower) },
@@ -243,7 +233,16 @@ export function makers(random: () => number, folders: readonly string[]): Record
       const p = parts(path);
       const words = wordsOf(p.stem);
       if (words.length < 2) return null;
-      const styles = [words.join('_'), words.join('-'), words[0] + words.slice(1).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(''), words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')];
+      const styles = [
+        words.join('_'),
+        words.join('-'),
+        words[0] +
+          words
+            .slice(1)
+            .map((w) => w[0]!.toUpperCase() + w.slice(1))
+            .join(''),
+        words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(''),
+      ];
       const stem = pick(styles.filter((s) => s !== p.stem));
       return stem === undefined ? null : p.at(p.folder, stem + p.tail);
     },

@@ -90,9 +90,7 @@ function elasticsearchBreakdown(samples: PushSample[], requests: ProxiedRequest[
       ops.set(op, o);
     }
   }
-  const lines = [...ops.entries()]
-    .sort((a, b) => median(b[1].totals) - median(a[1].totals))
-    .map(([op, o]) => `${op}: ${median(o.counts)} a push, ${ms(o.totals)} a push in all`);
+  const lines = [...ops.entries()].sort((a, b) => median(b[1].totals) - median(a[1].totals)).map(([op, o]) => `${op}: ${median(o.counts)} a push, ${ms(o.totals)} a push in all`);
   return [`Elasticsearch requests of the indexer, per push (${samples.length} idle one-file pushes; summed time ${ms(totals)}): ${lines.join('; ')}`];
 }
 

@@ -63,7 +63,10 @@ async function stream(ctx: SuiteContext, backend: Backend): Promise<{ samples: P
     busy.add(chosen.name);
     running.push(
       onePush(ctx, backend, chosen)
-        .then((s) => void samples.push(s), (e: unknown) => void errors.push(e))
+        .then(
+          (s) => void samples.push(s),
+          (e: unknown) => void errors.push(e),
+        )
         .finally(() => busy.delete(chosen.name)),
     );
   }
@@ -86,11 +89,33 @@ export async function freshnessSuite(ctx: SuiteContext, backend: Backend): Promi
   const target = (v: ReturnType<typeof figure>) => (backend.name === 'elasticsearch' ? upperTarget(v, { median: 500, p99: 2000 }, 'p50 ≤ 500 ms, p99 ≤ 2 s') : undefined);
   for (const [label, samples, note] of [
     ['idle: one push at a time', quiet, undefined],
-    [`under a stream of ${streamRate} pushes/s for ${streamSeconds} s across ${ctx.repos.fresh.length} repositories`, busy.samples, busy.skipped > 0 ? `${busy.skipped} pushes skipped: every repository busy` : undefined],
+    [
+      `under a stream of ${streamRate} pushes/s for ${streamSeconds} s across ${ctx.repos.fresh.length} repositories`,
+      busy.samples,
+      busy.skipped > 0 ? `${busy.skipped} pushes skipped: every repository busy` : undefined,
+    ],
   ] as const) {
-    const value = figure('webhook → readable', 'ms', samples.map((s) => s.freshnessMs));
+    const value = figure(
+      'webhook → readable',
+      'ms',
+      samples.map((s) => s.freshnessMs),
+    );
     const t = target(value);
-    ctx.results.rows.push(row({ suite: 'freshness', backend: backend.name, case: label, value, baseline: figure('webhook → 202 (Kafka/log ack)', 'ms', samples.map((s) => s.ackMs)), ...(t ? { target: t } : {}), ...(note ? { note } : {}) }));
+    ctx.results.rows.push(
+      row({
+        suite: 'freshness',
+        backend: backend.name,
+        case: label,
+        value,
+        baseline: figure(
+          'webhook → 202 (Kafka/log ack)',
+          'ms',
+          samples.map((s) => s.ackMs),
+        ),
+        ...(t ? { target: t } : {}),
+        ...(note ? { note } : {}),
+      }),
+    );
   }
   ctx.results.profiles.push(
     { title: `Freshness on ${backend.name}, idle (medians per push)`, lines: await githubPhases(ctx, quiet, quietLog) },

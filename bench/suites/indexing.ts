@@ -64,8 +64,20 @@ export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promis
     if (size === 'large') ctx.results.profiles.push({ title: `Full index on ${backend.name}: where the time goes`, lines: await partsProfile(ctx, backend, median(productMs), median(rawMs)) });
     const perSecond = (ms: number[], amount: number) => ms.map((m) => amount / (m / 1000));
     ctx.results.rows.push(
-      row({ suite: 'indexing', backend: backend.name, case: `full index ${size} (${corpus.files.length.toLocaleString('en-US')} files)`, value: figure('gitdex', 'files/s', perSecond(productMs, corpus.files.length)), baseline: figure(rawLabel, 'files/s', perSecond(rawMs, corpus.files.length)) }),
-      row({ suite: 'indexing', backend: backend.name, case: `full index ${size} (${(corpus.bytes / 1e6).toFixed(1)} MB)`, value: figure('gitdex', 'MB/s', perSecond(productMs, corpus.bytes / 1e6)), baseline: figure(rawLabel, 'MB/s', perSecond(rawMs, corpus.bytes / 1e6)) }),
+      row({
+        suite: 'indexing',
+        backend: backend.name,
+        case: `full index ${size} (${corpus.files.length.toLocaleString('en-US')} files)`,
+        value: figure('gitdex', 'files/s', perSecond(productMs, corpus.files.length)),
+        baseline: figure(rawLabel, 'files/s', perSecond(rawMs, corpus.files.length)),
+      }),
+      row({
+        suite: 'indexing',
+        backend: backend.name,
+        case: `full index ${size} (${(corpus.bytes / 1e6).toFixed(1)} MB)`,
+        value: figure('gitdex', 'MB/s', perSecond(productMs, corpus.bytes / 1e6)),
+        baseline: figure(rawLabel, 'MB/s', perSecond(rawMs, corpus.bytes / 1e6)),
+      }),
     );
   }
   const large = largeSampler?.stop();
@@ -92,7 +104,15 @@ async function onePushSuite(ctx: SuiteContext, backend: Backend): Promise<void> 
   const large: PushSample[] = [];
   ctx.standIn.requests.reset();
   for (let i = 0; i < ctx.config.onePushRepeats; i += 1) {
-    for (const [repo, into] of i % 2 === 0 ? ([[ctx.repos.small, small], [largeRepo(ctx), large]] as const) : ([[largeRepo(ctx), large], [ctx.repos.small, small]] as const)) {
+    for (const [repo, into] of i % 2 === 0
+      ? ([
+          [ctx.repos.small, small],
+          [largeRepo(ctx), large],
+        ] as const)
+      : ([
+          [largeRepo(ctx), large],
+          [ctx.repos.small, small],
+        ] as const)) {
       const token = await commitToken(repo);
       into.push(await pushAndWait(push, repo, token, options));
     }
@@ -107,14 +127,37 @@ async function onePushSuite(ctx: SuiteContext, backend: Backend): Promise<void> 
     const ratio = value.summary.median / baseline.summary.median;
     return { text: 'nearly equal: ratio ≤ 1.5×', met: Number.isFinite(ratio) ? ratio <= 1.5 : null };
   };
-  const value = figure('large repo', 'ms', large.map((s) => s.freshnessMs));
-  const baseline = figure('small repo', 'ms', small.map((s) => s.freshnessMs));
+  const value = figure(
+    'large repo',
+    'ms',
+    large.map((s) => s.freshnessMs),
+  );
+  const baseline = figure(
+    'small repo',
+    'ms',
+    small.map((s) => s.freshnessMs),
+  );
   // The stand-in's answers (e.g. GET /repos/{owner}/{repo} computes the repository size) grow with the repository; GitHub's do not.
   const [largeGithub, smallGithub] = [await githubAnswerMs(ctx, large, log), await githubAnswerMs(ctx, small, log)];
-  const ownValue = figure('large repo', 'ms', large.map((s, i) => s.freshnessMs - largeGithub[i]!));
-  const ownBaseline = figure('small repo', 'ms', small.map((s, i) => s.freshnessMs - smallGithub[i]!));
+  const ownValue = figure(
+    'large repo',
+    'ms',
+    large.map((s, i) => s.freshnessMs - largeGithub[i]!),
+  );
+  const ownBaseline = figure(
+    'small repo',
+    'ms',
+    small.map((s, i) => s.freshnessMs - smallGithub[i]!),
+  );
   ctx.results.rows.push(
     row({ suite: 'indexing', backend: backend.name, case: `one-file push, ${what}`, value, baseline, target: nearlyEqual(value, baseline) }),
-    row({ suite: 'indexing', backend: backend.name, case: `one-file push, ${what}: gitdex's own time (freshness minus the stand-in's answer times)`, value: ownValue, baseline: ownBaseline, target: nearlyEqual(ownValue, ownBaseline) }),
+    row({
+      suite: 'indexing',
+      backend: backend.name,
+      case: `one-file push, ${what}: gitdex's own time (freshness minus the stand-in's answer times)`,
+      value: ownValue,
+      baseline: ownBaseline,
+      target: nearlyEqual(ownValue, ownBaseline),
+    }),
   );
 }

@@ -119,7 +119,10 @@ export async function readsLoadSuite(ctx: SuiteContext, backend: Backend): Promi
   const reader = await startGitdex({ ...backend.readEnv, GITDEX_ROLE: 'reader' }, `${backend.name} reader`);
   try {
     const idleRss = reader.memory()?.rssMb ?? 0;
-    ctx.results.profiles.push({ title: `Reads over HTTP on ${backend.name}: what each layer costs`, lines: await transportProfile(reader.url, repository, targets.smallFiles, Math.max(50, ctx.config.reads.samples)) });
+    ctx.results.profiles.push({
+      title: `Reads over HTTP on ${backend.name}: what each layer costs`,
+      lines: await transportProfile(reader.url, repository, targets.smallFiles, Math.max(50, ctx.config.reads.samples)),
+    });
     const call = (c: McpConnection, i: number) => callOk(c.client, 'read_file', { repository, path: targets.smallFiles[i % targets.smallFiles.length]! });
     const levels = await runLevels(`${reader.url}/mcp`, reader.pid, ctx.config.load.levels, ctx.config.load.seconds, call, (line) => ctx.log(`  ${backend.name}${line}`));
     const one = levels[0]!;
@@ -127,7 +130,13 @@ export async function readsLoadSuite(ctx: SuiteContext, backend: Backend): Promi
       const label = `${level.clients} client${level.clients === 1 ? '' : 's'}, read_file small`;
       ctx.results.rows.push(
         row({ suite: 'reads-load', backend: backend.name, case: `${label}: latency`, value: figure('latency', 'ms', level.latencies), baseline: figure('1 client', 'ms', one.latencies) }),
-        row({ suite: 'reads-load', backend: backend.name, case: `${label}: throughput`, value: figure('throughput', 'calls/s', [level.throughput]), baseline: figure('1 client', 'calls/s', [one.throughput]) }),
+        row({
+          suite: 'reads-load',
+          backend: backend.name,
+          case: `${label}: throughput`,
+          value: figure('throughput', 'calls/s', [level.throughput]),
+          baseline: figure('1 client', 'calls/s', [one.throughput]),
+        }),
         row({ suite: 'reads-load', backend: backend.name, case: `${label}: reader RSS (max)`, value: figure('RSS', 'MiB', [level.maxRssMb]), baseline: figure('idle reader', 'MiB', [idleRss]) }),
       );
     }

@@ -103,10 +103,13 @@ async function freshGitdex(backend: Backend, transport: Transport): Promise<McpC
   const reader = await startGitdex({ ...backend.readEnv, GITDEX_ROLE: 'reader' }, `${backend.name} reader`);
   try {
     const connection = await connectHttp(`${reader.url}/mcp`);
-    return { ...connection, close: async () => {
-      await connection.close().catch(() => undefined);
-      await reader.stop();
-    } };
+    return {
+      ...connection,
+      close: async () => {
+        await connection.close().catch(() => undefined);
+        await reader.stop();
+      },
+    };
   } catch (error) {
     await reader.stop();
     throw error;
@@ -130,7 +133,15 @@ function coldRow(backend: Backend, label: string, gitdex: number[], filesystem: 
  * after one unmeasured call each outside the sets (so a process's start-up and first
  * connection are not in a read). Nothing is read twice: no answer comes from a cache.
  */
-async function coldPass(ctx: SuiteContext, backend: Backend, transport: Transport, checkout: string, cold: ColdTargets, files: string[], folders: string[]): Promise<{ reads: Record<string, number[]>; lists: Record<string, number[]> }> {
+async function coldPass(
+  ctx: SuiteContext,
+  backend: Backend,
+  transport: Transport,
+  checkout: string,
+  cold: ColdTargets,
+  files: string[],
+  folders: string[],
+): Promise<{ reads: Record<string, number[]>; lists: Record<string, number[]> }> {
   const repository = ctx.repos.medium.fullName;
   const gitdex = await freshGitdex(backend, transport);
   const fs = await connectStdio(process.execPath, [FILESYSTEM_SERVER, checkout], {});
@@ -176,7 +187,14 @@ async function coldProfile(ctx: SuiteContext, backend: Backend, cold: ColdTarget
       const result = await callOk(gitdex.client, 'read_file', { repository, path });
       const ms = performance.now() - t;
       const mine = proxy.requests.slice(before).filter((r) => r.start >= started - 1);
-      calls.push({ ms, requests: mine.length, esMs: mine.reduce((sum, r) => sum + (r.end - r.start), 0), bytes: mine.reduce((sum, r) => sum + r.bytes, 0), answer: JSON.stringify(result).length, ops: mine.map((r) => r.op) });
+      calls.push({
+        ms,
+        requests: mine.length,
+        esMs: mine.reduce((sum, r) => sum + (r.end - r.start), 0),
+        bytes: mine.reduce((sum, r) => sum + r.bytes, 0),
+        answer: JSON.stringify(result).length,
+        ops: mine.map((r) => r.op),
+      });
     }
     const ops = new Map<string, number>();
     for (const c of calls) for (const op of c.ops) ops.set(op, (ops.get(op) ?? 0) + 1);
@@ -215,9 +233,18 @@ export async function readsSuite(ctx: SuiteContext, backend: Backend): Promise<v
     }
     const over = transport === 'stdio' ? 'MCP stdio' : 'MCP Streamable HTTP (filesystem server: stdio, it has no HTTP)';
     const read = coldRow(backend, `cold (first touch): read_file of ${files.length} distinct files, each once, fresh reader, ${over}`, reads.gitdex!, reads.filesystem!, COLD_TARGETS.read);
-    const list = coldRow(backend, `cold (first touch): list_files of all ${cold.folders.length} folders, each once per fresh reader (${rounds} readers), ${over}`, lists.gitdex!, lists.filesystem!, COLD_TARGETS.list);
+    const list = coldRow(
+      backend,
+      `cold (first touch): list_files of all ${cold.folders.length} folders, each once per fresh reader (${rounds} readers), ${over}`,
+      lists.gitdex!,
+      lists.filesystem!,
+      COLD_TARGETS.list,
+    );
     ctx.results.rows.push(read, list);
-    for (const r of [read, list]) ctx.log(`  ${backend.name} ${r.case}: gitdex ${r.value.summary.median.toFixed(2)} ms (p99 ${r.value.summary.p99.toFixed(2)}), filesystem ${r.baseline!.summary.median.toFixed(2)} ms (p99 ${r.baseline!.summary.p99.toFixed(2)})`);
+    for (const r of [read, list])
+      ctx.log(
+        `  ${backend.name} ${r.case}: gitdex ${r.value.summary.median.toFixed(2)} ms (p99 ${r.value.summary.p99.toFixed(2)}), filesystem ${r.baseline!.summary.median.toFixed(2)} ms (p99 ${r.baseline!.summary.p99.toFixed(2)})`,
+      );
   }
   const repository = ctx.repos.medium.fullName;
   const gitdex = await startGitdexStdio(backend);
@@ -235,14 +262,19 @@ export async function readsSuite(ctx: SuiteContext, backend: Backend): Promise<v
       const baseline = figure('server-filesystem', 'ms', samples.filesystem!);
       medians.push(value.summary.median);
       const r = value.summary.median / baseline.summary.median;
-      ctx.results.rows.push(row({ suite: 'reads', backend: backend.name, case: c.label, value, baseline, target: { text: 'gitdex/filesystem ≤ 1.0× (warm)', met: Number.isFinite(r) ? r <= 1 : null } }));
+      ctx.results.rows.push(
+        row({ suite: 'reads', backend: backend.name, case: c.label, value, baseline, target: { text: 'gitdex/filesystem ≤ 1.0× (warm)', met: Number.isFinite(r) ? r <= 1 : null } }),
+      );
       ctx.log(`  ${backend.name} ${c.label}: gitdex ${value.summary.median.toFixed(2)} ms, filesystem ${baseline.summary.median.toFixed(2)} ms`);
     }
   } finally {
     await gitdex.close();
     await fs.close();
   }
-  const lines = [...(await coldProfile(ctx, backend, cold, cold.files.slice(0, Math.max(20, ctx.config.reads.coldFiles / 2)))), ...(await storeProfile(ctx, backend, targets, medians[0]!, medians[2]!))];
+  const lines = [
+    ...(await coldProfile(ctx, backend, cold, cold.files.slice(0, Math.max(20, ctx.config.reads.coldFiles / 2)))),
+    ...(await storeProfile(ctx, backend, targets, medians[0]!, medians[2]!)),
+  ];
   lines.push(`size of one answer as JSON, gitdex vs the filesystem server: ${sizes.join('; ')}`);
   ctx.results.profiles.push({ title: `Reads on ${backend.name}: where a read_file and a list_files go`, lines });
 }

@@ -67,7 +67,9 @@ async function indexOverhead(ctx: SuiteContext, backend: Backend): Promise<strin
     const index = Object.values(usage).find((v) => v && typeof v === 'object' && 'fields' in v);
     const trigrams = index?.fields?.contentTrigrams?.total_in_bytes ?? 0;
     const total = index?.store_size_in_bytes ?? 0;
-    return [`Elasticsearch: content trigrams ${(trigrams / contentBytes).toFixed(2)} bytes per byte of content; the whole files index ${(total / contentBytes).toFixed(2)} (content stored once in _source, compressed)`];
+    return [
+      `Elasticsearch: content trigrams ${(trigrams / contentBytes).toFixed(2)} bytes per byte of content; the whole files index ${(total / contentBytes).toFixed(2)} (content stored once in _source, compressed)`,
+    ];
   }
   const dataDir = backend.readEnv.GITDEX_DATA_DIR;
   const file = dataDir ? [join(dataDir, 'index.sqlite'), join(dataDir, 'gitdex-index.sqlite')].find(existsSync) : undefined;
@@ -175,7 +177,9 @@ export async function searchSuite(ctx: SuiteContext, backend: Backend): Promise<
           row({ suite: 'search', backend: backend.name, case: label, value, baseline, target: targetOf(target, c, backend, value, ratio) }),
           row({ suite: 'search', backend: backend.name, case: `${label} (beside git grep)`, value, baseline: figure('git grep on a checkout', 'ms', gitTimes) }),
         );
-        ctx.log(`  ${backend.name} ${label}: gitdex ${value.summary.median.toFixed(1)} ms, rg ${Number.isFinite(baseline.summary.median) ? baseline.summary.median.toFixed(1) : '-'} ms, git grep ${figure('g', 'ms', gitTimes).summary.median.toFixed(1)} ms`);
+        ctx.log(
+          `  ${backend.name} ${label}: gitdex ${value.summary.median.toFixed(1)} ms, rg ${Number.isFinite(baseline.summary.median) ? baseline.summary.median.toFixed(1) : '-'} ms, git grep ${figure('g', 'ms', gitTimes).summary.median.toFixed(1)} ms`,
+        );
       }
     }
   } finally {

@@ -70,10 +70,13 @@ async function freshSuggester(backend: Backend, transport: 'stdio' | 'http', rep
     const result = await callOk(connection.client, 'suggest_paths', { repository, query, limit: 5 });
     return ((result.structuredContent as { suggestions?: { path: string }[] } | undefined)?.suggestions ?? []).map((s) => s.path);
   };
-  return { ask, close: async () => {
-    await connection.close().catch(() => undefined);
-    await stop();
-  } };
+  return {
+    ask,
+    close: async () => {
+      await connection.close().catch(() => undefined);
+      await stop();
+    },
+  };
 }
 
 const LATENCY_TARGET = { median: 5, p99: 20 };
@@ -83,7 +86,16 @@ const LATENCY_TARGET = { median: 5, p99: 20 };
  * suggestion of that query in the repository), then all of them a second time (warm). One
  * unmeasured query outside the set first, so the process's start-up is not in a figure.
  */
-async function latencyPass(ctx: SuiteContext, backend: Backend, transport: 'stdio' | 'http', repository: string, queries: readonly { query: string; answers: string[] }[], pathCount: number, what: string, fuseMs: number[]): Promise<Outcome> {
+async function latencyPass(
+  ctx: SuiteContext,
+  backend: Backend,
+  transport: 'stdio' | 'http',
+  repository: string,
+  queries: readonly { query: string; answers: string[] }[],
+  pathCount: number,
+  what: string,
+  fuseMs: number[],
+): Promise<Outcome> {
   const suggester = await freshSuggester(backend, transport, repository);
   let cold: Outcome;
   let warm: Outcome;
@@ -95,9 +107,21 @@ async function latencyPass(ctx: SuiteContext, backend: Backend, transport: 'stdi
     await suggester.close();
   }
   const over = transport === 'stdio' ? 'MCP stdio' : 'MCP Streamable HTTP';
-  for (const [label, outcome] of [['cold (first ask of each query, fresh reader)', cold], ['warm (each query asked again)', warm]] as const) {
+  for (const [label, outcome] of [
+    ['cold (first ask of each query, fresh reader)', cold],
+    ['warm (each query asked again)', warm],
+  ] as const) {
     const value = figure(`gitdex (${backend.name}) via ${over}`, 'ms', outcome.latencies);
-    ctx.results.rows.push(row({ suite: 'suggest', backend: backend.name, case: `${label}: suggest_paths latency, ${queries.length} queries, ${what} (${pathCount.toLocaleString('en-US')} paths), ${over}`, value, baseline: figure('fuse.js (defaults) in process', 'ms', fuseMs), target: upperTarget(value, LATENCY_TARGET, 'p50 ≤ 5 ms, p99 ≤ 20 ms') }));
+    ctx.results.rows.push(
+      row({
+        suite: 'suggest',
+        backend: backend.name,
+        case: `${label}: suggest_paths latency, ${queries.length} queries, ${what} (${pathCount.toLocaleString('en-US')} paths), ${over}`,
+        value,
+        baseline: figure('fuse.js (defaults) in process', 'ms', fuseMs),
+        target: upperTarget(value, LATENCY_TARGET, 'p50 ≤ 5 ms, p99 ≤ 20 ms'),
+      }),
+    );
     ctx.log(`  ${backend.name} ${label} ${what} ${over}: p50 ${value.summary.median.toFixed(2)} ms, p99 ${value.summary.p99.toFixed(2)} ms`);
   }
   return cold;
@@ -135,7 +159,14 @@ export async function suggestSuite(ctx: SuiteContext, backend: Backend): Promise
 
   const pick = (h: boolean[], indices: number[]) => indices.map((i) => h[i]!);
   ctx.results.rows.push(
-    accuracyRow(backend.name, `tuning set: top-1 accuracy, all ${all.length} cases (${oneAnswer.length} one-answer, ${ambiguous.length} ambiguous)`, pick(mine.top1, all), pick(theirs.top1, all), fuseLabel, '≥ 95 % and ahead of fuse.js'),
+    accuracyRow(
+      backend.name,
+      `tuning set: top-1 accuracy, all ${all.length} cases (${oneAnswer.length} one-answer, ${ambiguous.length} ambiguous)`,
+      pick(mine.top1, all),
+      pick(theirs.top1, all),
+      fuseLabel,
+      '≥ 95 % and ahead of fuse.js',
+    ),
     accuracyRow(backend.name, `tuning set: top-1 accuracy, ${oneAnswer.length} one-answer cases`, pick(mine.top1, oneAnswer), pick(theirs.top1, oneAnswer), fuseLabel),
     accuracyRow(backend.name, `tuning set: top-1 accuracy, ${ambiguous.length} ambiguous cases (any path that fits equally)`, pick(mine.top1, ambiguous), pick(theirs.top1, ambiguous), fuseLabel),
     accuracyRow(backend.name, `tuning set: top-5 accuracy, all ${all.length} cases`, pick(mine.top5, all), pick(theirs.top5, all), fuseLabel),

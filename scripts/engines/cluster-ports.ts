@@ -36,4 +36,3 @@ export async function portsFrom(base: number, count: number, taken: Set<number>)
   }
   return ports;
 }
-

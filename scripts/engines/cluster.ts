@@ -131,7 +131,14 @@ async function newState(o: ClusterOptions): Promise<ClusterState> {
 }
 
 function artifactOptions(o: ClusterOptions) {
-  return { cache: o.cache, pom: o.pom, kafkaVersion: o.kafkaVersion, elasticsearchVersion: o.elasticsearchVersion, log: o.log, javaHomeForJar: () => elasticsearchJavaHome(o.java, o.elasticsearchVersion) };
+  return {
+    cache: o.cache,
+    pom: o.pom,
+    kafkaVersion: o.kafkaVersion,
+    elasticsearchVersion: o.elasticsearchVersion,
+    log: o.log,
+    javaHomeForJar: () => elasticsearchJavaHome(o.java, o.elasticsearchVersion),
+  };
 }
 
 function kafkaNodeConfig(o: ClusterOptions, node: KafkaNodeState): KafkaNodeConfig {
@@ -147,7 +154,13 @@ async function launchKafkaNode(o: ClusterOptions, state: ClusterState, node: Kaf
   const properties = path.join(dir, 'server.properties');
   const log4j = path.join(dir, 'log4j2.properties');
   fs.mkdirSync(logs, { recursive: true });
-  fs.writeFileSync(properties, kafkaClusterProperties(config, state.kafka.map((k) => kafkaNodeConfig(o, k))));
+  fs.writeFileSync(
+    properties,
+    kafkaClusterProperties(
+      config,
+      state.kafka.map((k) => kafkaNodeConfig(o, k)),
+    ),
+  );
   fs.writeFileSync(log4j, KAFKA_LOG4J2);
   const flags = kafkaJvmFlags(o.kafkaHeapMb ?? DEFAULTS.kafkaHeapMb, log4j, logs);
   const classpath = path.join(libs, '*');
@@ -179,7 +192,14 @@ async function launchEsNode(o: ClusterOptions, state: ClusterState, node: EsNode
   for (const d of [config.dataDir, config.logsDir, tmp]) fs.mkdirSync(d, { recursive: true });
   fs.rmSync(confDir, { recursive: true, force: true });
   fs.cpSync(path.join(install, 'config'), confDir, { recursive: true });
-  fs.writeFileSync(path.join(confDir, 'elasticsearch.yml'), elasticsearchClusterYml(`gitdex-cluster-${idOf(o.home)}`, config, state.elasticsearch.map((e) => esNodeConfig(o, e))));
+  fs.writeFileSync(
+    path.join(confDir, 'elasticsearch.yml'),
+    elasticsearchClusterYml(
+      `gitdex-cluster-${idOf(o.home)}`,
+      config,
+      state.elasticsearch.map((e) => esNodeConfig(o, e)),
+    ),
+  );
   if (user) {
     runChecked('chown', ['-R', `${user.uid}:${user.gid}`, dir, install]);
     const probe = asUser(user, ['test', '-r', path.join(install, 'lib'), '-a', '-w', config.dataDir]);
@@ -256,7 +276,9 @@ async function waitClusterHealthy(o: ClusterOptions, state: ClusterState, want: 
     await sleep(500);
   }
   const logs = watched.map((w) => `--- ${w.out}\n${tail(w.out, 15)}`).join('\n');
-  throw new Error(`the cluster is not healthy after ${(o.startTimeoutMs ?? DEFAULTS.startTimeoutMs) / 1000}s (Kafka ${kafkaOk ? 'ok' : 'not ready'}, Elasticsearch ${esOk ? 'ok' : 'not ready'}):\n${logs}`);
+  throw new Error(
+    `the cluster is not healthy after ${(o.startTimeoutMs ?? DEFAULTS.startTimeoutMs) / 1000}s (Kafka ${kafkaOk ? 'ok' : 'not ready'}, Elasticsearch ${esOk ? 'ok' : 'not ready'}):\n${logs}`,
+  );
 }
 
 const lockOf = (o: ClusterOptions) => path.join(o.home, 'cluster.lock');
@@ -264,7 +286,11 @@ const lockOf = (o: ClusterOptions) => path.join(o.home, 'cluster.lock');
 async function stopAll(o: ClusterOptions, state: ClusterState | undefined): Promise<void> {
   // Also whatever carries this home's marks without a state file (a crashed `up`).
   const id = idOf(o.home);
-  const groups = new Set(markedProcesses([`-Dgitdex.engines.id=${id}`]).filter((p) => p.cmdline.includes('-Dgitdex.engine=cluster-')).map((p) => p.pgid));
+  const groups = new Set(
+    markedProcesses([`-Dgitdex.engines.id=${id}`])
+      .filter((p) => p.cmdline.includes('-Dgitdex.engine=cluster-'))
+      .map((p) => p.pgid),
+  );
   for (const node of state?.kafka ?? []) for (const g of nodeGroups(o, 'kafka', node)) groups.add(g);
   for (const node of state?.elasticsearch ?? []) for (const g of nodeGroups(o, 'elasticsearch', node)) groups.add(g);
   await killGroups('the cluster', [...groups], o.log);

@@ -102,8 +102,26 @@ export function createEngines(settings: EnginesSettings) {
     const esDir = path.join(ctx.home, 'elasticsearch');
     return {
       lock: path.join(ctx.home, 'engines.lock'),
-      kafka: { dir: kafkaDir, libs: art.kafkaLibs, config: path.join(kafkaDir, 'server.properties'), log4j: path.join(kafkaDir, 'log4j2.properties'), data: path.join(kafkaDir, 'data'), logs: path.join(kafkaDir, 'logs'), out: path.join(kafkaDir, 'logs', 'kafka.out'), state: path.join(kafkaDir, 'state.json') },
-      elasticsearch: { dir: esDir, install: art.elasticsearchInstall, config: path.join(esDir, 'config'), data: path.join(esDir, 'data'), logs: path.join(esDir, 'logs'), tmp: path.join(esDir, 'tmp'), out: path.join(esDir, 'logs', 'elasticsearch.out'), state: path.join(esDir, 'state.json') },
+      kafka: {
+        dir: kafkaDir,
+        libs: art.kafkaLibs,
+        config: path.join(kafkaDir, 'server.properties'),
+        log4j: path.join(kafkaDir, 'log4j2.properties'),
+        data: path.join(kafkaDir, 'data'),
+        logs: path.join(kafkaDir, 'logs'),
+        out: path.join(kafkaDir, 'logs', 'kafka.out'),
+        state: path.join(kafkaDir, 'state.json'),
+      },
+      elasticsearch: {
+        dir: esDir,
+        install: art.elasticsearchInstall,
+        config: path.join(esDir, 'config'),
+        data: path.join(esDir, 'data'),
+        logs: path.join(esDir, 'logs'),
+        tmp: path.join(esDir, 'tmp'),
+        out: path.join(esDir, 'logs', 'elasticsearch.out'),
+        state: path.join(esDir, 'state.json'),
+      },
     };
   }
 
@@ -352,7 +370,13 @@ export function createEngines(settings: EnginesSettings) {
       for (const name of ENGINES) await stopOne(ctx, name);
     });
     // A private cluster's JVMs live in the same private folder (test/harness/cluster.ts).
-    await killGroups('private cluster', markedProcesses([]).filter((p) => p.cmdline.includes(`-Dgitdex.engine=cluster-`) && p.cmdline.includes(ctx.home)).map((p) => p.pgid), log);
+    await killGroups(
+      'private cluster',
+      markedProcesses([])
+        .filter((p) => p.cmdline.includes(`-Dgitdex.engine=cluster-`) && p.cmdline.includes(ctx.home))
+        .map((p) => p.pgid),
+      log,
+    );
     if (path.resolve(ctx.cache).startsWith(path.resolve(ctx.home) + path.sep)) throw new Error(`destroy: the cache ${ctx.cache} is inside ${ctx.home}; refusing to delete it`);
     fs.rmSync(ctx.home, { recursive: true, force: true });
   }
@@ -366,7 +390,9 @@ export function createEngines(settings: EnginesSettings) {
 
     /** Options for a private set of engines (own home under <home>/private, any free ports, shared cache). */
     privateOptions(labelText = 'private'): EngineOptions {
-      const safe = String(labelText).replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40);
+      const safe = String(labelText)
+        .replace(/[^A-Za-z0-9_.-]/g, '_')
+        .slice(0, 40);
       return {
         home: path.join(settings.home, 'private', `${safe}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`),
         cache: settings.cache,

@@ -68,10 +68,12 @@ function environmentOf(service) {
   const env = service.environment;
   if (!env) return {};
   if (Array.isArray(env)) {
-    return Object.fromEntries(env.map((entry) => {
-      const i = String(entry).indexOf('=');
-      return i === -1 ? [String(entry), undefined] : [String(entry).slice(0, i), String(entry).slice(i + 1)];
-    }));
+    return Object.fromEntries(
+      env.map((entry) => {
+        const i = String(entry).indexOf('=');
+        return i === -1 ? [String(entry), undefined] : [String(entry).slice(0, i), String(entry).slice(i + 1)];
+      }),
+    );
   }
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null || v === undefined ? undefined : String(v)]));
 }
@@ -158,7 +160,10 @@ function validateComposeDocument(raw, { facts, env = SAMPLE_ENVIRONMENT, root, d
     if (!isOneShot(service) && !hasHealthcheck(service)) problems.push(`${where}: no healthcheck (others cannot wait for it to be healthy)`);
     // Kafka and Elasticsearch run without authentication here: a published port hands the
     // index and the event log to whoever reaches the host. The override file opts in.
-    if (isEngine(name, service) && (service.ports || []).length > 0 && !(service.profiles || []).length) problems.push(`${where}: publishes ${(service.ports || []).join(', ')} on the host; the engines have no authentication here: publish them only from docker-compose.override.yml (see docker-compose.override.example.yml) or a profile`);
+    if (isEngine(name, service) && (service.ports || []).length > 0 && !(service.profiles || []).length)
+      problems.push(
+        `${where}: publishes ${(service.ports || []).join(', ')} on the host; the engines have no authentication here: publish them only from docker-compose.override.yml (see docker-compose.override.example.yml) or a profile`,
+      );
     for (const [dep, spec] of Object.entries(dependenciesOf(service))) {
       const condition = (spec && spec.condition) || 'service_started';
       if (!services[dep]) problems.push(`${where}: depends_on names "${dep}", which is not a service`);
@@ -190,7 +195,8 @@ function validateComposeDocument(raw, { facts, env = SAMPLE_ENVIRONMENT, root, d
     }
     for (const variable of facts.secretNames) {
       const value = rawEnvironment[variable];
-      if (value !== undefined && value !== '' && !/^\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-?][^}]*)?\}$/.test(value)) problems.push(`${where}: ${variable} is written in the file: take it from the environment (\${${variable}:?...})`);
+      if (value !== undefined && value !== '' && !/^\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-?][^}]*)?\}$/.test(value))
+        problems.push(`${where}: ${variable} is written in the file: take it from the environment (\${${variable}:?...})`);
     }
     if (role && role !== 'all') {
       // A split role needs both engines: without them gitdex falls back to the embedded
@@ -205,7 +211,8 @@ function validateComposeDocument(raw, { facts, env = SAMPLE_ENVIRONMENT, root, d
     }
     if (role === 'indexer' || role === 'all') {
       const declared = (v) => Object.prototype.hasOwnProperty.call(environment, v);
-      if (!declared('GITHUB_TOKEN') && !(declared('GITHUB_APP_ID') && declared('GITHUB_APP_PRIVATE_KEY'))) problems.push(`${where}: role ${role} reads GitHub: pass GITHUB_TOKEN or GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY`);
+      if (!declared('GITHUB_TOKEN') && !(declared('GITHUB_APP_ID') && declared('GITHUB_APP_PRIVATE_KEY')))
+        problems.push(`${where}: role ${role} reads GitHub: pass GITHUB_TOKEN or GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY`);
     }
     const port = environment.PORT || String(facts.defaults.port);
     for (const target of containerPortsOf(service)) {
@@ -218,7 +225,11 @@ function validateComposeDocument(raw, { facts, env = SAMPLE_ENVIRONMENT, root, d
     const deps = dependenciesOf(service);
     const engineHosts = [];
     const needs = { webhook: ['KAFKA_BROKERS'], reader: ['ELASTICSEARCH_URL'] }[role] || ['KAFKA_BROKERS', 'ELASTICSEARCH_URL'];
-    for (const broker of (environment.KAFKA_BROKERS || '').split(',').map((b) => b.trim()).filter(Boolean)) engineHosts.push(['KAFKA_BROKERS', broker.split(':')[0], broker]);
+    for (const broker of (environment.KAFKA_BROKERS || '')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean))
+      engineHosts.push(['KAFKA_BROKERS', broker.split(':')[0], broker]);
     if (environment.ELASTICSEARCH_URL) {
       try {
         engineHosts.push(['ELASTICSEARCH_URL', new URL(environment.ELASTICSEARCH_URL).hostname, environment.ELASTICSEARCH_URL]);
@@ -228,13 +239,15 @@ function validateComposeDocument(raw, { facts, env = SAMPLE_ENVIRONMENT, root, d
     }
     for (const [variable, host, value] of engineHosts) {
       if (!services[host]) problems.push(`${where}: ${variable}=${value} names host "${host}", which is not a service`);
-      else if (needs.includes(variable) && (!deps[host] || deps[host].condition !== 'service_healthy')) problems.push(`${where}: uses ${host} (${variable}) but does not wait for it (depends_on ${host}: condition: service_healthy)`);
+      else if (needs.includes(variable) && (!deps[host] || deps[host].condition !== 'service_healthy'))
+        problems.push(`${where}: uses ${host} (${variable}) but does not wait for it (depends_on ${host}: condition: service_healthy)`);
     }
     if (environment.KAFKA_BROKERS) {
       for (const broker of environment.KAFKA_BROKERS.split(',').map((b) => b.trim())) {
         const kafka = services[broker.split(':')[0]];
         const advertised = kafka ? environmentOf(kafka).KAFKA_ADVERTISED_LISTENERS || '' : '';
-        if (kafka && advertised && !advertised.split(',').some((l) => l.endsWith(`//${broker}`))) problems.push(`${where}: KAFKA_BROKERS ${broker} is not one of the advertised listeners of ${broker.split(':')[0]} (${advertised})`);
+        if (kafka && advertised && !advertised.split(',').some((l) => l.endsWith(`//${broker}`)))
+          problems.push(`${where}: KAFKA_BROKERS ${broker} is not one of the advertised listeners of ${broker.split(':')[0]} (${advertised})`);
       }
     }
   }
@@ -251,9 +264,11 @@ function validateComposeDocument(raw, { facts, env = SAMPLE_ENVIRONMENT, root, d
     const environment = environmentOf(service);
     if (!environment.KAFKA_PROCESS_ROLES) continue;
     const id = environment.CLUSTER_ID || '';
-    if (Buffer.from(id, 'base64url').length !== 16 || !/^[A-Za-z0-9_-]{22}$/.test(id)) problems.push(`service ${name}: CLUSTER_ID "${id}" is not a base64 UUID (22 characters, e.g. from kafka-storage.sh random-uuid)`);
+    if (Buffer.from(id, 'base64url').length !== 16 || !/^[A-Za-z0-9_-]{22}$/.test(id))
+      problems.push(`service ${name}: CLUSTER_ID "${id}" is not a base64 UUID (22 characters, e.g. from kafka-storage.sh random-uuid)`);
     const voters = environment.KAFKA_CONTROLLER_QUORUM_VOTERS || '';
-    if (!voters.split(',').some((v) => v.startsWith(`${environment.KAFKA_NODE_ID}@`))) problems.push(`service ${name}: KAFKA_CONTROLLER_QUORUM_VOTERS (${voters}) does not name KAFKA_NODE_ID ${environment.KAFKA_NODE_ID}`);
+    if (!voters.split(',').some((v) => v.startsWith(`${environment.KAFKA_NODE_ID}@`)))
+      problems.push(`service ${name}: KAFKA_CONTROLLER_QUORUM_VOTERS (${voters}) does not name KAFKA_NODE_ID ${environment.KAFKA_NODE_ID}`);
   }
 
   // Every variable the file requires is explained in the deployment guide.

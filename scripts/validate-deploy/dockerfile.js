@@ -84,7 +84,12 @@ function parseJsonForm(text) {
 }
 
 function globToRegExp(glob) {
-  return new RegExp(`^${glob.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]')}$`,
+  );
 }
 
 /**
@@ -152,7 +157,11 @@ function validateDockerfile(text, context, options = {}) {
           continue;
         }
         // "./x" and "." lose their dot; a dot file (.npmrc) keeps it.
-        const rel = path.posix.normalize(raw).replace(/^\.(\/|$)/, '').replace(/\/+$/, '') || '.';
+        const rel =
+          path.posix
+            .normalize(raw)
+            .replace(/^\.(\/|$)/, '')
+            .replace(/\/+$/, '') || '.';
         if (rel.startsWith('..')) {
           at(instruction.getRange(), `${keyword} ${raw}: outside the build context`);
           continue;
@@ -161,7 +170,12 @@ function validateDockerfile(text, context, options = {}) {
         if (/[*?[]/.test(rel)) {
           const dir = path.posix.dirname(rel);
           const re = globToRegExp(path.posix.basename(rel));
-          matches = context.isDirectory(dir) ? context.list(dir).filter((n) => re.test(n)).map((n) => (dir === '.' ? n : `${dir}/${n}`)) : [];
+          matches = context.isDirectory(dir)
+            ? context
+                .list(dir)
+                .filter((n) => re.test(n))
+                .map((n) => (dir === '.' ? n : `${dir}/${n}`))
+            : [];
         }
         if (matches.length === 0 || !matches.every((m) => context.exists(m))) {
           at(instruction.getRange(), `${keyword} ${raw}: no such file or folder in the repository`);
@@ -169,7 +183,8 @@ function validateDockerfile(text, context, options = {}) {
         }
         for (const m of matches) {
           if (context.ignored(m)) at(instruction.getRange(), `${keyword} ${raw}: excluded by .dockerignore, so not in the build context`);
-          else if (context.isDirectory(m) && filesUnder(context.root, m).every((f) => context.ignored(f))) at(instruction.getRange(), `${keyword} ${raw}: every file under it is excluded by .dockerignore`);
+          else if (context.isDirectory(m) && filesUnder(context.root, m).every((f) => context.ignored(f)))
+            at(instruction.getRange(), `${keyword} ${raw}: every file under it is excluded by .dockerignore`);
           copied.push(m);
         }
       }
@@ -198,7 +213,8 @@ function validateDockerfile(text, context, options = {}) {
   if (npmCiRuns.length === 0) at(null, 'no stage runs "npm ci"');
   // Install scripts of dependencies never run in the image (docs/security.md "Install scripts").
   for (const instruction of npmCiRuns) {
-    if (!/\bnpm ci\b[^&;|]*--ignore-scripts\b/.test(instruction.getArgumentsContent() || '')) at(instruction.getRange(), 'npm ci without --ignore-scripts: dependencies\' install scripts would run in the build');
+    if (!/\bnpm ci\b[^&;|]*--ignore-scripts\b/.test(instruction.getArgumentsContent() || ''))
+      at(instruction.getRange(), "npm ci without --ignore-scripts: dependencies' install scripts would run in the build");
   }
 
   // Build and production dependencies.
@@ -224,7 +240,11 @@ function validateDockerfile(text, context, options = {}) {
 
   const env = new Map();
   for (const e of chain(runtime).filter((i) => i.getKeyword() === 'ENV')) for (const p of e.getProperties()) env.set(p.getName(), p.getValue());
-  for (const [name, value] of [['NODE_ENV', 'production'], ['HOST', '0.0.0.0'], ['PORT', port]]) {
+  for (const [name, value] of [
+    ['NODE_ENV', 'production'],
+    ['HOST', '0.0.0.0'],
+    ['PORT', port],
+  ]) {
     if (env.get(name) !== value) at(runtime.from.getRange(), `the runtime stage must set ENV ${name}=${value} (has ${env.has(name) ? env.get(name) : 'none'})`);
   }
   const exposed = own.filter((i) => i.getKeyword() === 'EXPOSE').flatMap((i) => i.getArguments().map((a) => a.getValue().split('/')[0]));
@@ -246,7 +266,10 @@ function validateDockerfile(text, context, options = {}) {
       const dest = path.posix.resolve(workdirOf(i), values[values.length - 1] || '.');
       return { dest, sources, from: i.getKeyword() === 'COPY' ? i.getFromFlag()?.getValue() : undefined };
     });
-  const copiedTo = (absolute) => destinations.some((d) => d.dest === absolute || (d.sources.length === 1 && path.posix.join(d.dest, path.posix.basename(d.sources[0])) === absolute) || (d.from && absolute.startsWith(`${d.dest}/`)));
+  const copiedTo = (absolute) =>
+    destinations.some(
+      (d) => d.dest === absolute || (d.sources.length === 1 && path.posix.join(d.dest, path.posix.basename(d.sources[0])) === absolute) || (d.from && absolute.startsWith(`${d.dest}/`)),
+    );
 
   const healthcheck = last('HEALTHCHECK');
   if (!healthcheck) at(runtime.from.getRange(), 'the runtime stage has no HEALTHCHECK');

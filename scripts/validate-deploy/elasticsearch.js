@@ -7,7 +7,12 @@ const path = require('node:path');
 const { isDeepStrictEqual } = require('node:util');
 
 function templateFiles(dir) {
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort() : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+    : [];
 }
 
 function validateElasticsearchTemplates(dir, facts) {

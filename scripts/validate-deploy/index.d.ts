@@ -41,7 +41,10 @@ export function validateDockerfile(text: string, context: DockerContext, options
 export function validateDockerignore(context: DockerContext, root: string, workspaces: string[]): string[];
 
 export function validateComposeText(text: string, options: { facts: Facts; env?: Record<string, string>; root?: string; docs?: string }): { problems: string[]; required: Map<string, string> };
-export function validateComposeDocument(document: unknown, options: { facts: Facts; env?: Record<string, string>; root?: string; docs?: string }): { problems: string[]; required: Map<string, string> };
+export function validateComposeDocument(
+  document: unknown,
+  options: { facts: Facts; env?: Record<string, string>; root?: string; docs?: string },
+): { problems: string[]; required: Map<string, string> };
 
 export function validateKubernetesObject(object: unknown): string[];
 export function validateKubernetesSet(objects: unknown[], options: { facts: Facts; images?: string[]; docs?: string }): string[];

@@ -76,8 +76,14 @@ function validateDeploy({ root, facts, kubectl = true }) {
         if (built.skipped) notes.push(`${rel}: kustomize build skipped (${built.skipped})`);
         else if (built.error) problems.push(`${rel}: kubectl kustomize failed: ${built.error}`);
         else {
-          const expected = collected.objects.map((o) => `${o.kind}/${o.metadata.name}`).sort().join(' ');
-          const rendered = built.objects.map((o) => `${o.kind}/${o.metadata.name}`).sort().join(' ');
+          const expected = collected.objects
+            .map((o) => `${o.kind}/${o.metadata.name}`)
+            .sort()
+            .join(' ');
+          const rendered = built.objects
+            .map((o) => `${o.kind}/${o.metadata.name}`)
+            .sort()
+            .join(' ');
           if (expected !== rendered) problems.push(`${rel}: kubectl kustomize renders [${rendered}], the resources list [${expected}]`);
           for (const o of built.objects) {
             for (const p of validateKubernetesObject(o)) problems.push(`${rel} (rendered): ${o.kind}/${o.metadata.name}: ${p}`);

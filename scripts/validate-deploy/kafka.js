@@ -60,7 +60,8 @@ function validateKafkaTopics(objects, facts) {
   }
   const push = topics.get(facts.eventsTopic);
   if (!push) problems.push(`no KafkaTopic for ${facts.eventsTopic}`);
-  else if (push.spec.partitions !== facts.defaults.partitions) problems.push(`${facts.eventsTopic}: ${push.spec.partitions} partitions, gitdex's KAFKA_PARTITIONS default is ${facts.defaults.partitions}`);
+  else if (push.spec.partitions !== facts.defaults.partitions)
+    problems.push(`${facts.eventsTopic}: ${push.spec.partitions} partitions, gitdex's KAFKA_PARTITIONS default is ${facts.defaults.partitions}`);
   const dlq = topics.get(facts.deadLetterTopic);
   if (!dlq) problems.push(`no KafkaTopic for ${facts.deadLetterTopic}`);
   else if (dlq.spec.partitions !== 1) problems.push(`${facts.deadLetterTopic}: gitdex creates it with 1 partition`);
@@ -73,7 +74,8 @@ function validateTopicScript(text, facts) {
   for (const topic of [facts.eventsTopic, facts.deadLetterTopic]) {
     if (!new RegExp(`^topic ${topic.replace(/\./g, '\\.')} `, 'm').test(text)) problems.push(`does not create ${topic}`);
   }
-  if (!text.includes(`PUSH_PARTITIONS:-${facts.defaults.partitions}}`)) problems.push(`default partitions of ${facts.eventsTopic} should be ${facts.defaults.partitions} (PUSH_PARTITIONS:-${facts.defaults.partitions})`);
+  if (!text.includes(`PUSH_PARTITIONS:-${facts.defaults.partitions}}`))
+    problems.push(`default partitions of ${facts.eventsTopic} should be ${facts.defaults.partitions} (PUSH_PARTITIONS:-${facts.defaults.partitions})`);
   return problems;
 }
 

@@ -11,7 +11,22 @@ const { spawnSync } = require('node:child_process');
 const { loadSchemas, check } = require('./schemas');
 const { parseYamlDocuments } = require('./compose');
 
-const KUSTOMIZATION_KEYS = new Set(['apiVersion', 'kind', 'namespace', 'namePrefix', 'nameSuffix', 'resources', 'components', 'images', 'patches', 'labels', 'commonAnnotations', 'configMapGenerator', 'replicas', 'generatorOptions']);
+const KUSTOMIZATION_KEYS = new Set([
+  'apiVersion',
+  'kind',
+  'namespace',
+  'namePrefix',
+  'nameSuffix',
+  'resources',
+  'components',
+  'images',
+  'patches',
+  'labels',
+  'commonAnnotations',
+  'configMapGenerator',
+  'replicas',
+  'generatorOptions',
+]);
 
 function crd(apiVersion, kind) {
   if (apiVersion === 'keda.sh/v1alpha1' && kind === 'ScaledObject') return require('@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject').ScaledObject;
@@ -26,7 +41,8 @@ function validateKubernetesObject(obj) {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return ['apiVersion and kind are required'];
   const problems = [];
   if (!obj.metadata || typeof obj.metadata.name !== 'string' || obj.metadata.name === '') problems.push('metadata.name is required');
-  else if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(obj.metadata.name) || obj.metadata.name.length > 253) problems.push(`metadata.name "${obj.metadata.name}" is not a valid name (lower-case letters, digits, - and .)`);
+  else if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(obj.metadata.name) || obj.metadata.name.length > 253)
+    problems.push(`metadata.name "${obj.metadata.name}" is not a valid name (lower-case letters, digits, - and .)`);
   const schemas = loadSchemas();
   const validate = schemas.kubernetes(apiVersion, kind);
   if (validate) return problems.concat(check(validate, obj));
@@ -35,11 +51,17 @@ function validateKubernetesObject(obj) {
     try {
       new Model(obj).validate();
     } catch (error) {
-      problems.push(...String(error.message).split(', ').map((m) => m.replace(/^data/, '') || m));
+      problems.push(
+        ...String(error.message)
+          .split(', ')
+          .map((m) => m.replace(/^data/, '') || m),
+      );
     }
     return problems;
   }
-  return problems.concat([`${apiVersion} ${kind} has no schema here (known: ${schemas.kubernetesKinds.join(", ")}, keda.sh/v1alpha1 ScaledObject and TriggerAuthentication): add it to scripts/validate-deploy/vendor-schemas.py`]);
+  return problems.concat([
+    `${apiVersion} ${kind} has no schema here (known: ${schemas.kubernetesKinds.join(', ')}, keda.sh/v1alpha1 ScaledObject and TriggerAuthentication): add it to scripts/validate-deploy/vendor-schemas.py`,
+  ]);
 }
 
 const quantity = (text) => {
@@ -129,7 +151,8 @@ function validateKubernetesSet(objects, { facts, images = [], docs } = {}) {
         if (!has('HOST') || (fromConfig.HOST || (env.get('HOST') || {}).value) === '127.0.0.1') problems.push(`${at}: HOST must be 0.0.0.0 for the kubelet and Services to reach it`);
       }
       if (role === 'webhook' && !env.has('GITHUB_WEBHOOK_SECRETS')) problems.push(`${at}: role webhook needs GITHUB_WEBHOOK_SECRETS from a Secret`);
-      if (role === 'indexer' && !['GITHUB_TOKEN', 'GITHUB_APP_ID'].some((v) => env.has(v)) && !(c.envFrom || []).some((f) => f.secretRef && !f.secretRef.optional)) problems.push(`${at}: role indexer needs GitHub credentials (GITHUB_TOKEN or a GitHub App) from a Secret`);
+      if (role === 'indexer' && !['GITHUB_TOKEN', 'GITHUB_APP_ID'].some((v) => env.has(v)) && !(c.envFrom || []).some((f) => f.secretRef && !f.secretRef.optional))
+        problems.push(`${at}: role indexer needs GitHub credentials (GITHUB_TOKEN or a GitHub App) from a Secret`);
       const port = Number(fromConfig.PORT || (env.get('PORT') || {}).value || facts.defaults.port);
       if (!portNumbers.has(port)) problems.push(`${at}: gitdex listens on ${port}, which is not a containerPort`);
 
@@ -138,7 +161,11 @@ function validateKubernetesSet(objects, { facts, images = [], docs } = {}) {
         const p = probe.httpGet && probe.httpGet.port;
         return typeof p === 'string' ? ports.get(p) : p;
       };
-      for (const [kind, wanted] of [['livenessProbe', '/healthz'], ['readinessProbe', '/readyz'], ['startupProbe', '/healthz']]) {
+      for (const [kind, wanted] of [
+        ['livenessProbe', '/healthz'],
+        ['readinessProbe', '/readyz'],
+        ['startupProbe', '/healthz'],
+      ]) {
         const probe = c[kind];
         if (!probe) {
           if (kind !== 'startupProbe') problems.push(`${at}: no ${kind}`);
@@ -156,7 +183,8 @@ function validateKubernetesSet(objects, { facts, images = [], docs } = {}) {
       for (const kind of ['requests', 'limits']) for (const r of ['cpu', 'memory']) if (!resources[kind] || resources[kind][r] === undefined) problems.push(`${at}: resources.${kind}.${r} is not set`);
       const memoryLimit = quantity(resources.limits && resources.limits.memory);
       const heap = /--max-old-space-size=(\d+)/.exec((env.get('NODE_OPTIONS') || {}).value || '');
-      if (heap && Number.isFinite(memoryLimit) && Number(heap[1]) * 1024 * 1024 > 0.8 * memoryLimit) problems.push(`${at}: --max-old-space-size=${heap[1]} leaves too little of the ${resources.limits.memory} limit for buffers and native memory (keep it under 80 %)`);
+      if (heap && Number.isFinite(memoryLimit) && Number(heap[1]) * 1024 * 1024 > 0.8 * memoryLimit)
+        problems.push(`${at}: --max-old-space-size=${heap[1]} leaves too little of the ${resources.limits.memory} limit for buffers and native memory (keep it under 80 %)`);
       if (resources.requests && resources.limits) {
         for (const r of ['cpu', 'memory']) {
           if (quantity(resources.requests[r]) > quantity(resources.limits[r])) problems.push(`${at}: requests.${r} is above limits.${r}`);
@@ -172,7 +200,8 @@ function validateKubernetesSet(objects, { facts, images = [], docs } = {}) {
       const mounts = c.volumeMounts || [];
       for (const m of mounts) if (!volumes.has(m.name)) problems.push(`${at}: volumeMount ${m.name} has no volume`);
       const tmp = mounts.find((m) => m.mountPath === '/tmp');
-      if (security.readOnlyRootFilesystem === true && !(tmp && volumes.get(tmp.name) && volumes.get(tmp.name).emptyDir)) problems.push(`${at}: a read-only root filesystem needs an emptyDir mounted at /tmp`);
+      if (security.readOnlyRootFilesystem === true && !(tmp && volumes.get(tmp.name) && volumes.get(tmp.name).emptyDir))
+        problems.push(`${at}: a read-only root filesystem needs an emptyDir mounted at /tmp`);
     }
   }
 
@@ -196,7 +225,7 @@ function validateKubernetesSet(objects, { facts, images = [], docs } = {}) {
   const autoscaled = new Map();
   const minReplicasOf = (deployment) => {
     const scaler = autoscaled.get(deployment.metadata.name);
-    return scaler ? scaler.min : deployment.spec.replicas ?? 1;
+    return scaler ? scaler.min : (deployment.spec.replicas ?? 1);
   };
   for (const h of byKind('HorizontalPodAutoscaler')) {
     const ref = (h.spec && h.spec.scaleTargetRef) || {};
@@ -206,14 +235,18 @@ function validateKubernetesSet(objects, { facts, images = [], docs } = {}) {
     for (const m of h.spec.metrics || []) {
       if (m.type === 'Resource' && target) {
         const resource = m.resource.name;
-        for (const c of target.spec.template.spec.containers) if (!(c.resources && c.resources.requests && c.resources.requests[resource])) problems.push(`${name(h)}: scales on ${resource} utilisation, but ${name(target)} container ${c.name} has no ${resource} request`);
+        for (const c of target.spec.template.spec.containers)
+          if (!(c.resources && c.resources.requests && c.resources.requests[resource]))
+            problems.push(`${name(h)}: scales on ${resource} utilisation, but ${name(target)} container ${c.name} has no ${resource} request`);
       }
       for (const key of ['external', 'pods', 'object']) {
         const metric = m[key] && m[key].metric && m[key].metric.name;
-        if (metric && metric.startsWith('gitdex_') && !facts.metricNames.has(metric)) problems.push(`${name(h)}: metric ${metric} is not exported by gitdex (known: ${[...facts.metricNames].join(', ')})`);
+        if (metric && metric.startsWith('gitdex_') && !facts.metricNames.has(metric))
+          problems.push(`${name(h)}: metric ${metric} is not exported by gitdex (known: ${[...facts.metricNames].join(', ')})`);
       }
     }
-    if (target && /indexer/.test(ref.name) && h.spec.maxReplicas > partitions) problems.push(`${name(h)}: maxReplicas ${h.spec.maxReplicas} is above the ${partitions} partitions of ${facts.eventsTopic}: the extra workers would idle`);
+    if (target && /indexer/.test(ref.name) && h.spec.maxReplicas > partitions)
+      problems.push(`${name(h)}: maxReplicas ${h.spec.maxReplicas} is above the ${partitions} partitions of ${facts.eventsTopic}: the extra workers would idle`);
     if (target) {
       if (autoscaled.has(ref.name)) problems.push(`${name(h)}: ${ref.name} already has an autoscaler (${autoscaled.get(ref.name).by})`);
       autoscaled.set(ref.name, { by: name(h), min: h.spec.minReplicas ?? 1 });
@@ -251,7 +284,8 @@ function validateKubernetesSet(objects, { facts, images = [], docs } = {}) {
     if (targets.length === 0) problems.push(`${name(np)}: its podSelector matches no Deployment`);
     for (const rule of np.spec.ingress || []) {
       for (const p of rule.ports || []) {
-        if (typeof p.port === 'string' && !targets.every((d) => d.spec.template.spec.containers.some((c) => (c.ports || []).some((cp) => cp.name === p.port)))) problems.push(`${name(np)}: port ${p.port} is not a named port of every selected pod`);
+        if (typeof p.port === 'string' && !targets.every((d) => d.spec.template.spec.containers.some((c) => (c.ports || []).some((cp) => cp.name === p.port))))
+          problems.push(`${name(np)}: port ${p.port} is not a named port of every selected pod`);
       }
     }
   }
@@ -282,7 +316,8 @@ function collectKustomization(dir, root, state = { problems: [], objects: [], im
   for (const e of errors) state.problems.push(`${rel(file)}: YAML: ${e}`);
   const k = objects[0] || {};
   if (k.apiVersion !== 'kustomize.config.k8s.io/v1beta1' || k.kind !== 'Kustomization') state.problems.push(`${rel(file)}: expected apiVersion kustomize.config.k8s.io/v1beta1, kind Kustomization`);
-  for (const key of Object.keys(k)) if (!KUSTOMIZATION_KEYS.has(key)) state.problems.push(`${rel(file)}: unknown or unsupported field "${key}"${key === 'secretGenerator' ? ' (secret values stay out of the repository)' : ''}`);
+  for (const key of Object.keys(k))
+    if (!KUSTOMIZATION_KEYS.has(key)) state.problems.push(`${rel(file)}: unknown or unsupported field "${key}"${key === 'secretGenerator' ? ' (secret values stay out of the repository)' : ''}`);
   for (const image of k.images || []) {
     state.images.add(image.name);
     if (!image.newTag && !image.digest) state.problems.push(`${rel(file)}: image ${image.name} has no newTag`);

@@ -74,14 +74,19 @@ async function faultWithReads(p: FaultPipeline, fault: string, inject: (ctx: Fau
     injections,
     recoveryTimeoutMs: 180_000,
     inject: async (ctx) => {
-      const load = startReadLoad(p.readerFront!.url, p.repos.map((r) => r.fullName));
+      const load = startReadLoad(
+        p.readerFront!.url,
+        p.repos.map((r) => r.fullName),
+      );
       const retriedBefore = p.readerFront!.retried;
       try {
         await inject(ctx);
       } finally {
         reads = await load.stop();
         const retried = p.readerFront!.retried - retriedBefore;
-        ctx.note(`reads: ${reads.reads}, failed ${reads.failed}${reads.failed ? ` over ${seconds(reads.failedForMs)} (${reads.samples.join(' | ')})` : ''}, slowest ok ${reads.slowestOkMs} ms${retried ? `, ${retried} sent again by the front after a connection reset` : ''}`);
+        ctx.note(
+          `reads: ${reads.reads}, failed ${reads.failed}${reads.failed ? ` over ${seconds(reads.failedForMs)} (${reads.samples.join(' | ')})` : ''}, slowest ok ${reads.slowestOkMs} ms${retried ? `, ${retried} sent again by the front after a connection reset` : ''}`,
+        );
       }
     },
   }).finally(() => undefined);
@@ -90,8 +95,9 @@ async function faultWithReads(p: FaultPipeline, fault: string, inject: (ctx: Fau
 
 function writeTable(): void {
   const header = '| fault | deliveries | acknowledged | refused | lost | dead letters | reads | failed reads (window) | fault s | recovery s |';
-  const lines = table.map(({ row, reads }) =>
-    `| ${row.fault} | ${row.deliveries} | ${row.acknowledged} | ${row.refused} | ${row.lost} | ${row.deadLettered} | ${reads.reads} | ${reads.failed}${reads.failed ? ` (${seconds(reads.failedForMs)})` : ''} | ${row.faultSeconds.toFixed(1)} | ${row.recoverySeconds === null ? 'NOT RECOVERED' : row.recoverySeconds.toFixed(1)} |`,
+  const lines = table.map(
+    ({ row, reads }) =>
+      `| ${row.fault} | ${row.deliveries} | ${row.acknowledged} | ${row.refused} | ${row.lost} | ${row.deadLettered} | ${reads.reads} | ${reads.failed}${reads.failed ? ` (${seconds(reads.failedForMs)})` : ''} | ${row.faultSeconds.toFixed(1)} | ${row.recoverySeconds === null ? 'NOT RECOVERED' : row.recoverySeconds.toFixed(1)} |`,
   );
   const text = [header, '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|', ...lines, '', `suite runtime: ${seconds(Date.now() - began)}`, memory, ''].join('\n');
   mkdirSync(OUT_DIR, { recursive: true });

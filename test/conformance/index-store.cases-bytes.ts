@@ -9,7 +9,15 @@ export function describeByteCases(ctx: ConformanceContext): void {
       const repositoryId = ctx.repositoryId();
       const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0xfe]);
       const latin = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0d, 0x0a]);
-      const binary = makeFile({ repositoryId, path: 'assets/logo.png', content: null, size: png.length, encoding: null, contentBase64: png.toString('base64'), flags: { binary: true, vendored: false, generated: false, tooLarge: false } });
+      const binary = makeFile({
+        repositoryId,
+        path: 'assets/logo.png',
+        content: null,
+        size: png.length,
+        encoding: null,
+        contentBase64: png.toString('base64'),
+        flags: { binary: true, vendored: false, generated: false, tooLarge: false },
+      });
       const legacy = makeFile({ repositoryId, path: 'src/legacy.c', content: 'café\r\n', size: latin.length, encoding: 'windows-1252', contentBase64: latin.toString('base64') });
       const bom = makeFile({ repositoryId, path: 'src/bom.txt', content: 'x\n', size: 5, encoding: 'utf-8', bom: true });
       await ctx.write([put(binary), put(legacy), put(bom)]);

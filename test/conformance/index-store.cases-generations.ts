@@ -12,7 +12,11 @@ function twoGenerations(repositoryId: number) {
   const b2 = makeFile({ repositoryId, path: 'b.ts', content: 'export const b = 2;\n', fromGeneration: 2 });
   const e = makeFile({ repositoryId, path: 'e.ts', fromGeneration: 2 });
   return {
-    a, b1, b2, d, e,
+    a,
+    b1,
+    b2,
+    d,
+    e,
     gen1: [put(a), put(b1), put(d)],
     gen2: [retire(b1, 2), put(b2), retire(d, 2), put(e)],
     /** The model after both generations were written. */
@@ -23,8 +27,7 @@ function twoGenerations(repositoryId: number) {
 export function describeGenerationCases(ctx: ConformanceContext): void {
   const at = (repositoryId: number, generation: number): Snapshot => ({ repositoryId, ref: MAIN, generation });
   const entries = async (snapshot: Snapshot) => ctx.store().visibleEntries(snapshot, null, 1000);
-  const modelEntries = (docs: FileDocument[], snapshot: Snapshot) =>
-    visible(docs, snapshot).map(({ path, blobSha, kind, fromGeneration }) => ({ path, blobSha, kind, fromGeneration }));
+  const modelEntries = (docs: FileDocument[], snapshot: Snapshot) => visible(docs, snapshot).map(({ path, blobSha, kind, fromGeneration }) => ({ path, blobSha, kind, fromGeneration }));
 
   describe('writes and generations', () => {
     it('getFile returns the whole document as written', async () => {

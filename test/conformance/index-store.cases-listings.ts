@@ -6,8 +6,24 @@ import type { ConformanceContext } from './index-store.cases';
 
 /** Paths whose code point order differs from JS string order (U+FB00 sorts before an emoji, JS says after). */
 const UNICODE_PATHS = [
-  'a.txt', 'B.txt', 'Z/z.md', 'a b/c d.txt', 'a b/c.txt', 'ä.txt', 'é/x.ts', '😀/smile.md', '😀/🎉 party.md',
-  '\uFB00.txt', 'z-last.txt', '中文/文件.md', 'a/b.txt', 'a-b.txt', 'a_b.txt', 'a0.txt', 'a/b/c/d/e.txt', 'ab/x.md',
+  'a.txt',
+  'B.txt',
+  'Z/z.md',
+  'a b/c d.txt',
+  'a b/c.txt',
+  'ä.txt',
+  'é/x.ts',
+  '😀/smile.md',
+  '😀/🎉 party.md',
+  '\uFB00.txt',
+  'z-last.txt',
+  '中文/文件.md',
+  'a/b.txt',
+  'a-b.txt',
+  'a_b.txt',
+  'a0.txt',
+  'a/b/c/d/e.txt',
+  'ab/x.md',
 ];
 
 async function pageFiles(store: IndexStore, scope: FolderScope, limit: number): Promise<{ paths: string[]; totals: Set<number>; pages: FileSummary[][] }> {
@@ -96,7 +112,18 @@ export function describeListingCases(ctx: ConformanceContext): void {
       const store = ctx.store();
       const scopes: FolderScope[] = [];
       for (const generation of [1, 2]) {
-        for (const [folder, depth] of [['', 1], ['', 2], ['', 3], ['', 99], ['big', 1], ['big', 2], ['big/sub', 1], ['big/sub/deep', 3], ['nope', 2], ['', 0]] as const) {
+        for (const [folder, depth] of [
+          ['', 1],
+          ['', 2],
+          ['', 3],
+          ['', 99],
+          ['big', 1],
+          ['big', 2],
+          ['big/sub', 1],
+          ['big/sub/deep', 3],
+          ['nope', 2],
+          ['', 0],
+        ] as const) {
           scopes.push({ ...at(id, generation), folder, depth });
         }
       }
@@ -158,10 +185,7 @@ export function describeListingCases(ctx: ConformanceContext): void {
 
     it('stats skips null languages', async () => {
       const other = ctx.repositoryId();
-      await ctx.write([
-        put(makeFile({ repositoryId: other, path: 'Makefile', content: 'all:\n' })),
-        put(makeFile({ repositoryId: other, path: 'x.ts', content: 'let x;\n' })),
-      ]);
+      await ctx.write([put(makeFile({ repositoryId: other, path: 'Makefile', content: 'all:\n' })), put(makeFile({ repositoryId: other, path: 'x.ts', content: 'let x;\n' }))]);
       expect(await ctx.store().stats(at(other, 1))).toEqual({ fileCount: 2, languages: { TypeScript: 1 }, categories: { other: 1, code: 1 }, totalBytes: 12 });
     });
   });

@@ -5,9 +5,20 @@ import { MAIN, expectedSuggestions, makeFile, put, retire, retired, suggestQuery
 import type { ConformanceContext } from './index-store.cases';
 
 const SUGGEST_PATHS = [
-  'src/server/http-server.ts', 'src/server/HttpServer.test.ts', 'src/server/index.ts', 'src/client/http-client.ts',
-  'src/client/index.ts', 'docs/http.md', 'README.md', 'src/readme.ts', 'lib/serve.ts', 'lib/server.ts', 'Server.ts',
-  'test/server/http-server.spec.ts', 'src/ünïcode/naïve-café.ts', 'src/😀/emoji-file.ts',
+  'src/server/http-server.ts',
+  'src/server/HttpServer.test.ts',
+  'src/server/index.ts',
+  'src/client/http-client.ts',
+  'src/client/index.ts',
+  'docs/http.md',
+  'README.md',
+  'src/readme.ts',
+  'lib/serve.ts',
+  'lib/server.ts',
+  'Server.ts',
+  'test/server/http-server.spec.ts',
+  'src/ünïcode/naïve-café.ts',
+  'src/😀/emoji-file.ts',
 ];
 
 export function describeLookupCases(ctx: ConformanceContext): void {
@@ -78,7 +89,7 @@ export function describeLookupCases(ctx: ConformanceContext): void {
         expect(await ctx.store().lookupEntries(snapshot, asked)).toEqual(asEntries(visible(model, snapshot).filter((doc) => asked.includes(doc.path))));
       }
       expect(await ctx.store().lookupEntries(at(id, 1), [])).toEqual([]);
-      expect((await ctx.store().lookupEntries(at(id, 2), ['old.ts']))).toEqual([]);
+      expect(await ctx.store().lookupEntries(at(id, 2), ['old.ts'])).toEqual([]);
     });
 
     it('lookupEntries handles thousands of paths', async () => {
@@ -87,7 +98,11 @@ export function describeLookupCases(ctx: ConformanceContext): void {
       await ctx.write(docs.map(put));
       const asked = docs.filter((_, i) => i % 3 === 0).map((doc) => doc.path);
       const found = await ctx.store().lookupEntries(at(id, 1), [...asked, 'many/none.ts']);
-      expect(found.map((entry) => entry.path)).toEqual(visible(docs, at(id, 1)).map((doc) => doc.path).filter((path) => asked.includes(path)));
+      expect(found.map((entry) => entry.path)).toEqual(
+        visible(docs, at(id, 1))
+          .map((doc) => doc.path)
+          .filter((path) => asked.includes(path)),
+      );
     });
 
     it('findByBlobSha answers visible paths holding the blob, in path order', async () => {
@@ -138,11 +153,7 @@ export function describeLookupCases(ctx: ConformanceContext): void {
       const dev = 'refs/heads/dev';
       const path = 'src/ünï code.ts';
       const mainDoc = makeFile({ repositoryId: id, path, fromGeneration: 2 });
-      await ctx.write([
-        put(mainDoc),
-        put(makeFile({ repositoryId: id, path, ref: dev })),
-        put(makeFile({ repositoryId: other, path: 'src/else.ts' })),
-      ]);
+      await ctx.write([put(mainDoc), put(makeFile({ repositoryId: id, path, ref: dev })), put(makeFile({ repositoryId: other, path: 'src/else.ts' }))]);
       await ctx.write([retire(mainDoc, 4)]);
       const snapshots: Snapshot[] = [
         { repositoryId: id, ref: MAIN, generation: 1 },

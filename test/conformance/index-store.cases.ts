@@ -22,11 +22,7 @@ export interface ConformanceContext {
   write(writes: FileWrite[]): Promise<void>;
 }
 
-export function describeIndexStoreConformance(
-  name: string,
-  makeStore: () => Promise<IndexStore>,
-  cleanup?: (store: IndexStore) => Promise<void>,
-): void {
+export function describeIndexStoreConformance(name: string, makeStore: () => Promise<IndexStore>, cleanup?: (store: IndexStore) => Promise<void>): void {
   describe(`IndexStore conformance: ${name}`, () => {
     let store: IndexStore | undefined;
     // Random base: a re-run against a kept engine never meets old documents.

@@ -171,7 +171,10 @@ export async function forcePush(dir: string, branch: string, files: FileChanges,
 export async function renamePath(dir: string, from: string, to: string, message = `Rename ${from} to ${to}`, options: CommitOptions = {}): Promise<string> {
   const branch = options.branch ?? (await currentBranch(dir));
   const out = await fixtureGit(dir, ['ls-tree', '-z', '-r', `refs/heads/${branch}`, '--', from]);
-  const entries = out.toString('utf8').split('\0').filter((e) => e !== '');
+  const entries = out
+    .toString('utf8')
+    .split('\0')
+    .filter((e) => e !== '');
   if (entries.length === 0) throw new Error(`${from} not found on ${branch}`);
   const changes: FileChanges = {};
   for (const entry of entries) {

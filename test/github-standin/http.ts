@@ -61,7 +61,9 @@ export function sendError(res: Response, status: number, message: string, docume
 /** GitHub-looking request id, e.g. "C0DE:1A2B:3C4D5E:6F7A8B:65F0A1B2". */
 export function requestId(): string {
   const hex = (n: number): string => randomBytes(n).toString('hex').toUpperCase();
-  return `${hex(2)}:${hex(2)}:${hex(3)}:${hex(3)}:${Math.floor(Date.now() / 1000).toString(16).toUpperCase()}`;
+  return `${hex(2)}:${hex(2)}:${hex(3)}:${hex(3)}:${Math.floor(Date.now() / 1000)
+    .toString(16)
+    .toUpperCase()}`;
 }
 
 export const githubHeaders: RequestHandler = (_req, res, next) => {

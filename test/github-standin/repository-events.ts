@@ -15,12 +15,7 @@ export interface RepositoryChanges {
   fromOwner?: string;
 }
 
-export async function repositoryEventPayload(
-  ctx: StandInContext,
-  repo: RepoHandle,
-  action: RepositoryAction,
-  changes: RepositoryChanges = {},
-): Promise<RepositoryEvent> {
+export async function repositoryEventPayload(ctx: StandInContext, repo: RepoHandle, action: RepositoryAction, changes: RepositoryChanges = {}): Promise<RepositoryEvent> {
   const urls = urlsOf(ctx);
   const repository = repoJson(repo, await loadRepoFacts(repo), urls, ownerType(ctx, repo.owner), 'event');
   const common = { repository, ...payloadParties(ctx, repo.owner) };

@@ -33,7 +33,12 @@ async function sendRepositoryEvent(ctx: StandInContext, repo: RepoHandle, action
   return ctx.webhooks.deliver('repository', await repositoryEventPayload(ctx, repo, action, changes));
 }
 
-export async function renameRepo(ctx: StandInContext, owner: string, name: string, to: { newOwner?: string | undefined; newName?: string | undefined; deliver?: boolean | undefined }): Promise<RepoAdminResult> {
+export async function renameRepo(
+  ctx: StandInContext,
+  owner: string,
+  name: string,
+  to: { newOwner?: string | undefined; newName?: string | undefined; deliver?: boolean | undefined },
+): Promise<RepoAdminResult> {
   const repo = await findRepo(ctx, owner, name);
   const newOwner = to.newOwner ?? repo.owner;
   const newName = to.newName ?? repo.name;
@@ -78,7 +83,14 @@ const patchSchema = z.object({
   topics: z.array(z.string()).optional(),
   deliver: deliverFlag,
 });
-const pushSchema = z.object({ ref: z.string().optional(), before: z.string().regex(/^[0-9a-f]{40}$/).optional(), all: z.boolean().optional() });
+const pushSchema = z.object({
+  ref: z.string().optional(),
+  before: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
+  all: z.boolean().optional(),
+});
 
 function pushSummary(result: PushResult): Record<string, unknown> {
   const p = result.payload;

@@ -51,7 +51,12 @@ export function gitRouter(ctx: StandInContext): Router {
     const prefix = `refs/${wildcard(req.params.ref)}`;
     const refs = (await listRefs(repo.dir, 'refs/')).filter((r) => r.ref.startsWith(prefix));
     const u = repoUrls(repo, urlsOf(ctx));
-    ok(ctx, req, res, refs.map((r) => refJson(u, r)));
+    ok(
+      ctx,
+      req,
+      res,
+      refs.map((r) => refJson(u, r)),
+    );
   });
 
   router.get(ROUTES.gitCommit, ...chain, async (req, res) => {

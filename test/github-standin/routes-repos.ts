@@ -29,7 +29,12 @@ export function reposRouter(ctx: StandInContext): Router {
     const repo = await loadRepo(ctx, req, res);
     const u = repoUrls(repo, urlsOf(ctx));
     const branches = await listBranches(repo.dir);
-    ok(ctx, req, res, paginate(req, res, branches).map((b) => branchListItemJson(u, b.name, b.sha)));
+    ok(
+      ctx,
+      req,
+      res,
+      paginate(req, res, branches).map((b) => branchListItemJson(u, b.name, b.sha)),
+    );
   });
 
   router.get(ROUTES.branch, ...chain, async (req, res) => {

@@ -3,16 +3,7 @@
 // <ENGINES_HOME>/private, so it never meets the shared single-node engines or `engines:up --cluster`.
 import crypto from 'node:crypto';
 import path from 'node:path';
-import {
-  clusterDestroy,
-  clusterStatus,
-  clusterUp,
-  startClusterNode,
-  stopClusterNode,
-  type ClusterEngine,
-  type ClusterNodeStatus,
-  type ClusterOptions,
-} from '../../scripts/engines/cluster.ts';
+import { clusterDestroy, clusterStatus, clusterUp, startClusterNode, stopClusterNode, type ClusterEngine, type ClusterNodeStatus, type ClusterOptions } from '../../scripts/engines/cluster.ts';
 import { clusterOptions, defaultSettings } from '../../scripts/engines/settings.ts';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');

@@ -30,10 +30,7 @@ export function engineEndpoints(): EngineEndpoints {
   const kafkaBrokers = process.env.KAFKA_BROKERS;
   const elasticsearchUrl = process.env.ELASTICSEARCH_URL;
   if (!kafkaBrokers || !elasticsearchUrl) {
-    throw new Error(
-      'KAFKA_BROKERS / ELASTICSEARCH_URL are not set: run integration tests through jest ' +
-        '(`npx jest --selectProjects integration`), whose global setup provides the engines',
-    );
+    throw new Error('KAFKA_BROKERS / ELASTICSEARCH_URL are not set: run integration tests through jest ' + '(`npx jest --selectProjects integration`), whose global setup provides the engines');
   }
   return { kafkaBrokers, elasticsearchUrl };
 }
@@ -81,10 +78,7 @@ export async function loadEnginesLib(): Promise<EnginesLib> {
 async function controllableEngines(): Promise<EnginesLib> {
   const provider = engineProvider();
   if (provider === 'testcontainers') {
-    throw new Error(
-      'fault injection needs the local JVM engines; the engines are Docker containers here ' +
-        '(run with GITDEX_ENGINES_PROVIDER=local to use scripts/engines)',
-    );
+    throw new Error('fault injection needs the local JVM engines; the engines are Docker containers here ' + '(run with GITDEX_ENGINES_PROVIDER=local to use scripts/engines)');
   }
   const lib = await loadEnginesLib();
   if (provider === 'env') {
@@ -130,12 +124,7 @@ export async function resumeEngine(name: EngineName): Promise<void> {
  * Make one engine unavailable for `ms` milliseconds while `during` runs (if given), then bring it
  * back and wait until it is healthy. E.g. `await withEngineDown('elasticsearch', 30_000)`.
  */
-export async function withEngineDown<T>(
-  name: EngineName,
-  ms: number,
-  during?: () => Promise<T>,
-  opts: { force?: boolean } = {},
-): Promise<T | undefined> {
+export async function withEngineDown<T>(name: EngineName, ms: number, during?: () => Promise<T>, opts: { force?: boolean } = {}): Promise<T | undefined> {
   const lib = await controllableEngines();
   await lib.stopEngine(name, opts);
   const began = Date.now();

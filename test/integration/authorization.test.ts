@@ -139,13 +139,18 @@ describe('authorisation through the whole pipeline', () => {
       expect(read.isError ?? false).toBe(!may(caller, repository));
       const overview = await client.callTool({ name: 'repository_overview', arguments: { repository } });
       answers.push(JSON.stringify(overview));
-      const resource = await client.readResource({ uri: `gitdex://${repository}/README.md` }).then((r) => JSON.stringify(r), (e: Error) => e.message);
+      const resource = await client.readResource({ uri: `gitdex://${repository}/README.md` }).then(
+        (r) => JSON.stringify(r),
+        (e: Error) => e.message,
+      );
       answers.push(resource);
     }
     // Answers to questions that name no private repository: not a trace of one.
     const unprompted = [
       JSON.stringify(await client.callTool({ name: 'repositories_state', arguments: {} })),
-      JSON.stringify(((await client.callTool({ name: 'suggest_paths', arguments: { repository: 'acme/open', query: 'plans/only-here-q4.md' } })).structuredContent as { suggestions: unknown[] }).suggestions),
+      JSON.stringify(
+        ((await client.callTool({ name: 'suggest_paths', arguments: { repository: 'acme/open', query: 'plans/only-here-q4.md' } })).structuredContent as { suggestions: unknown[] }).suggestions,
+      ),
       JSON.stringify(await client.complete({ ref: { type: 'ref/prompt', name: 'explore_repository' }, argument: { name: 'repository', value: '' } })),
       JSON.stringify(await client.complete({ ref: { type: 'ref/resource', uri: 'gitdex://{owner}/{repo}/{+path}' }, argument: { name: 'owner', value: '' } })),
     ].join('\n');

@@ -68,29 +68,30 @@ async function indexedAt(gitdex: RunningGitdex, repository: string, sha: string,
   });
 }
 
-const INDEX_TS = [
-  "import { createServer } from 'node:http';",
-  "import { listProducts } from './catalog/products';",
-  "import { slugify } from './utils/strings';",
-  "import { today } from './utils/dates';",
-  '',
-  'const port = Number(process.env.PORT ?? 3000);',
-  '',
-  'const server = createServer((req, res) => {',
-  "  if (req.url === '/products') {",
-  '    const products = listProducts().map((p) => ({ ...p, slug: slugify(p.name) }));',
-  "    res.writeHead(200, { 'content-type': 'application/json' });",
-  '    res.end(JSON.stringify({ date: today(), products }));',
-  '    return;',
-  '  }',
-  '  res.writeHead(404);',
-  "  res.end('not found');",
-  '});',
-  '',
-  'server.listen(port, () => {',
-  '  console.log(`storefront listening on ${port}`);',
-  '});',
-].join('\n') + '\n';
+const INDEX_TS =
+  [
+    "import { createServer } from 'node:http';",
+    "import { listProducts } from './catalog/products';",
+    "import { slugify } from './utils/strings';",
+    "import { today } from './utils/dates';",
+    '',
+    'const port = Number(process.env.PORT ?? 3000);',
+    '',
+    'const server = createServer((req, res) => {',
+    "  if (req.url === '/products') {",
+    '    const products = listProducts().map((p) => ({ ...p, slug: slugify(p.name) }));',
+    "    res.writeHead(200, { 'content-type': 'application/json' });",
+    '    res.end(JSON.stringify({ date: today(), products }));',
+    '    return;',
+    '  }',
+    '  res.writeHead(404);',
+    "  res.end('not found');",
+    '});',
+    '',
+    'server.listen(port, () => {',
+    '  console.log(`storefront listening on ${port}`);',
+    '});',
+  ].join('\n') + '\n';
 
 function fixtureFiles(): Record<string, string> {
   const files: Record<string, string> = {
@@ -304,7 +305,11 @@ describe('web console (Chromium against gitdex on Kafka and Elasticsearch)', () 
     // A push shows up without reloading: the new commit in the table, a notice in the browser.
     await page.goto(`${site.url}#/${owner}/${name}/blob/src/index.ts`);
     await page.locator(`table.code[data-path="src/index.ts"][data-commit="${repo.sha}"]`).waitFor();
-    const second = await commitFiles(repo.dir, { 'src/index.ts': "export { listProducts } from './catalog/products';\n", 'src/carts.ts': 'export const carts = new Map<string, number[]>();\n' }, 'Add carts');
+    const second = await commitFiles(
+      repo.dir,
+      { 'src/index.ts': "export { listProducts } from './catalog/products';\n", 'src/carts.ts': 'export const carts = new Map<string, number[]>();\n' },
+      'Add carts',
+    );
     const pushed = Date.now();
     const push = await standIn.push(OWNER, name, { ref: 'refs/heads/main' });
     expect(push.delivery.status).toBe(202);

@@ -5,15 +5,7 @@
 import { Client, errors } from '@elastic/elasticsearch';
 import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 
-import {
-  engineEndpoints,
-  engineProvider,
-  kafkaBrokerList,
-  loadEnginesLib,
-  privateEngines,
-  uniqueName,
-  type PrivateEngines,
-} from '../harness/engines';
+import { engineEndpoints, engineProvider, kafkaBrokerList, loadEnginesLib, privateEngines, uniqueName, type PrivateEngines } from '../harness/engines';
 
 jest.setTimeout(120_000);
 
@@ -39,10 +31,7 @@ async function consumeUntil(consumer: Consumer, run: (finish: () => void) => Par
   const finished = new Promise<void>((resolve) => (finish = resolve));
   await consumer.run(run(finish));
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    finished,
-    new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`consumer did not finish in ${ms} ms`)), ms))),
-  ]).finally(() => clearTimeout(timer));
+  await Promise.race([finished, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`consumer did not finish in ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
 }
 
 beforeAll(async () => {
@@ -174,9 +163,7 @@ describe('Kafka', () => {
     const topic = uniqueName('engines-tx');
     topicsToDelete.push(topic);
     await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-    const producer = track(
-      kafka.producer({ transactionalId: uniqueName('engines-txid'), idempotent: true, maxInFlightRequests: 1 }),
-    );
+    const producer = track(kafka.producer({ transactionalId: uniqueName('engines-txid'), idempotent: true, maxInFlightRequests: 1 }));
     await producer.connect();
     const aborted = await producer.transaction();
     await aborted.send({ topic, messages: [{ value: 'aborted' }] });

@@ -37,7 +37,9 @@ afterAll(async () => {
 test('the world is indexed in Elasticsearch and readable as it should be', async () => {
   const anonymous = await connectInMemory(depsFor(world), null);
   const vault = await connectInMemory(depsFor(world), PRINCIPALS.vaultToken);
-  expect(textOf((await anonymous.client.callTool({ name: 'read_file', arguments: { repository: 'acme/tools', path: 'src/server/http.ts', start_line: 2, end_line: 2 } })) as ToolResult)).toContain('// http 2');
+  expect(textOf((await anonymous.client.callTool({ name: 'read_file', arguments: { repository: 'acme/tools', path: 'src/server/http.ts', start_line: 2, end_line: 2 } })) as ToolResult)).toContain(
+    '// http 2',
+  );
   expect(textOf((await vault.client.callTool({ name: 'read_file', arguments: { repository: 'hidden-org/vault-q7', path: 'docs/plan-zz9.md' } })) as ToolResult)).toContain('CANARY-vault');
   expect(((await anonymous.client.callTool({ name: 'read_file', arguments: { repository: 'hidden-org/vault-q7', path: 'docs/plan-zz9.md' } })) as ToolResult).isError).toBe(true);
   await anonymous.close();
@@ -76,7 +78,47 @@ describe.each(TOOL_NAMES)('%s on Elasticsearch', (tool) => {
 test('suggest_paths with query syntax of every kind: answered from the index, never an Elasticsearch error', async () => {
   const { client, close } = await connectInMemory(depsFor(world), null);
   const syntax = fc.oneof(
-    fc.constantFrom('*', '?', '**/*', 'src/*', 'a AND b', 'a OR b', 'NOT x', '(', ')', '[', ']', '{', '}', '"', '\\', '/', '~', '^', ':', '!', '+', '-', '&&', '||', '<', '>', '=', 'path:*', '_id:1', 'name:README.md', '/.*/', '#', '@', '\u0000', '\u{10FFFF}', 'ÿ'.repeat(1000), '😀'.repeat(500), 'a'.repeat(1000), 'é'.normalize('NFD').repeat(300)),
+    fc.constantFrom(
+      '*',
+      '?',
+      '**/*',
+      'src/*',
+      'a AND b',
+      'a OR b',
+      'NOT x',
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      '"',
+      '\\',
+      '/',
+      '~',
+      '^',
+      ':',
+      '!',
+      '+',
+      '-',
+      '&&',
+      '||',
+      '<',
+      '>',
+      '=',
+      'path:*',
+      '_id:1',
+      'name:README.md',
+      '/.*/',
+      '#',
+      '@',
+      '\u0000',
+      '\u{10FFFF}',
+      'ÿ'.repeat(1000),
+      '😀'.repeat(500),
+      'a'.repeat(1000),
+      'é'.normalize('NFD').repeat(300),
+    ),
     fc.string({ unit: 'binary', minLength: 1, maxLength: 120 }),
     fc.array(fc.constantFrom('*', '?', ':', '"', '(', ')', '\\', '/', '~', 'src', 'READ', 'ME', ' ', '.'), { minLength: 1, maxLength: 30 }).map((parts) => parts.join('')),
   );

@@ -17,9 +17,34 @@ const SECRET = 'kafka-fuzz-secret-0123456789';
 
 type Example = { name: string; examples: Record<string, unknown>[] };
 const byName = (name: string) => (examples as unknown as Example[]).find((e) => e.name === name)?.examples ?? [];
-const SEEDS = ['push', 'create', 'delete', 'repository', 'installation', 'installation_repositories'].flatMap((event) => byName(event).slice(0, 4).map((payload) => ({ event, payload })));
-const FIELDS = ['ref', 'before', 'after', 'created', 'ref_type', 'action', 'repository.id', 'repository.full_name', 'repository.default_branch', 'repository.private', 'repository.html_url', 'repository.pushed_at', 'installation.id', 'repositories_added', 'repositories'];
-const hostile = fc.oneof(fc.constantFrom(null, true, 0, -1, 2 ** 53, '', 'a b/c', 'x'.repeat(3000), '\u0000', 'refs/heads/😀', '0'.repeat(40), [], {}), fc.string({ unit: 'binary', maxLength: 40 }), fc.integer(), fc.jsonValue({ maxDepth: 2 }));
+const SEEDS = ['push', 'create', 'delete', 'repository', 'installation', 'installation_repositories'].flatMap((event) =>
+  byName(event)
+    .slice(0, 4)
+    .map((payload) => ({ event, payload })),
+);
+const FIELDS = [
+  'ref',
+  'before',
+  'after',
+  'created',
+  'ref_type',
+  'action',
+  'repository.id',
+  'repository.full_name',
+  'repository.default_branch',
+  'repository.private',
+  'repository.html_url',
+  'repository.pushed_at',
+  'installation.id',
+  'repositories_added',
+  'repositories',
+];
+const hostile = fc.oneof(
+  fc.constantFrom(null, true, 0, -1, 2 ** 53, '', 'a b/c', 'x'.repeat(3000), '\u0000', 'refs/heads/😀', '0'.repeat(40), [], {}),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.integer(),
+  fc.jsonValue({ maxDepth: 2 }),
+);
 
 function mutate(payload: Record<string, unknown>, path: string, value: unknown): void {
   const keys = path.split('.');
@@ -56,7 +81,12 @@ describe('webhook → Kafka under fuzzing', () => {
         const id = randomUUID();
         const response = await fetch(webhook.hookUrl, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-github-event': seed.event, 'x-github-delivery': id, ...(signed ? { 'x-hub-signature-256': sign(body, SECRET) } : { 'x-hub-signature-256': sign(body, 'wrong-secret') }) },
+          headers: {
+            'content-type': 'application/json',
+            'x-github-event': seed.event,
+            'x-github-delivery': id,
+            ...(signed ? { 'x-hub-signature-256': sign(body, SECRET) } : { 'x-hub-signature-256': sign(body, 'wrong-secret') }),
+          },
           body,
         });
         const answer = (await response.json()) as { events?: number; error?: string };

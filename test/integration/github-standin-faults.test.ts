@@ -96,8 +96,7 @@ describe('GitHub stand-in faults', () => {
   });
 
   it('manages faults over HTTP and never faults admin routes', async () => {
-    const post = (body: unknown): Promise<Response> =>
-      fetch(`${standIn.url}/_admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown): Promise<Response> => fetch(`${standIn.url}/_admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect((await post({ type: 'bogus' })).status).toBe(422);
     const created = await post({ type: '5xx', status: 500, count: 5 });
     expect(created.status).toBe(201);

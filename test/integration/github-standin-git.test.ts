@@ -123,7 +123,6 @@ describe('GitHub stand-in git data', () => {
       const second = await download();
       expect(second.subarray(0, first.length).equals(first)).toBe(true);
       expect(second.subarray(first.length).toString()).toBe('cache marker');
-
     } finally {
       await cachingStandIn.close();
       await removeTempRoot(cacheDir);

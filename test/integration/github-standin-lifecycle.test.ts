@@ -33,7 +33,11 @@ describe('GitHub stand-in repository renames', () => {
     expect(result.deliveries).toEqual([]);
     const byOldName = await octokit.rest.repos.get({ owner: OWNER, repo: 'old-name' });
     expect(byOldName.data).toMatchObject({ id, full_name: `${OWNER}/new-name` });
-    const transfer = await fetch(`${standIn.url}/_admin/repos/${OWNER}/new-name/rename`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ new_owner: 'someone-else' }) });
+    const transfer = await fetch(`${standIn.url}/_admin/repos/${OWNER}/new-name/rename`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ new_owner: 'someone-else' }),
+    });
     expect(transfer.status).toBe(200);
     const byId = await octokit.request('GET /repositories/{id}', { id });
     expect(byId.data.full_name).toBe('someone-else/new-name');

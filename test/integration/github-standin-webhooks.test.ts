@@ -48,7 +48,9 @@ describe('GitHub stand-in webhooks', () => {
       'x-github-delivery': json.delivery_id,
       'x-github-hook-id': '4242',
       'content-type': 'application/json',
-      'x-hub-signature': `sha1=${createHmac('sha1', SECRET).update(delivery?.raw ?? '').digest('hex')}`,
+      'x-hub-signature': `sha1=${createHmac('sha1', SECRET)
+        .update(delivery?.raw ?? '')
+        .digest('hex')}`,
     });
     expect(String(delivery?.headers['user-agent'])).toMatch(/^GitHub-Hookshot\//);
     const payload = lastPush();
@@ -148,7 +150,10 @@ describe('GitHub stand-in webhooks', () => {
     expect(renamedEvent).toMatchObject({ action: 'renamed', changes: { repository: { name: { from: 'hooks' } } }, repository: { id, name: 'hooks2', full_name: `${OWNER}/hooks2` } });
     const example = definitions.find((d) => d.name === 'repository')?.examples.find((e) => (e as RepositoryEvent).action === 'renamed') as RepositoryEvent;
     const optional = ['installation', 'organization'];
-    const keys = (o: object): string[] => Object.keys(o).filter((k) => !optional.includes(k)).sort();
+    const keys = (o: object): string[] =>
+      Object.keys(o)
+        .filter((k) => !optional.includes(k))
+        .sort();
     expect(keys(renamedEvent ?? {})).toEqual(keys(example));
     expect(keys(renamedEvent?.repository ?? {})).toEqual(keys(example.repository));
 

@@ -30,7 +30,9 @@ describe('indexer: a hostile .gitmodules', () => {
     const snapshot = { repositoryId: id, ref: MAIN, generation: state.generation };
     expect(await p.index.getFile(snapshot, 'README.md')).toMatchObject({ content: '# hi\n' });
     // Submodule lookups read each tree once: the root and nothing else (no vendor/ folder exists).
-    const trees = Object.entries(p.standIn.requests.counts()).filter(([k]) => k.includes('trees')).reduce((s, [, n]) => s + n, 0);
+    const trees = Object.entries(p.standIn.requests.counts())
+      .filter(([k]) => k.includes('trees'))
+      .reduce((s, [, n]) => s + n, 0);
     expect(trees).toBeLessThanOrEqual(2);
   });
 });

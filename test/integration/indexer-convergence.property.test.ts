@@ -12,13 +12,16 @@ import { expectIndexEqualsGit } from '../support/index-truth';
 const MAIN = 'refs/heads/main';
 const PATHS = ['a.txt', 'src/b.ts', 'src/deep/c.ts', 'src/deep/d.md', 'docs/e.md', 'docs/f g.txt', 'ü/ñ.txt'];
 
-type Step =
-  | { type: 'commit'; changes: [number, string | null][] }
-  | { type: 'force'; keep: number[] }
-  | { type: 'deliver'; pick: number; times: number };
+type Step = { type: 'commit'; changes: [number, string | null][] } | { type: 'force'; keep: number[] } | { type: 'deliver'; pick: number; times: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ type: fc.constant('commit' as const), changes: fc.array(fc.tuple(fc.nat(PATHS.length - 1), fc.option(fc.string({ maxLength: 12 }), { nil: null })), { minLength: 1, maxLength: 4 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      type: fc.constant('commit' as const),
+      changes: fc.array(fc.tuple(fc.nat(PATHS.length - 1), fc.option(fc.string({ maxLength: 12 }), { nil: null })), { minLength: 1, maxLength: 4 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('force' as const), keep: fc.uniqueArray(fc.nat(PATHS.length - 1), { minLength: 1, maxLength: 3 }) }) },
   { weight: 5, arbitrary: fc.record({ type: fc.constant('deliver' as const), pick: fc.nat(), times: fc.integer({ min: 1, max: 2 }) }) },
 );
@@ -60,7 +63,18 @@ describe('indexer convergence (property)', () => {
         const id = await standIn.repoId('prop', name);
         const events: GitdexEvent[] = [];
         const record = (after: string) =>
-          events.push({ kind: 'push', eventId: `d-${events.length}`, repository: { id, fullName: `prop/${name}` }, receivedAt: new Date().toISOString(), ref: MAIN, before: '0'.repeat(40), after, created: false, deleted: false, forced: false });
+          events.push({
+            kind: 'push',
+            eventId: `d-${events.length}`,
+            repository: { id, fullName: `prop/${name}` },
+            receivedAt: new Date().toISOString(),
+            ref: MAIN,
+            before: '0'.repeat(40),
+            after,
+            created: false,
+            deleted: false,
+            forced: false,
+          });
         record(repo.sha!);
         const delivered = new Set<string>();
         for (const s of steps) {

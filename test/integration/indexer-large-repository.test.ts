@@ -40,14 +40,19 @@ describe('indexer on a real, large repository', () => {
     const onLarge = await timeOnePush('big', 'typescript', large.dir, id);
     const onSmall = await timeOnePush('big', 'small', small.dir, smallId);
     await expectIndexEqualsGit(p.index, id, MAIN, large.dir, { contentSample: 20 });
-    const sum = (counts: Record<string, number>, part: string) => Object.entries(counts).filter(([k]) => k.includes(part)).reduce((s, [, n]) => s + n, 0);
+    const sum = (counts: Record<string, number>, part: string) =>
+      Object.entries(counts)
+        .filter(([k]) => k.includes(part))
+        .reduce((s, [, n]) => s + n, 0);
     // The cost of a push follows what changed, not the repository: no tarball, one blob, the trees on the path.
     expect(sum(onLarge.counts, 'tarball')).toBe(0);
     expect(sum(onLarge.counts, 'blobs')).toBe(1);
     expect(sum(onLarge.counts, 'trees')).toBeLessThanOrEqual(4);
 
     const state = (await p.index.getRefState(id, MAIN))!;
-    process.stdout.write(`large repository: ${state.fileCount} files fully indexed in ${fullMs} ms (${Math.round((state.fileCount / fullMs) * 1000)} files/s); one-file push ${onLarge.ms} ms on it vs ${onSmall.ms} ms on a 2-file repository\n`);
+    process.stdout.write(
+      `large repository: ${state.fileCount} files fully indexed in ${fullMs} ms (${Math.round((state.fileCount / fullMs) * 1000)} files/s); one-file push ${onLarge.ms} ms on it vs ${onSmall.ms} ms on a 2-file repository\n`,
+    );
     expect(gitHead(large.dir, 'main')).toBe(state.commitSha);
   });
 });

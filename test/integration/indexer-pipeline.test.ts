@@ -18,11 +18,15 @@ describe('indexer: push webhooks through Kafka become exactly GitHub in Elastics
     const repo = await createSampleRepo(p.root, 'acme', 'sample');
     await commitFiles(repo.dir, { 'big/large.txt': 'x'.repeat(5000) + '\n', 'emoji 🚀/ünïcödé file.md': '# 🚀\n' }, 'large and emoji');
     // Read fidelity: generated and vendored files, another encoding, CRLF line ends.
-    await commitFiles(repo.dir, {
-      'dist/index.js': 'module.exports=function(){return 1};\n',
-      'vendor/github.com/acme/x/x.go': 'package x\r\n',
-      'legacy/latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
-    }, 'dist, vendor and latin-1');
+    await commitFiles(
+      repo.dir,
+      {
+        'dist/index.js': 'module.exports=function(){return 1};\n',
+        'vendor/github.com/acme/x/x.go': 'package x\r\n',
+        'legacy/latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
+      },
+      'dist, vendor and latin-1',
+    );
     const id = await p.standIn.repoId('acme', 'sample');
     await p.standIn.push('acme', 'sample', { ref: MAIN });
     await p.waitForCommit(id, MAIN, gitHead(repo.dir, 'main'));
@@ -64,8 +68,12 @@ describe('indexer: push webhooks through Kafka become exactly GitHub in Elastics
       await expectIndexEqualsGit(p.index, id, MAIN, repo.dir);
       // A push costs what changed: a few trees along the changed path and its blobs, never the tarball.
       const counts = p.standIn.requests.counts();
-      const tarballs = Object.entries(counts).filter(([k]) => k.includes('tarball')).reduce((s, [, n]) => s + n, 0);
-      const blobs = Object.entries(counts).filter(([k]) => k.includes('blobs')).reduce((s, [, n]) => s + n, 0);
+      const tarballs = Object.entries(counts)
+        .filter(([k]) => k.includes('tarball'))
+        .reduce((s, [, n]) => s + n, 0);
+      const blobs = Object.entries(counts)
+        .filter(([k]) => k.includes('blobs'))
+        .reduce((s, [, n]) => s + n, 0);
       expect(tarballs).toBe(0);
       expect(blobs).toBeLessThanOrEqual(1);
     }

@@ -18,15 +18,23 @@ describe('older commits the index still holds are readable by sha, prefix and ma
 
   beforeAll(async () => {
     root = await makeTempRoot('gitdex-older-');
-    const repo = await createRepo(root, 'acme', 'history', { 'VERSION': 'v0\n', 'keep.txt': 'same\n' });
+    const repo = await createRepo(root, 'acme', 'history', { VERSION: 'v0\n', 'keep.txt': 'same\n' });
     standIn = await createGitHubStandIn({ root, rateLimit: { limit: 1_000_000 } });
     index = new SqliteIndexStore({ file: join(root, 'index.sqlite') });
     await index.ensureReady();
     const source = new GitHubSource({ baseUrl: standIn.url });
     const repository = (await source.repositoryByName('acme/history'))!;
     await index.putRepository({
-      repositoryId: repository.id, fullName: repository.fullName, fullNameLower: repository.fullName.toLowerCase(), defaultBranch: 'main',
-      private: false, archived: false, htmlUrl: repository.htmlUrl, installationId: null, updatedAt: new Date().toISOString(), backfillRequestedAt: null,
+      repositoryId: repository.id,
+      fullName: repository.fullName,
+      fullNameLower: repository.fullName.toLowerCase(),
+      defaultBranch: 'main',
+      private: false,
+      archived: false,
+      htmlUrl: repository.htmlUrl,
+      installationId: null,
+      updatedAt: new Date().toISOString(),
+      backfillRequestedAt: null,
     });
     // Commits v0..v5, each indexed as it is pushed; two older commits are retained besides the newest.
     const options = { ...DEFAULT_INDEX_REF_OPTIONS, retainedGenerations: 2 };
@@ -76,7 +84,7 @@ describe('older commits the index still holds are readable by sha, prefix and ma
     expect(newest.freshness.older_commit).toBeUndefined();
   });
 
-  it('resolves main~N along first parents within what is held, and lists an older commit\'s files as they were', async () => {
+  it("resolves main~N along first parents within what is held, and lists an older commit's files as they were", async () => {
     expect(((await read('main~2')).structured as ReadFileOutput).content).toBe('v3');
     expect(((await read('main~1')).structured as ReadFileOutput).content).toBe('v4');
     expect(((await read(`${shas[4]!.slice(0, 10)}~1`)).structured as ReadFileOutput).content).toBe('v3');

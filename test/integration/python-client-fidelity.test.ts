@@ -53,16 +53,25 @@ describe.each(['elasticsearch', 'sqlite'] as const)('an independent client (the 
     root = await makeTempRoot('gitdex-python-client-');
     repo = await repositoryFromPackages(root, 'acme', 'packages', PACKAGES);
     standIn = await createGitHubStandIn({ root, rateLimit: { limit: 1_000_000 } });
-    index = engine === 'elasticsearch'
-      ? new ElasticsearchIndexStore({ node: engineEndpoints().elasticsearchUrl, indexPrefix: uniqueName('py').replace(/-/g, '') })
-      : new SqliteIndexStore({ file: join(root, 'index.sqlite') });
+    index =
+      engine === 'elasticsearch'
+        ? new ElasticsearchIndexStore({ node: engineEndpoints().elasticsearchUrl, indexPrefix: uniqueName('py').replace(/-/g, '') })
+        : new SqliteIndexStore({ file: join(root, 'index.sqlite') });
     await index.ensureReady();
     const source = new GitHubSource({ baseUrl: standIn.url });
     const repository = (await source.repositoryByName('acme/packages'))!;
     const head = (await source.head(repository, 'main'))!;
     await index.putRepository({
-      repositoryId: repository.id, fullName: repository.fullName, fullNameLower: repository.fullName.toLowerCase(), defaultBranch: 'main',
-      private: false, archived: false, htmlUrl: repository.htmlUrl, installationId: null, updatedAt: new Date().toISOString(), backfillRequestedAt: null,
+      repositoryId: repository.id,
+      fullName: repository.fullName,
+      fullNameLower: repository.fullName.toLowerCase(),
+      defaultBranch: 'main',
+      private: false,
+      archived: false,
+      htmlUrl: repository.htmlUrl,
+      installationId: null,
+      updatedAt: new Date().toISOString(),
+      backfillRequestedAt: null,
     });
     await indexRef({ index, source, options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: 4 * 1024 * 1024 }, now: () => new Date() }, { repository, ref: 'refs/heads/main', head });
     const app = createReaderApp(resolveDeps({ index }));

@@ -31,7 +31,14 @@ describe('reader over stdio, on Elasticsearch indexed by the real indexer', () =
       new StdioClientTransport({
         command: process.execPath,
         args: [join(__dirname, '../../services/gitdex/dist/cli.js'), 'mcp'], // the documented `gitdex mcp`
-        env: { PATH: process.env.PATH ?? '', ELASTICSEARCH_URL: engineEndpoints().elasticsearchUrl, ELASTICSEARCH_INDEX_PREFIX: p.indexPrefix, KAFKA_BROKERS: engineEndpoints().kafkaBrokers, KAFKA_TOPIC: p.topic, LOG_LEVEL: 'warn' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          ELASTICSEARCH_URL: engineEndpoints().elasticsearchUrl,
+          ELASTICSEARCH_INDEX_PREFIX: p.indexPrefix,
+          KAFKA_BROKERS: engineEndpoints().kafkaBrokers,
+          KAFKA_TOPIC: p.topic,
+          LOG_LEVEL: 'warn',
+        },
         stderr: 'pipe',
       }),
     );

@@ -151,7 +151,9 @@ async function searchAll(deps: ReaderDeps, repo: Repo, args: Query['args']): Pro
   let cursor: string | null = null;
   do {
     // git grep searches every file, vendored and generated ones too: so does search_code with include_generated.
-    const answer = await callTool(deps, 'search_code', { ...args, repository: repo.name, include_generated: true, limit: 100, context_lines: 0, ...(cursor ? { cursor } : {}) }, null, { transport: 'test' });
+    const answer = await callTool(deps, 'search_code', { ...args, repository: repo.name, include_generated: true, limit: 100, context_lines: 0, ...(cursor ? { cursor } : {}) }, null, {
+      transport: 'test',
+    });
     const out = answer.structured as SearchCodeOutput;
     expect({ complete: out.complete, exact: out.counts_exact }).toEqual({ complete: true, exact: true });
     for (const file of out.files) result.set(file.path, { count: file.match_count, shown: file.matches.map((m) => m.line) });
@@ -281,7 +283,15 @@ describe('search_code answers what git grep answers', () => {
     const state = (await p.index.getRefState(id, MAIN))!;
     expect(answer.total_files).toBeLessThan(state.fileCount);
     // A narrower search with time enough completes.
-    const full = (await callTool(resolveDeps({ index: p.index, limits: { searchDeadlineMs: 120_000, timeoutMs: 300_000 } }), 'search_code', { query: 'function', repository: 'big/typescript', path: 'lib/*.d.ts' }, null, { transport: 'test' })).structured as SearchCodeOutput;
+    const full = (
+      await callTool(
+        resolveDeps({ index: p.index, limits: { searchDeadlineMs: 120_000, timeoutMs: 300_000 } }),
+        'search_code',
+        { query: 'function', repository: 'big/typescript', path: 'lib/*.d.ts' },
+        null,
+        { transport: 'test' },
+      )
+    ).structured as SearchCodeOutput;
     expect(full.complete).toBe(true);
     expect(full.total_files).toBeGreaterThan(0);
   });

@@ -41,7 +41,7 @@ describe('single-process mode on embedded defaults', () => {
       const second = await standIn.push('crash', repo.name, { ref: 'refs/heads/main' });
       expect(second.delivery.status).toBe(202);
     }
-    const before = await (await fetch(`${gitdex.url}/v1/repositories`)).json() as { repositories: unknown[] };
+    const before = (await (await fetch(`${gitdex.url}/v1/repositories`)).json()) as { repositories: unknown[] };
     expect(before.repositories.filter((r) => (r as { indexed?: boolean }).indexed)).toHaveLength(0);
     await gitdex.kill('SIGKILL');
     standIn.faults.clear();
@@ -53,15 +53,16 @@ describe('single-process mode on embedded defaults', () => {
       const head = gitHead(repo.dir, 'main');
       let answer: { repositories?: { commit?: string; status?: string }[] } = {};
       while (Date.now() < deadline) {
-        answer = await (await fetch(`${url}/v1/repositories?repositories=crash/${repo.name}`)).json() as typeof answer;
+        answer = (await (await fetch(`${url}/v1/repositories?repositories=crash/${repo.name}`)).json()) as typeof answer;
         if (answer.repositories?.[0]?.commit === head) break;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(answer.repositories?.[0]).toMatchObject({ commit: head });
-      const file = await (await fetch(`${url}/v1/repositories/crash/${repo.name}/files/src/later.ts`)).json() as { text?: string };
+      const file = (await (await fetch(`${url}/v1/repositories/crash/${repo.name}/files/src/later.ts`)).json()) as { text?: string };
       expect(JSON.stringify(file)).toContain(`export const name = '${repo.name}';`);
     }
     const metrics = await (await fetch(`${url}/metrics`)).text();
-    for (const name of ['gitdex_freshness_seconds_count', 'gitdex_indexer_events_total', 'gitdex_indexer_index_seconds_count', 'gitdex_github_rate_limit_remaining', 'gitdex_webhook_deliveries_total']) expect(metrics).toContain(name);
+    for (const name of ['gitdex_freshness_seconds_count', 'gitdex_indexer_events_total', 'gitdex_indexer_index_seconds_count', 'gitdex_github_rate_limit_remaining', 'gitdex_webhook_deliveries_total'])
+      expect(metrics).toContain(name);
   });
 });

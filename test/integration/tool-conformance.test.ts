@@ -61,7 +61,18 @@ describe('tool conformance: Kafka + Elasticsearch and the embedded SQLite mode a
     standIn = await createGitHubStandIn({ root, secret: SECRET, rateLimit: { limit: 1_000_000 } });
     const log = createLogger({ level: 'silent' });
     const common = { PORT: '0', GITHUB_API_URL: standIn.url, GITHUB_WEBHOOK_SECRETS: SECRET };
-    engines = await runGitdex(loadEnv({ ...common, KAFKA_BROKERS: engineEndpoints().kafkaBrokers, ELASTICSEARCH_URL: engineEndpoints().elasticsearchUrl, ELASTICSEARCH_INDEX_PREFIX: prefix, KAFKA_TOPIC: uniqueName('conf'), KAFKA_GROUP_ID: uniqueName('conf') }), 'all', log);
+    engines = await runGitdex(
+      loadEnv({
+        ...common,
+        KAFKA_BROKERS: engineEndpoints().kafkaBrokers,
+        ELASTICSEARCH_URL: engineEndpoints().elasticsearchUrl,
+        ELASTICSEARCH_INDEX_PREFIX: prefix,
+        KAFKA_TOPIC: uniqueName('conf'),
+        KAFKA_GROUP_ID: uniqueName('conf'),
+      }),
+      'all',
+      log,
+    );
     embedded = await runGitdex(loadEnv({ ...common, GITDEX_DATA_DIR: dataDir }), 'all', log);
   });
   afterAll(async () => {
@@ -112,10 +123,14 @@ describe('tool conformance: Kafka + Elasticsearch and the embedded SQLite mode a
 
   it('gives byte-for-byte the same answers to every tool, before and after a push', async () => {
     const repo = await createSampleRepo(root, 'conf', 'sample');
-    await commitFiles(repo.dir, {
-      'big.txt': Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n',
-      ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`many/Item_${i}.ts`, `export const item${i} = ${i};\n`])),
-    }, 'more');
+    await commitFiles(
+      repo.dir,
+      {
+        'big.txt': Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n',
+        ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`many/Item_${i}.ts`, `export const item${i} = ${i};\n`])),
+      },
+      'more',
+    );
     await pushToBoth();
     await waitForBoth(gitHead(repo.dir, 'main'));
     const [onEngines, onEmbedded] = [await answers(engines), await answers(embedded)];

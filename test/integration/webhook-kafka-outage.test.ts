@@ -26,24 +26,33 @@ describe('webhook service while Kafka is down', () => {
   const deliver = async (n: number) => {
     const body = Buffer.from(JSON.stringify({ ...template, after: n.toString(16).padStart(40, '0') }));
     const t0 = Date.now();
-    const answer = await fetch(webhook.hookUrl, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `outage-${n}`, 'x-hub-signature-256': sign(body, SECRET) } });
+    const answer = await fetch(webhook.hookUrl, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `outage-${n}`, 'x-hub-signature-256': sign(body, SECRET) },
+    });
     return { status: answer.status, retryAfter: answer.headers.get('retry-after'), ms: Date.now() - t0 };
   };
 
-  it('answers 503 with Retry-After (never 202) while Kafka is down, well within GitHub\'s 10 s, and recovers after', async () => {
+  it("answers 503 with Retry-After (never 202) while Kafka is down, well within GitHub's 10 s, and recovers after", async () => {
     expect((await deliver(1)).status).toBe(202);
     const answers: { n: number; status: number }[] = [];
-    await engines.withDown('kafka', 0, async () => {
-      for (let n = 2; n <= 4; n += 1) {
-        const answer = await deliver(n);
-        answers.push({ n, status: answer.status });
-        expect(answer.status).toBe(503);
-        expect(answer.retryAfter).toBe('5');
-        expect(answer.ms).toBeLessThan(9000);
-      }
-      const ready = await fetch(`${webhook.url}/readyz`);
-      expect(ready.status).toBe(503);
-    }, { force: true });
+    await engines.withDown(
+      'kafka',
+      0,
+      async () => {
+        for (let n = 2; n <= 4; n += 1) {
+          const answer = await deliver(n);
+          answers.push({ n, status: answer.status });
+          expect(answer.status).toBe(503);
+          expect(answer.retryAfter).toBe('5');
+          expect(answer.ms).toBeLessThan(9000);
+        }
+        const ready = await fetch(`${webhook.url}/readyz`);
+        expect(ready.status).toBe(503);
+      },
+      { force: true },
+    );
 
     // Kafka is back: GitHub (or the operator) redelivers what got a 503.
     let recovered = 0;

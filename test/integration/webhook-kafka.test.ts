@@ -146,7 +146,11 @@ describe('webhook service → real Kafka', () => {
             const payload = { ...template, after: (n + 1).toString(16).padStart(40, '0'), repository: { ...(template.repository as object), id: 1000 + r, full_name: `load/r${r}` } };
             const body = Buffer.from(JSON.stringify(payload));
             const t0 = performance.now();
-            const answer = await fetch(service.hookUrl, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `load-${r}-${n}`, 'x-hub-signature-256': sign(body, SECRET) } });
+            const answer = await fetch(service.hookUrl, {
+              method: 'POST',
+              body,
+              headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': `load-${r}-${n}`, 'x-hub-signature-256': sign(body, SECRET) },
+            });
             latencies.push(performance.now() - t0);
             expect(answer.status).toBe(202);
           }
@@ -165,7 +169,9 @@ describe('webhook service → real Kafka', () => {
       for (const sequence of byRepository.values()) expect(sequence).toEqual(Array.from({ length: perRepository }, (_, i) => i + 1));
       latencies.sort((a, b) => a - b);
       // Figures for the record, not assertions: performance is measured by `npm run bench`.
-      process.stdout.write(`webhook load: ${(events.length / seconds).toFixed(0)} deliveries/s, ack p50 ${latencies[Math.floor(latencies.length * 0.5)]!.toFixed(1)} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)]!.toFixed(1)} ms\n`);
+      process.stdout.write(
+        `webhook load: ${(events.length / seconds).toFixed(0)} deliveries/s, ack p50 ${latencies[Math.floor(latencies.length * 0.5)]!.toFixed(1)} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)]!.toFixed(1)} ms\n`,
+      );
     } finally {
       await service.close();
     }

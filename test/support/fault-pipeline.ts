@@ -66,7 +66,10 @@ export class FaultPipeline {
   readonly logDir: string;
 
   private constructor(readonly options: FaultPipelineOptions) {
-    this.brokers = options.kafkaBrokers.split(',').map((b) => b.trim()).filter(Boolean);
+    this.brokers = options.kafkaBrokers
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean);
     this.logDir = join(RESULTS_DIR, 'logs', options.label);
   }
 
@@ -217,7 +220,12 @@ export class FaultPipeline {
     const lines: string[] = [];
     for (const repo of this.repos) {
       const state = await this.index.getRefState(repo.id, MAIN).catch((error: unknown) => `(${errorText(error)})`);
-      const shown = typeof state === 'string' ? state : state ? `${state.commitSha?.slice(0, 10)} ${state.status} pending=${state.pendingCommitSha?.slice(0, 10) ?? '-'} attempts=${state.attempts ?? 0} error=${state.lastError ?? '-'}` : 'no state';
+      const shown =
+        typeof state === 'string'
+          ? state
+          : state
+            ? `${state.commitSha?.slice(0, 10)} ${state.status} pending=${state.pendingCommitSha?.slice(0, 10) ?? '-'} attempts=${state.attempts ?? 0} error=${state.lastError ?? '-'}`
+            : 'no state';
       lines.push(`  ${repo.fullName}: GitHub ${heads.get(repo.id)?.slice(0, 10)}, index ${shown}`);
     }
     return lines.join('\n');
@@ -267,4 +275,3 @@ export class FaultPipeline {
     if (this.root) await removeTempRoot(this.root);
   }
 }
-

@@ -74,7 +74,9 @@ export function readAllParts(): FaultResult[] {
   const dir = join(RESULTS_DIR, 'parts');
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }

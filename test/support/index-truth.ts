@@ -10,7 +10,7 @@ export async function visibleEntries(index: IndexStore, repositoryId: number, re
   if (!state) return [];
   const snapshot = { repositoryId, ref, generation: state.generation };
   const all: VisibleEntry[] = [];
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const page = await index.visibleEntries(snapshot, after, 1000);
     all.push(...page);
     if (page.length < 1000) return all;

@@ -68,17 +68,33 @@ export async function startPipeline(options: { indexRef?: Partial<IndexRefOption
       if (await check().catch(() => false)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const recent = logs.slice(-5).map((l) => `${l.level} ${l.message} ${JSON.stringify(l.context)}`).join('\n');
+    const recent = logs
+      .slice(-5)
+      .map((l) => `${l.level} ${l.message} ${JSON.stringify(l.context)}`)
+      .join('\n');
     throw new Error(`timed out waiting for ${what}; last indexer logs:\n${recent}`);
   };
 
   return {
-    root, standIn, webhook, index, topic, indexPrefix: prefix, deadLetters, publisher, logs, waitFor,
+    root,
+    standIn,
+    webhook,
+    index,
+    topic,
+    indexPrefix: prefix,
+    deadLetters,
+    publisher,
+    logs,
+    waitFor,
     waitForCommit: (repositoryId, ref, commitSha, timeoutMs) =>
-      waitFor(async () => {
-        const state = await index.getRefState(repositoryId, ref);
-        return state?.commitSha === commitSha && state.status === 'ready';
-      }, `${repositoryId} ${ref} at ${commitSha}`, timeoutMs),
+      waitFor(
+        async () => {
+          const state = await index.getRefState(repositoryId, ref);
+          return state?.commitSha === commitSha && state.status === 'ready';
+        },
+        `${repositoryId} ${ref} at ${commitSha}`,
+        timeoutMs,
+      ),
     async close() {
       await consumer.stop().catch(() => undefined);
       await standIn.close();

@@ -54,7 +54,10 @@ export class PushStream {
   private stopped = false;
   private loops: Promise<void>[] = [];
 
-  constructor(private readonly pipeline: FaultPipeline, private readonly intervalMs: number) {}
+  constructor(
+    private readonly pipeline: FaultPipeline,
+    private readonly intervalMs: number,
+  ) {}
 
   start(): this {
     this.loops = this.pipeline.repos.map((repo) => this.loop(repo));
@@ -96,4 +99,3 @@ export class PushStream {
     }
   }
 }
-

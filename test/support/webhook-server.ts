@@ -14,11 +14,7 @@ export interface RunningWebhook {
 }
 
 /** The webhook service on a free port, publishing to `topic` on the test Kafka. */
-export async function startWebhookService(
-  topic: string,
-  secrets: string[],
-  options: { publishTimeoutMs?: number; brokers?: string[]; refusalsPerMinute?: number } = {},
-): Promise<RunningWebhook> {
+export async function startWebhookService(topic: string, secrets: string[], options: { publishTimeoutMs?: number; brokers?: string[]; refusalsPerMinute?: number } = {}): Promise<RunningWebhook> {
   const { brokers = kafkaBrokerList(), refusalsPerMinute, ...publisherOptions } = options;
   const publisher = new KafkaPublisher(createKafka({ brokers, clientId: 'test-webhook' }), { topic, partitions: 6, ...publisherOptions });
   const registry = new Registry();

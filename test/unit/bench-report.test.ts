@@ -136,7 +136,14 @@ describe('bench SVG charts', () => {
   });
 
   it('draws a CDF line per series with p50/p99 in the legend, log-scaled when the span is wide', () => {
-    const svg = cdfChart({ title: 'Fresh <ness>', unit: 'ms', series: [{ label: 'a', samples: [1, 2, 3, 1000] }, { label: 'b', samples: [5, 6] }] });
+    const svg = cdfChart({
+      title: 'Fresh <ness>',
+      unit: 'ms',
+      series: [
+        { label: 'a', samples: [1, 2, 3, 1000] },
+        { label: 'b', samples: [5, 6] },
+      ],
+    });
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg.endsWith('</svg>')).toBe(true);
     expect(svg).toContain('Fresh &lt;ness&gt;');
@@ -147,7 +154,19 @@ describe('bench SVG charts', () => {
   });
 
   it('draws a bar per value and a whisker per p99', () => {
-    const svg = barChart({ title: 't', unit: 'files/s', groups: [{ label: 'small', bars: [{ label: 'gitdex', value: 10, whisker: 12 }, { label: 'raw', value: 20 }] }] });
+    const svg = barChart({
+      title: 't',
+      unit: 'files/s',
+      groups: [
+        {
+          label: 'small',
+          bars: [
+            { label: 'gitdex', value: 10, whisker: 12 },
+            { label: 'raw', value: 20 },
+          ],
+        },
+      ],
+    });
     expect(svg.match(/<rect [^>]*><title>/g)).toHaveLength(2);
     expect(svg.match(/<line [^>]*stroke="black"/g)).toHaveLength(2);
     expect(svg).toContain('<title>small gitdex: 10.0 files/s</title>');

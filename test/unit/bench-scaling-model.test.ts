@@ -28,12 +28,18 @@ function row(files: number, indexerCpu: number, requests: number, docs: number, 
 
 describe('scaling capacity model', () => {
   it('fits cost = fixed + perFile × files by least squares', () => {
-    expect(fit([{ files: 1, value: 7 }, { files: 10, value: 16 }, { files: 100, value: 106 }])).toEqual({ fixed: 6, perFile: 1 });
+    expect(
+      fit([
+        { files: 1, value: 7 },
+        { files: 10, value: 16 },
+        { files: 100, value: 106 },
+      ]),
+    ).toEqual({ fixed: 6, perFile: 1 });
     expect(fit([{ files: 3, value: 2 }])).toEqual({ fixed: 2, perFile: 0 });
   });
 
   it('sizes indexer cores, GitHub requests, Kafka and the index from the per-push costs', () => {
-    const rows = [row(1, 0.0625, 7, 8, 1000), row(10, 0.07, 16, 44, 10_000), row(100, 0.1450, 106, 404, 100_000)];
+    const rows = [row(1, 0.0625, 7, 8, 1000), row(10, 0.07, 16, 44, 10_000), row(100, 0.145, 106, 404, 100_000)];
     const c = capacity(rows, 590, { index: 'x-files-v2', docs: 10, primaryStoreBytes: 1330, storeBytes: 2660 }, 1000);
     expect(c.indexerCores).toBeCloseTo((50 * (c.fits.indexerCpu!.fixed + 3 * c.fits.indexerCpu!.perFile)) / 0.7, 6);
     expect(c.indexerProcesses).toBe(Math.ceil(c.indexerCores));

@@ -27,7 +27,9 @@ describe('held-out suggestion rules', () => {
   });
 
   it('makes the same cases from the same paths and seed, each fitting the path it came from', () => {
-    const paths = readFileSync(join(__dirname, '..', '..', 'bench', 'suggest-heldout', 'data', 'yaml.paths.txt'), 'utf8').split('\n').filter(Boolean);
+    const paths = readFileSync(join(__dirname, '..', '..', 'bench', 'suggest-heldout', 'data', 'yaml.paths.txt'), 'utf8')
+      .split('\n')
+      .filter(Boolean);
     const a = makeHeldOutCases(paths, { perKind: 3, seed: 5 });
     expect(makeHeldOutCases(paths, { perKind: 3, seed: 5 })).toEqual(a);
     expect(new Set(a.map((c) => c.kind))).toEqual(new Set(KINDS));
@@ -49,7 +51,7 @@ describe('the frozen held-out set', () => {
     for (const t of trees) expect(new Set(t.cases.map((c) => c.kind)).size).toBe(KINDS.length);
   });
 
-  it('gives each case the answers its kind\'s rule finds among the frozen paths', () => {
+  it("gives each case the answers its kind's rule finds among the frozen paths", () => {
     for (const t of trees) {
       const answers = answersIn(t.paths);
       for (const c of t.cases) expect({ tree: t.name, query: c.query, answers: answers(c.kind, c.query) }).toEqual({ tree: t.name, query: c.query, answers: c.answers });

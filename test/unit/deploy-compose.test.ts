@@ -33,7 +33,9 @@ describe('docker-compose.yml checks', () => {
 
   it('run the three roles, each with the engines it needs', () => {
     const doc = compose();
-    const roles = Object.values<any>(doc.services).map((s) => s.environment?.GITDEX_ROLE).filter(Boolean);
+    const roles = Object.values<any>(doc.services)
+      .map((s) => s.environment?.GITDEX_ROLE)
+      .filter(Boolean);
     expect(roles.sort()).toEqual(['indexer', 'reader', 'webhook']);
     expect(doc.services.webhook.depends_on.kafka.condition).toBe('service_healthy');
     expect(doc.services.indexer.depends_on.elasticsearch.condition).toBe('service_healthy');
@@ -50,7 +52,12 @@ describe('docker-compose.yml checks', () => {
     doc.services.webhook.depends_on.kafka.condition = 'service_ready';
     doc.services.kafka.healthcheck.test = { cmd: 'true' };
     const problems = problemsOf(doc);
-    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/Compose Specification: \/services\/webhook\/depends_on\/kafka\/condition/), expect.stringMatching(/Compose Specification: \/services\/kafka\/healthcheck\/test/)]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Compose Specification: \/services\/webhook\/depends_on\/kafka\/condition/),
+        expect.stringMatching(/Compose Specification: \/services\/kafka\/healthcheck\/test/),
+      ]),
+    );
   });
 
   it('reject depends_on a service that does not exist', () => {
@@ -96,7 +103,9 @@ describe('docker-compose.yml checks', () => {
     doc.services.reader.environment.ELASTICSEARCH_URL = 'http://search:9200';
     delete doc.services.indexer.depends_on.elasticsearch;
     const problems = problemsOf(doc);
-    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/names host "search", which is not a service/), expect.stringMatching(/service indexer: uses elasticsearch .* but does not wait for it/)]));
+    expect(problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/names host "search", which is not a service/), expect.stringMatching(/service indexer: uses elasticsearch .* but does not wait for it/)]),
+    );
   });
 
   it('reject a published port that gitdex does not listen on', () => {
@@ -143,10 +152,9 @@ describe('engines on the host (issue 17 item 7)', () => {
     doc.services.kafka.ports = ['127.0.0.1:9094:9094'];
     doc.services.elasticsearch.ports = ['9200:9200'];
     const problems = problemsOf(doc);
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/service kafka: publishes 127\.0\.0\.1:9094:9094 on the host/),
-      expect.stringMatching(/service elasticsearch: publishes 9200:9200 on the host/),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/service kafka: publishes 127\.0\.0\.1:9094:9094 on the host/), expect.stringMatching(/service elasticsearch: publishes 9200:9200 on the host/)]),
+    );
   });
 
   it('allow them in a profile (not started by default)', () => {
@@ -159,7 +167,7 @@ describe('engines on the host (issue 17 item 7)', () => {
   it('the override example publishes them on loopback only, and docs say how to turn on security', () => {
     const example = parseYamlDocuments(readFileSync(join(root, 'docker-compose.override.example.yml'), 'utf8'));
     expect(example.errors).toEqual([]);
-    const services = (example.values[0]).services;
+    const services = example.values[0].services;
     expect(Object.keys(services).sort()).toEqual(['elasticsearch', 'kafka']);
     for (const service of Object.values<any>(services)) {
       for (const port of service.ports) expect(String(port)).toMatch(/^127\.0\.0\.1:/);

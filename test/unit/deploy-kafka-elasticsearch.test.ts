@@ -25,7 +25,13 @@ describe('Kafka topic definitions', () => {
     push.spec.partitions = 6;
     dlq.spec.replica = 3;
     const problems = validateKafkaTopics([push, dlq], facts);
-    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/gitdex.push.v1: 6 partitions, gitdex's KAFKA_PARTITIONS default is 12/), expect.stringMatching(/unknown field "replica"/), expect.stringMatching(/no KafkaTopic for gitdex.push.v1.dlq/)]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/gitdex.push.v1: 6 partitions, gitdex's KAFKA_PARTITIONS default is 12/),
+        expect.stringMatching(/unknown field "replica"/),
+        expect.stringMatching(/no KafkaTopic for gitdex.push.v1.dlq/),
+      ]),
+    );
     expect(validateKafkaTopics([push], facts)).toEqual(expect.arrayContaining([expect.stringMatching(/no KafkaTopic for gitdex.push.v1.dlq/)]));
   });
 

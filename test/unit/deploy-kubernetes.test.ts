@@ -78,7 +78,9 @@ describe('Kubernetes schema checks', () => {
     expect(validateKubernetesObject(scaledObject)).toEqual([]);
     scaledObject.spec.minReplicaCount = 'two';
     delete scaledObject.spec.triggers[0].type;
-    expect(validateKubernetesObject(scaledObject)).toEqual(expect.arrayContaining([expect.stringMatching(/minReplicaCount must be integer/), expect.stringMatching(/must have required property 'type'|required property type/)]));
+    expect(validateKubernetesObject(scaledObject)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/minReplicaCount must be integer/), expect.stringMatching(/must have required property 'type'|required property type/)]),
+    );
   });
 });
 
@@ -92,7 +94,12 @@ describe('Kubernetes cross-reference checks', () => {
   it('reject a selector that does not match the pod labels, and a Service that selects nothing', () => {
     const set = baseSet();
     find(set, 'Deployment', 'gitdex-webhook').spec.template.metadata.labels['app.kubernetes.io/component'] = 'hook';
-    expect(setProblems(set)).toEqual(expect.arrayContaining([expect.stringMatching(/Deployment\/gitdex-webhook: spec.selector.matchLabels does not match/), expect.stringMatching(/Service\/gitdex-webhook: its selector matches 0 Deployments/)]));
+    expect(setProblems(set)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/Deployment\/gitdex-webhook: spec.selector.matchLabels does not match/),
+        expect.stringMatching(/Service\/gitdex-webhook: its selector matches 0 Deployments/),
+      ]),
+    );
   });
 
   it('reject a Service targetPort that no container has', () => {
@@ -108,7 +115,11 @@ describe('Kubernetes cross-reference checks', () => {
     const env = container(find(set, 'Deployment', 'gitdex-webhook')).env;
     env.find((e: any) => e.name === 'GITHUB_WEBHOOK_SECRETS').value = 'inline';
     expect(setProblems(set)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/Secret\/gitdex-github: secret values must not live in the manifests/), expect.stringMatching(/GITHUB_WEBHOOK_SECRETS is a secret: put it in a Secret/), expect.stringMatching(/GITHUB_WEBHOOK_SECRETS has an inline value/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/Secret\/gitdex-github: secret values must not live in the manifests/),
+        expect.stringMatching(/GITHUB_WEBHOOK_SECRETS is a secret: put it in a Secret/),
+        expect.stringMatching(/GITHUB_WEBHOOK_SECRETS has an inline value/),
+      ]),
     );
   });
 

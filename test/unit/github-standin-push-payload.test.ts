@@ -8,7 +8,6 @@ import { buildPushPayload, type PushInput } from '../github-standin/push-payload
 import { userJson, type Urls } from '../github-standin/repo-json';
 import { RepoStore } from '../github-standin/repo-store';
 
-
 function examplesOf(name: 'push'): PushEvent[];
 function examplesOf(name: string): unknown[] {
   const definition = definitions.find((d) => d.name === name);

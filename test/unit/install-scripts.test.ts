@@ -21,12 +21,18 @@ const REVIEWED: Record<string, string> = {
 
 describe('install scripts', () => {
   it('are off for every npm command in the repository (.npmrc)', () => {
-    const settings = read('.npmrc').split('\n').map((line) => line.trim()).filter((line) => line && !/^[#;]/.test(line));
+    const settings = read('.npmrc')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !/^[#;]/.test(line));
     expect(settings).toContain('ignore-scripts=true');
   });
 
   it('are refused explicitly by every npm ci gitdex runs (the flag wins over the environment)', () => {
-    const installsOf = (file: string) => read(file).split('\n').filter((line) => !/^\s*(#|\/\/)/.test(line) && /(^|\s)npm (ci|install|i)\b|\['(ci|install)'/.test(line));
+    const installsOf = (file: string) =>
+      read(file)
+        .split('\n')
+        .filter((line) => !/^\s*(#|\/\/)/.test(line) && /(^|\s)npm (ci|install|i)\b|\['(ci|install)'/.test(line));
     for (const file of ['scripts/prepare.mjs', 'scripts/runtime.mjs', 'Dockerfile']) expect({ file, installs: installsOf(file).length > 0 }).toEqual({ file, installs: true });
     for (const file of ['.ci/run', 'scripts/prepare.mjs', 'scripts/runtime.mjs', 'Dockerfile']) {
       for (const line of installsOf(file)) expect({ file, line, ignored: /--ignore-scripts/.test(line) }).toEqual({ file, line, ignored: true });
@@ -37,7 +43,9 @@ describe('install scripts', () => {
 
   it('are needed by no dependency: each one that has one is reviewed', () => {
     const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    const withScripts = Object.entries(lock.packages).filter(([, info]) => info.hasInstallScript).map(([name]) => name.replace(/^.*(node_modules\/(@[^/]+\/)?[^/]+)$/, '$1'));
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, info]) => info.hasInstallScript)
+      .map(([name]) => name.replace(/^.*(node_modules\/(@[^/]+\/)?[^/]+)$/, '$1'));
     expect([...new Set(withScripts)].sort()).toEqual(Object.keys(REVIEWED).sort());
   });
 

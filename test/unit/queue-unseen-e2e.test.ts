@@ -78,8 +78,7 @@ async function startProduct(queueUnseen: 'tokens' | 'anonymous') {
     clients.set(caller, made);
     return made;
   };
-  const call = async (caller: Caller, name: string, args: Record<string, unknown>): Promise<ToolResult> =>
-    (await (await client(caller)).callTool({ name, arguments: args })) as ToolResult;
+  const call = async (caller: Caller, name: string, args: Record<string, unknown>): Promise<ToolResult> => (await (await client(caller)).callTool({ name, arguments: args })) as ToolResult;
   const stateOf = async (caller: Caller, repository: string) => {
     const answer = okOf(await call(caller, 'repositories_state', { repositories: [repository] }));
     expect(answer.repositories).toHaveLength(1);
@@ -239,7 +238,12 @@ describe('a repository gitdex has never seen, queued from a tool (single process
     const read = errorOf(await p.readFile('A', missing, 'README.md'));
     expect(read.code).toBe('REPOSITORY_NOT_FOUND');
     expect(p.lookups(missing)).toBe(1);
-    expect(p.standIn.requests.list().filter((r) => r.path === `/repos/${missing}`).map((r) => r.status)).toEqual([404]);
+    expect(
+      p.standIn.requests
+        .list()
+        .filter((r) => r.path === `/repos/${missing}`)
+        .map((r) => r.status),
+    ).toEqual([404]);
     // Word for word what B (who may not have it looked up) is told: the lookup hints nothing.
     expect(read.text).toBe(errorOf(await p.readFile('B', missing, 'README.md')).text);
     expect(await p.stateOf('A', missing)).toMatchObject({ repository: missing, indexed: false, status: 'unknown', backfill_queued: false });
@@ -296,7 +300,12 @@ describe('a repository gitdex has never seen, with GITDEX_QUEUE_UNSEEN=anonymous
       expect(refused.code).toBe('REPOSITORY_NOT_FOUND');
       // GitHub was asked and has it (gitdex's credentials see it): the refusal is the reader's, not GitHub's.
       expect(p.lookups(PRIVATE)).toBe(before + 1);
-      expect(p.standIn.requests.list().filter((r) => r.path === `/repos/${PRIVATE}`).at(-1)?.status).toBe(200);
+      expect(
+        p.standIn.requests
+          .list()
+          .filter((r) => r.path === `/repos/${PRIVATE}`)
+          .at(-1)?.status,
+      ).toBe(200);
       expect(anonymised(refused, PRIVATE)).toBe(anonymised(errorOf(await p.readFile(caller, 'vault/ledgex', PRIVATE_FILE)), 'vault/ledgex'));
       const state = await p.stateOf(caller, PRIVATE);
       expect(state).toMatchObject({ status: 'unknown', backfill_queued: false });

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parsePublishedSites, type PublishedSite } from './published-sites';
 
-const csv = (value: string) => value.split(',').map((part) => part.trim()).filter(Boolean);
+const csv = (value: string) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 const positiveInt = z.coerce.number().int().positive();
-const flag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' })
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' }).transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 /**
  * A reader bearer token and what it may read. Public repositories are readable by every
@@ -51,7 +53,10 @@ export function parseReaderTokenList(text: string): { tokens: ReaderTokenSpec[];
     });
     return { tokens, problems: [...problems, ...duplicates(tokens)] };
   }
-  const entries = text.split(/[;\n]/).map((part) => part.trim()).filter(Boolean);
+  const entries = text
+    .split(/[;\n]/)
+    .map((part) => part.trim())
+    .filter(Boolean);
   entries.forEach((entry, i) => {
     const where = `entry ${i + 1}`;
     const colon = entry.indexOf(':');
@@ -102,7 +107,13 @@ export function parseReaderTokenFile(json: string): { tokens: ReaderTokenSpec[];
   const parsed = TokenFileSchema.safeParse(value);
   if (!parsed.success) {
     // Issue paths name the entry and field; the value (maybe a token) is never quoted.
-    return { tokens: [], problems: parsed.error.issues.map((issue) => `${issue.path.length > 0 ? `entry ${issue.path.map((p) => (typeof p === 'number' ? p + 1 : String(p))).join('.')}` : 'the file'}: ${issue.code === 'invalid_type' ? issue.message.replace(/, received .*/, '') : issue.message}`) };
+    return {
+      tokens: [],
+      problems: parsed.error.issues.map(
+        (issue) =>
+          `${issue.path.length > 0 ? `entry ${issue.path.map((p) => (typeof p === 'number' ? p + 1 : String(p))).join('.')}` : 'the file'}: ${issue.code === 'invalid_type' ? issue.message.replace(/, received .*/, '') : issue.message}`,
+      ),
+    };
   }
   const problems: string[] = [];
   const tokens: ReaderTokenSpec[] = [];
@@ -187,9 +198,15 @@ export const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   GITDEX_DATA_DIR: z.string().min(1).default('.gitdex'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  KAFKA_BROKERS: z.string().optional().transform((v) => (v ? csv(v) : undefined)),
+  KAFKA_BROKERS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? csv(v) : undefined)),
   KAFKA_CLIENT_ID: z.string().default('gitdex'),
-  KAFKA_TOPIC: z.string().regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ., _ and -').default('gitdex.push.v1'),
+  KAFKA_TOPIC: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]+$/, 'letters, digits, ., _ and -')
+    .default('gitdex.push.v1'),
   KAFKA_GROUP_ID: z.string().min(1).default('gitdex-indexer'),
   KAFKA_PARTITIONS: positiveInt.default(12),
   /** Replicas of the topics gitdex creates; unset: 3 (with min.insync.replicas=2) on a cluster of 3+ brokers, else the broker's default. */
@@ -201,13 +218,19 @@ export const EnvSchema = z.object({
     .refine((v) => v === undefined || csv(v).every((url) => z.string().url().safeParse(url).success), 'a URL or a comma-separated list of URLs'),
   /** Replicas of each index shard; unset: one as soon as the cluster has a second data node (auto_expand_replicas 0-1). */
   ELASTICSEARCH_REPLICAS: z.coerce.number().int().nonnegative().optional(),
-  ELASTICSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _').default('gitdex'),
+  ELASTICSEARCH_INDEX_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _')
+    .default('gitdex'),
   GITHUB_API_URL: z.string().url().default('https://api.github.com'),
   GITHUB_WEB_URL: z.string().url().default('https://github.com'),
   GITHUB_TOKEN: z.string().min(1).optional(),
   GITHUB_APP_ID: z.coerce.number().int().positive().optional(),
   GITHUB_APP_PRIVATE_KEY: z.string().min(1).optional(),
-  GITHUB_WEBHOOK_SECRETS: z.string().optional().transform((v) => (v ? csv(v) : [])),
+  GITHUB_WEBHOOK_SECRETS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? csv(v) : [])),
   GITDEX_INDEXED_REFS: z.string().default('default').transform(csv),
   GITDEX_MAX_FILE_BYTES: positiveInt.default(1024 * 1024),
   GITDEX_MAX_ATTEMPTS: positiveInt.default(5),
@@ -223,8 +246,14 @@ export const EnvSchema = z.object({
   GITDEX_REQUIRE_AUTH: flag.default(false),
   GITDEX_READER_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
   GITDEX_READER_RATE_BURST: positiveInt.optional(),
-  GITDEX_ALLOWED_ORIGINS: z.string().optional().transform((v) => (v ? csv(v) : [])),
-  GITDEX_ALLOWED_HOSTS: z.string().optional().transform((v) => (v ? csv(v).map((host) => host.toLowerCase()) : [])),
+  GITDEX_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? csv(v) : [])),
+  GITDEX_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? csv(v).map((host) => host.toLowerCase()) : [])),
   // Re-reads heads and metadata (visibility) every 5 minutes by default: a lost webhook must not leave a private repository public for long.
   GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(300),
   GITDEX_PUBLISHED_SITES: z.string().optional().transform(publishedSites),
@@ -254,12 +283,20 @@ export function loadEnv(env: Record<string, string | undefined>): Env {
     problems.push({ variable: value.GITHUB_APP_ID === undefined ? 'GITHUB_APP_ID' : 'GITHUB_APP_PRIVATE_KEY', message: 'a GitHub App needs both GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY' });
   }
   value.GITHUB_WEBHOOK_SECRETS.forEach((secret, i) => {
-    if (secret.length < MIN_WEBHOOK_SECRET_CHARS) problems.push({ variable: 'GITHUB_WEBHOOK_SECRETS', message: `secret ${i + 1} has ${secret.length} characters; use at least ${MIN_WEBHOOK_SECRET_CHARS} random ones (e.g. openssl rand -hex 32)` });
+    if (secret.length < MIN_WEBHOOK_SECRET_CHARS)
+      problems.push({
+        variable: 'GITHUB_WEBHOOK_SECRETS',
+        message: `secret ${i + 1} has ${secret.length} characters; use at least ${MIN_WEBHOOK_SECRET_CHARS} random ones (e.g. openssl rand -hex 32)`,
+      });
   });
   const tokens = [...value.GITDEX_READER_TOKENS, ...value.GITDEX_READER_TOKENS_FILE];
-  for (const [variable, list] of [['GITDEX_READER_TOKENS', value.GITDEX_READER_TOKENS], ['GITDEX_READER_TOKENS_FILE', value.GITDEX_READER_TOKENS_FILE]] as const) {
+  for (const [variable, list] of [
+    ['GITDEX_READER_TOKENS', value.GITDEX_READER_TOKENS],
+    ['GITDEX_READER_TOKENS_FILE', value.GITDEX_READER_TOKENS_FILE],
+  ] as const) {
     for (const { name, token } of list) {
-      if (token.length < MIN_READER_TOKEN_CHARS) problems.push({ variable, message: `${name}: the token has ${token.length} characters; use at least ${MIN_READER_TOKEN_CHARS} random ones (e.g. openssl rand -hex 32)` });
+      if (token.length < MIN_READER_TOKEN_CHARS)
+        problems.push({ variable, message: `${name}: the token has ${token.length} characters; use at least ${MIN_READER_TOKEN_CHARS} random ones (e.g. openssl rand -hex 32)` });
     }
   }
   if (value.GITDEX_READER_TOKENS.length > 0 && value.GITDEX_READER_TOKENS_FILE.length > 0) {

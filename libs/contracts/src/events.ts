@@ -69,12 +69,7 @@ export const RepositoryChangedEventSchema = z.object({
 });
 export type RepositoryChangedEvent = z.infer<typeof RepositoryChangedEventSchema>;
 
-export const GitdexEventSchema = z.discriminatedUnion('kind', [
-  PushEventSchema,
-  BackfillEventSchema,
-  PurgeEventSchema,
-  RepositoryChangedEventSchema,
-]);
+export const GitdexEventSchema = z.discriminatedUnion('kind', [PushEventSchema, BackfillEventSchema, PurgeEventSchema, RepositoryChangedEventSchema]);
 export type GitdexEvent = z.infer<typeof GitdexEventSchema>;
 
 /** The partition key: a repository's events share one partition and so keep their order. */

@@ -18,17 +18,21 @@ const NAMES = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 export function parsePublishedSites(text: string): { sites: PublishedSite[]; problems: string[] } {
   const sites: PublishedSite[] = [];
   const problems: string[] = [];
-  text.split(/[;\n]/).map((part) => part.trim()).filter(Boolean).forEach((entry, i) => {
-    const match = ENTRY.exec(entry);
-    if (!match) {
-      problems.push(`entry ${i + 1}: write it as https://site/path/{slug}=owner/name:folder/{slug}.md`);
-      return;
-    }
-    const [, urlPattern = '', repository = '', pathPattern = ''] = match;
-    const inUrl = new Set([...urlPattern.matchAll(NAMES)].map((m) => m[1]));
-    const missing = [...pathPattern.matchAll(NAMES)].map((m) => m[1]).filter((name) => !inUrl.has(name));
-    if (missing.length > 0) problems.push(`entry ${i + 1}: {${missing.join('}, {')}} is in the path but not in the URL`);
-    else sites.push({ urlPattern, repository, pathPattern });
-  });
+  text
+    .split(/[;\n]/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .forEach((entry, i) => {
+      const match = ENTRY.exec(entry);
+      if (!match) {
+        problems.push(`entry ${i + 1}: write it as https://site/path/{slug}=owner/name:folder/{slug}.md`);
+        return;
+      }
+      const [, urlPattern = '', repository = '', pathPattern = ''] = match;
+      const inUrl = new Set([...urlPattern.matchAll(NAMES)].map((m) => m[1]));
+      const missing = [...pathPattern.matchAll(NAMES)].map((m) => m[1]).filter((name) => !inUrl.has(name));
+      if (missing.length > 0) problems.push(`entry ${i + 1}: {${missing.join('}, {')}} is in the path but not in the URL`);
+      else sites.push({ urlPattern, repository, pathPattern });
+    });
   return { sites, problems };
 }

@@ -10,8 +10,7 @@ export const MAX_PATH_CHARS = 1000;
 export function strictInput<Shape extends z.ZodRawShape>(shape: Shape) {
   const known = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys' ? `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}: this tool takes ${known}` : undefined,
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}: this tool takes ${known}` : undefined),
   });
 }
 

@@ -12,10 +12,7 @@ const glob = z
   .trim()
   .min(1, 'path: give a glob such as "src/**/*.ts", or leave it out')
   .max(1000, 'path: at most 1,000 characters a glob');
-const globs = (field: string) =>
-  z
-    .union([glob, z.array(glob).min(1).max(20, `${field}: at most 20 globs`)], { error: `${field}: a glob such as "src/**/*.ts", or a list of them` })
-    .optional();
+const globs = (field: string) => z.union([glob, z.array(glob).min(1).max(20, `${field}: at most 20 globs`)], { error: `${field}: a glob such as "src/**/*.ts", or a list of them` }).optional();
 
 export const SearchCodeInputSchema = strictInput({
   query: z
@@ -24,10 +21,7 @@ export const SearchCodeInputSchema = strictInput({
     .max(MAX_SEARCH_QUERY_CHARS, `query: at most ${MAX_SEARCH_QUERY_CHARS} characters`)
     .describe('What to find in file contents, line by line: a literal substring, or an RE2 regular expression when regex is true.'),
   regex: z.boolean({ error: 'regex: true or false' }).optional().describe('Treat query as an RE2 regular expression (default false: a literal substring).'),
-  case_sensitive: z
-    .boolean({ error: 'case_sensitive: true or false' })
-    .optional()
-    .describe('Default: case-insensitive, unless the query has an upper-case letter (smart case).'),
+  case_sensitive: z.boolean({ error: 'case_sensitive: true or false' }).optional().describe('Default: case-insensitive, unless the query has an upper-case letter (smart case).'),
   repository: repository.optional(),
   repositories: z
     .array(z.string().trim().min(1).max(2048), { error: 'repositories: a list of "owner/name" or "owner/*"' })
@@ -35,7 +29,7 @@ export const SearchCodeInputSchema = strictInput({
     .max(100, 'repositories: at most 100 a call')
     .optional()
     .describe('Repositories to search: "owner/name" or "owner/*". Omitted (and no repository): every repository you can read.'),
-  ref: ref.describe('Branch, full ref or indexed commit to search; only with repository. Default: each repository\'s default branch.'),
+  ref: ref.describe("Branch, full ref or indexed commit to search; only with repository. Default: each repository's default branch."),
   path: globs('path').describe('Only files whose path matches this glob (or any of these globs): "src/**/*.ts"; a glob without "/" matches the file name at any depth ("*.go").'),
   exclude: globs('exclude').describe('Leave out files whose path matches any of these globs.'),
   language: z.string().trim().min(1).max(100).optional().describe('Only files of this language, as list_files shows it (e.g. "TypeScript").'),
@@ -83,11 +77,7 @@ export const SearchCodeOutputSchema = z.object({
   complete: z.boolean().describe('False when the deadline stopped the search: more files may match.'),
   offset: z.number().int().describe('Files on earlier pages.'),
   next_cursor: z.string().nullable().describe('Pass back as cursor for the next page; null on the last page.'),
-  skipped: z
-    .object({ binary: z.number().int(), too_large: z.number().int() })
-    .describe('Files in scope that were not searched: binary, or too large to keep content for.'),
-  repositories: z
-    .array(z.object({ repository: z.string(), ref: z.string(), freshness: FreshnessSchema }))
-    .describe('Each repository searched, the ref and commit it searched.'),
+  skipped: z.object({ binary: z.number().int(), too_large: z.number().int() }).describe('Files in scope that were not searched: binary, or too large to keep content for.'),
+  repositories: z.array(z.object({ repository: z.string(), ref: z.string(), freshness: FreshnessSchema })).describe('Each repository searched, the ref and commit it searched.'),
 });
 export type SearchCodeOutput = z.infer<typeof SearchCodeOutputSchema>;

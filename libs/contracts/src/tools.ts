@@ -20,7 +20,7 @@ export const FreshnessSchema = z.object({
   indexed_at: z.string().nullable().describe('When that commit was indexed (ISO 8601).'),
   pending: z.boolean().describe('True when a newer push of this ref is received but not indexed yet: the answer may be behind GitHub by that push.'),
   pending_commit: z.string().optional().describe('The pushed commit that is being indexed, when pending.'),
-  older_commit: z.literal(true).optional().describe('This answer shows an older commit the index still holds, not the ref\'s newest (ref_head).'),
+  older_commit: z.literal(true).optional().describe("This answer shows an older commit the index still holds, not the ref's newest (ref_head)."),
   ref_head: z.string().optional().describe('With older_commit: the newest indexed commit of the ref.'),
 });
 export type Freshness = z.infer<typeof FreshnessSchema>;
@@ -90,7 +90,10 @@ export const ReadFileOutputSchema = z.object({
   // Read fidelity: how to rebuild the file exactly, and byte reads.
   file_encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']).nullable().optional().describe('The encoding the text was decoded from (null: binary or not stored).'),
   bom: z.literal(true).optional().describe('The file starts with a byte-order mark, left out of content.'),
-  line_ending: z.enum(['lf', 'crlf', 'cr', 'mixed', 'none']).optional().describe('The line ends of the file: content always joins lines with "\\n"; join them with this ("mixed": read bytes to rebuild exactly).'),
+  line_ending: z
+    .enum(['lf', 'crlf', 'cr', 'mixed', 'none'])
+    .optional()
+    .describe('The line ends of the file: content always joins lines with "\\n"; join them with this ("mixed": read bytes to rebuild exactly).'),
   ends_with_newline: z.boolean().optional().describe('The file ends with a line end.'),
   content_encoding: z.enum(['text', 'base64']).optional().describe('On a byte read: content is decoded text or the bytes in base64.'),
   offset: z.number().int().optional().describe('On a byte read: the byte of the file content starts at.'),
@@ -100,7 +103,7 @@ export const ReadFileOutputSchema = z.object({
   front_matter: z
     .object({ title: z.string().optional(), date: z.string().optional(), tags: z.array(z.string()).optional(), fields: z.record(z.string(), z.string()), body_start_line: z.number().int() })
     .optional()
-    .describe('A published document\'s front matter, parsed; the lines read start at the body (body_start_line) unless start_line says otherwise.'),
+    .describe("A published document's front matter, parsed; the lines read start at the body (body_start_line) unless start_line says otherwise."),
 });
 export type ReadFileOutput = z.infer<typeof ReadFileOutputSchema>;
 
@@ -114,9 +117,9 @@ export const ListFilesInputSchema = strictInput({
     .optional()
     .describe('The folder from the repository root, e.g. "src/api"; "" or "/" or omitted for the root. A GitHub URL ".../tree/<ref>/<folder>" also gives ref.'),
   ref,
-  depth: wholeNumber('depth', 1, 64, 'a whole number from 1 (the folder\'s own entries) to 64')
+  depth: wholeNumber('depth', 1, 64, "a whole number from 1 (the folder's own entries) to 64")
     .optional()
-    .describe('How many levels to list: 1 = the folder\'s own entries (default), 2 = theirs too, up to 64.'),
+    .describe("How many levels to list: 1 = the folder's own entries (default), 2 = theirs too, up to 64."),
   limit: wholeNumber('limit', 1, 1000, 'a whole number from 1 to 1,000 entries a page (page on with cursor)')
     .optional()
     .describe('Most entries on this page, 1 to 1,000 (fewer when the result budget is reached; next_cursor goes on exactly). Default 200.'),
@@ -211,7 +214,11 @@ export type RepositoriesStateInput = z.infer<typeof RepositoriesStateInputSchema
 export const RepositoryStateSchema = z.object({
   repository: z.string().describe('owner/name as indexed, or as asked when unknown.'),
   indexed: z.boolean().describe('True when a commit of the default branch can be read.'),
-  status: z.enum(['ready', 'indexing', 'failed', 'not_indexed', 'unknown']).describe('ready; indexing (a first index runs); failed (the last attempt failed: the previous commit, if any, is served); not_indexed (known, no index yet); unknown (gitdex never received an event for it).'),
+  status: z
+    .enum(['ready', 'indexing', 'failed', 'not_indexed', 'unknown'])
+    .describe(
+      'ready; indexing (a first index runs); failed (the last attempt failed: the previous commit, if any, is served); not_indexed (known, no index yet); unknown (gitdex never received an event for it).',
+    ),
   default_branch: z.string().nullable(),
   ref: z.string().nullable(),
   commit: z.string().nullable(),
@@ -242,9 +249,7 @@ export const SuggestPathsInputSchema = strictInput({
     .max(1000, 'query: at most 1,000 characters')
     .describe('A path as remembered, misspelt, partial (as typed so far) or misplaced, e.g. "src/compnents/Buton.tsx" or "butto".'),
   ref,
-  limit: wholeNumber('limit', 1, 50, 'a whole number from 1 to 50')
-    .optional()
-    .describe('Most suggestions, 1 to 50. Default 10.'),
+  limit: wholeNumber('limit', 1, 50, 'a whole number from 1 to 50').optional().describe('Most suggestions, 1 to 50. Default 10.'),
 });
 export type SuggestPathsInput = z.infer<typeof SuggestPathsInputSchema>;
 
@@ -265,17 +270,7 @@ export const SuggestPathsOutputSchema = z.object({
 export type SuggestPathsOutput = z.infer<typeof SuggestPathsOutputSchema>;
 
 /** Error body of the REST API; MCP returns the same message as a tool result with isError. */
-export const ToolErrorCodeSchema = z.enum([
-  'INVALID_ARGUMENT',
-  'NOT_FOUND',
-  'REPOSITORY_NOT_FOUND',
-  'NOT_INDEXED',
-  'CURSOR_EXPIRED',
-  'UNAVAILABLE',
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'INTERNAL',
-]);
+export const ToolErrorCodeSchema = z.enum(['INVALID_ARGUMENT', 'NOT_FOUND', 'REPOSITORY_NOT_FOUND', 'NOT_INDEXED', 'CURSOR_EXPIRED', 'UNAVAILABLE', 'UNAUTHENTICATED', 'FORBIDDEN', 'INTERNAL']);
 export type ToolErrorCode = z.infer<typeof ToolErrorCodeSchema>;
 
 export const ErrorBodySchema = z.object({

@@ -123,18 +123,12 @@ async function sendBatch(ctx: BulkContext & BulkTarget, batch: Encoded[]): Promi
 
     if (failures.length > 0) {
       const code = conflicts === failures.length ? 'CONFLICT' : 'INVALID';
-      throw new PortError(
-        code,
-        `Elasticsearch at ${ctx.nodeLabel} refused ${failures.length} of ${pending.length} bulk items on ${ctx.index}: ${failures.slice(0, 5).join('; ')}`,
-      );
+      throw new PortError(code, `Elasticsearch at ${ctx.nodeLabel} refused ${failures.length} of ${pending.length} bulk items on ${ctx.index}: ${failures.slice(0, 5).join('; ')}`);
     }
     if (retry.size === 0) return;
     const next = pending.filter((_, i) => retry.has(i));
     if (attempt >= ctx.retries) {
-      throw new PortError(
-        'UNAVAILABLE',
-        `Elasticsearch at ${ctx.nodeLabel} still refused ${next.length} bulk items on ${ctx.index} (429/5xx) after ${ctx.retries} retries`,
-      );
+      throw new PortError('UNAVAILABLE', `Elasticsearch at ${ctx.nodeLabel} still refused ${next.length} bulk items on ${ctx.index} (429/5xx) after ${ctx.retries} retries`);
     }
     pending = next;
     await sleep(ctx.backoffMs * 2 ** attempt * (1 + Math.random() / 2));

@@ -74,11 +74,7 @@ export function getRefState(ctx: StoreContext, repositoryId: number, ref: string
 
 export async function listRefStates(ctx: StoreContext, repositoryId?: number): Promise<RefState[]> {
   const filter = [{ term: { kind: 'ref' } }, ...(repositoryId === undefined ? [] : [{ term: { repositoryId } }])];
-  const hits = await searchSorted<CatalogSource<RefState>>(
-    ctx,
-    { index: ctx.repos, query: { bool: { filter } }, sort: [{ repositoryId: 'asc' }, { ref: 'asc' }] },
-    Infinity,
-  );
+  const hits = await searchSorted<CatalogSource<RefState>>(ctx, { index: ctx.repos, query: { bool: { filter } }, sort: [{ repositoryId: 'asc' }, { ref: 'asc' }] }, Infinity);
   return hits.map((hit) => (hit._source as CatalogSource<RefState>).doc);
 }
 

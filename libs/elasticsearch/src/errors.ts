@@ -27,12 +27,7 @@ function retryAfterMs(headers: Record<string, unknown> | undefined): number | un
 export function toPortError(error: unknown, node: string, action: string): PortError {
   if (error instanceof PortError) return error;
   const where = `Elasticsearch at ${node}`;
-  if (
-    error instanceof errors.ConnectionError ||
-    error instanceof errors.TimeoutError ||
-    error instanceof errors.NoLivingConnectionsError ||
-    error instanceof errors.RequestAbortedError
-  ) {
+  if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError || error instanceof errors.RequestAbortedError) {
     return new PortError('UNAVAILABLE', `${where} is unreachable (${action}): ${error.message}`, { cause: error });
   }
   if (error instanceof errors.ResponseError) {

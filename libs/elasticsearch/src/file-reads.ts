@@ -46,22 +46,14 @@ export async function lookupEntries(ctx: StoreContext, snapshot: Snapshot, paths
   const result: VisibleEntry[] = [];
   for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) {
     const chunk = unique.slice(i, i + LOOKUP_CHUNK);
-    const hits = await searchSorted(
-      ctx,
-      { index: ctx.files, query: visibleQuery(snapshot, { terms: { path: chunk } }), sort: PATH_ORDER, ...fromDocValues },
-      Infinity,
-    );
+    const hits = await searchSorted(ctx, { index: ctx.files, query: visibleQuery(snapshot, { terms: { path: chunk } }), sort: PATH_ORDER, ...fromDocValues }, Infinity);
     result.push(...hits.map(entryOf));
   }
   return result;
 }
 
 export async function getFile(ctx: StoreContext, snapshot: Snapshot, path: string): Promise<FileDocument | null> {
-  const hits = await searchSorted<FileDocument>(
-    ctx,
-    { index: ctx.files, query: visibleQuery(snapshot, { term: { path } }), sort: [{ fromGeneration: 'desc' }] },
-    1,
-  );
+  const hits = await searchSorted<FileDocument>(ctx, { index: ctx.files, query: visibleQuery(snapshot, { term: { path } }), sort: [{ fromGeneration: 'desc' }] }, 1);
   return hits[0]?._source ?? null;
 }
 
@@ -84,29 +76,17 @@ export async function suggestCandidates(ctx: StoreContext, snapshot: Snapshot, q
 
 export async function findByBlobSha(ctx: StoreContext, snapshot: Snapshot, blobSha: string, limit: number): Promise<string[]> {
   if (limit <= 0) return [];
-  const hits = await searchSorted(
-    ctx,
-    { index: ctx.files, query: visibleQuery(snapshot, { term: { blobSha } }), sort: PATH_ORDER, ...docValuesOnly(['path']) },
-    limit,
-  );
+  const hits = await searchSorted(ctx, { index: ctx.files, query: visibleQuery(snapshot, { term: { blobSha } }), sort: PATH_ORDER, ...docValuesOnly(['path']) }, limit);
   return hits.map((hit) => value<string>(hit, 'path'));
 }
 
 export async function findRetired(ctx: StoreContext, snapshot: Snapshot, path: string): Promise<FileSummary | null> {
   const query = {
     bool: {
-      filter: [
-        ...scopeFilter(snapshot.repositoryId, snapshot.ref),
-        { term: { path } },
-        { range: { retiredAtGeneration: { lte: snapshot.generation } } },
-      ],
+      filter: [...scopeFilter(snapshot.repositoryId, snapshot.ref), { term: { path } }, { range: { retiredAtGeneration: { lte: snapshot.generation } } }],
     },
   };
-  const hits = await searchSorted<FileSummary>(
-    ctx,
-    { index: ctx.files, query, sort: [{ retiredAtGeneration: 'desc' }, { fromGeneration: 'desc' }], _source: SUMMARY_SOURCE },
-    1,
-  );
+  const hits = await searchSorted<FileSummary>(ctx, { index: ctx.files, query, sort: [{ retiredAtGeneration: 'desc' }, { fromGeneration: 'desc' }], _source: SUMMARY_SOURCE }, 1);
   return hits[0]?._source ?? null;
 }
 
@@ -114,15 +94,16 @@ export async function findRetired(ctx: StoreContext, snapshot: Snapshot, path: s
 export async function snapshotsWithPath(ctx: StoreContext, snapshots: Snapshot[], path: string): Promise<Snapshot[]> {
   if (snapshots.length === 0) return [];
   const filters = Object.fromEntries(snapshots.map((snapshot, i) => [String(i), { bool: { filter: visibleFilter(snapshot) } }]));
-  const response = await ctx.client.search({
-    index: ctx.files,
-    size: 0,
-    track_total_hits: false,
-    query: { bool: { filter: [{ term: { path } }] } },
-    aggs: { snapshots: { filters: { filters } } },
-  }, readOptions(ctx));
-  const buckets = (response.aggregations?.snapshots as estypes.AggregationsFiltersAggregate | undefined)?.buckets as
-    | Record<string, estypes.AggregationsFiltersBucket>
-    | undefined;
+  const response = await ctx.client.search(
+    {
+      index: ctx.files,
+      size: 0,
+      track_total_hits: false,
+      query: { bool: { filter: [{ term: { path } }] } },
+      aggs: { snapshots: { filters: { filters } } },
+    },
+    readOptions(ctx),
+  );
+  const buckets = (response.aggregations?.snapshots as estypes.AggregationsFiltersAggregate | undefined)?.buckets as Record<string, estypes.AggregationsFiltersBucket> | undefined;
   return snapshots.filter((_, i) => (buckets?.[String(i)]?.doc_count ?? 0) > 0);
 }

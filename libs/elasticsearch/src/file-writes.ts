@@ -63,11 +63,17 @@ export async function writeFiles(ctx: StoreContext, writes: FileWrite[]): Promis
       const { at, id, write } = chunk[j] as (typeof chunk)[number];
       const content = 'found' in found && found.found ? found._source?.content : null;
       // The update merges this into _source and indexes the result: the trigrams go in with it.
-      const partial = content !== null && content !== undefined ? { retiredAtGeneration: write.atGeneration, contentTrigrams: withContentTrigrams({ content } as FileDocument).contentTrigrams } : { retiredAtGeneration: write.atGeneration };
+      const partial =
+        content !== null && content !== undefined
+          ? { retiredAtGeneration: write.atGeneration, contentTrigrams: withContentTrigrams({ content } as FileDocument).contentTrigrams }
+          : { retiredAtGeneration: write.atGeneration };
       ops[at] = { action: 'update', id, partial };
     });
   }
-  await bulkWrite(filesTarget(ctx), ops.filter((op): op is BulkOperation => op !== null));
+  await bulkWrite(
+    filesTarget(ctx),
+    ops.filter((op): op is BulkOperation => op !== null),
+  );
 }
 
 export async function deleteFilesOf(ctx: StoreContext, repositoryId: number, ref?: string): Promise<void> {

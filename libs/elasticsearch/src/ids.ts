@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 
 const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
 
-
 export function repositoryDocumentId(repositoryId: number): string {
   return `repository:${repositoryId}`;
 }

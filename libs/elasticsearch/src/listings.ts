@@ -32,40 +32,41 @@ export async function listFolders(ctx: StoreContext, scope: FolderScope): Promis
     levels = Math.min(levels, deepest - 1 - depthOf(scope.folder));
     if (levels <= 0) return [];
   }
-  const response = await ctx.client.search({
-    index: ctx.files,
-    size: 0,
-    track_total_hits: false,
-    query,
-    aggs: {
-      folders: {
-        terms: { field: 'ancestors', include: foldersBelowPattern(scope.folder, levels), order: { _key: 'asc' }, size: MAX_FOLDERS },
+  const response = await ctx.client.search(
+    {
+      index: ctx.files,
+      size: 0,
+      track_total_hits: false,
+      query,
+      aggs: {
+        folders: {
+          terms: { field: 'ancestors', include: foldersBelowPattern(scope.folder, levels), order: { _key: 'asc' }, size: MAX_FOLDERS },
+        },
       },
     },
-  }, readOptions(ctx));
+    readOptions(ctx),
+  );
   return termsBuckets(response.aggregations, 'folders').map((bucket) => ({ path: String(bucket.key), fileCount: bucket.doc_count }));
 }
 
-export async function listFiles(
-  ctx: StoreContext,
-  scope: FolderScope,
-  afterPath: string | null,
-  limit: number,
-): Promise<{ files: FileSummary[]; total: number }> {
+export async function listFiles(ctx: StoreContext, scope: FolderScope, afterPath: string | null, limit: number): Promise<{ files: FileSummary[]; total: number }> {
   const query = visibleQuery(scope, ...underFolder(scope.folder), { range: { depth: { lte: depthOf(scope.folder) + scope.depth } } });
   const sort: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
   // search_after (not a range) keeps the total about the whole scope.
   const searchAfter = afterPath === null ? undefined : afterPathValues(afterPath);
   const size = Math.max(0, Math.min(limit, MAX_PAGE));
-  const first = await ctx.client.search<FileSummary>({
-    index: ctx.files,
-    query,
-    sort,
-    size,
-    track_total_hits: true,
-    _source: SUMMARY_SOURCE,
-    ...(searchAfter ? { search_after: searchAfter } : {}),
-  }, readOptions(ctx));
+  const first = await ctx.client.search<FileSummary>(
+    {
+      index: ctx.files,
+      query,
+      sort,
+      size,
+      track_total_hits: true,
+      _source: SUMMARY_SOURCE,
+      ...(searchAfter ? { search_after: searchAfter } : {}),
+    },
+    readOptions(ctx),
+  );
   const total = typeof first.hits.total === 'number' ? first.hits.total : (first.hits.total?.value ?? 0);
   const hits = first.hits.hits;
   const last = hits[hits.length - 1];
@@ -76,17 +77,20 @@ export async function listFiles(
 }
 
 export async function stats(ctx: StoreContext, snapshot: Snapshot): Promise<IndexStats> {
-  const response = await ctx.client.search({
-    index: ctx.files,
-    size: 0,
-    track_total_hits: true,
-    query: visibleQuery(snapshot),
-    aggs: {
-      languages: { terms: { field: 'language', size: 10_000 } },
-      categories: { terms: { field: 'category', size: 100 } },
-      bytes: { sum: { field: 'size' } },
+  const response = await ctx.client.search(
+    {
+      index: ctx.files,
+      size: 0,
+      track_total_hits: true,
+      query: visibleQuery(snapshot),
+      aggs: {
+        languages: { terms: { field: 'language', size: 10_000 } },
+        categories: { terms: { field: 'category', size: 100 } },
+        bytes: { sum: { field: 'size' } },
+      },
     },
-  }, readOptions(ctx));
+    readOptions(ctx),
+  );
   const total = typeof response.hits.total === 'number' ? response.hits.total : (response.hits.total?.value ?? 0);
   const counts = (name: string) => Object.fromEntries(termsBuckets(response.aggregations, name).map((bucket) => [String(bucket.key), bucket.doc_count]));
   const bytes = (response.aggregations?.bytes as estypes.AggregationsSumAggregate | undefined)?.value ?? 0;

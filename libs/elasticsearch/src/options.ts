@@ -75,7 +75,10 @@ export function resolveOptions(options: ElasticsearchIndexStoreOptions): Resolve
   if (!PREFIX.test(indexPrefix)) {
     throw new PortError('INVALID', `indexPrefix "${indexPrefix}" must be lower case letters, digits, '.', '_' or '-'`);
   }
-  const nodes = options.node.split(',').map((node) => node.trim()).filter(Boolean);
+  const nodes = options.node
+    .split(',')
+    .map((node) => node.trim())
+    .filter(Boolean);
   if (nodes.length === 0) throw new PortError('INVALID', 'ElasticsearchIndexStore needs options.node (the Elasticsearch URL)');
   if (options.replicas !== undefined && (!Number.isInteger(options.replicas) || options.replicas < 0)) {
     throw new PortError('INVALID', `replicas must be a whole number of 0 or more, not ${options.replicas}`);

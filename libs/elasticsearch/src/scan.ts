@@ -33,14 +33,14 @@ export async function* scrollHits(client: Client, request: ScanRequest): AsyncGe
 }
 
 /** Deletes every document matching the query (after a refresh, so recent writes are included). */
-export async function deleteMatching(
-  ctx: BulkContext & BulkTarget,
-  query: estypes.QueryDslQueryContainer,
-): Promise<number> {
+export async function deleteMatching(ctx: BulkContext & BulkTarget, query: estypes.QueryDslQueryContainer): Promise<number> {
   await ctx.client.indices.refresh({ index: ctx.index });
   let deleted = 0;
   for await (const hits of scrollHits(ctx.client, { index: ctx.index, query })) {
-    await bulkWrite(ctx, hits.map((hit) => ({ action: 'delete' as const, id: hit._id as string })));
+    await bulkWrite(
+      ctx,
+      hits.map((hit) => ({ action: 'delete' as const, id: hit._id as string })),
+    );
     deleted += hits.length;
   }
   return deleted;

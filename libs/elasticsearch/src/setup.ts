@@ -42,11 +42,7 @@ async function ensureIndex(client: Client, prefix: string, kind: IndexKind, repl
     if (targets.length === 0) return false;
     const oldest = Math.min(...targets.map((target) => target.version));
     if (oldest < names.version) {
-      throw new PortError(
-        'INVALID',
-        `alias ${names.alias} points at mapping version ${oldest}, this build needs ${names.version}: run reindex('${kind}', ${names.version})`,
-        { retriable: false },
-      );
+      throw new PortError('INVALID', `alias ${names.alias} points at mapping version ${oldest}, this build needs ${names.version}: run reindex('${kind}', ${names.version})`, { retriable: false });
     }
     return true;
   };
@@ -114,10 +110,7 @@ export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebu
   }
   await client.indices.refresh({ index: target });
   await client.indices.updateAliases({
-    actions: [
-      ...sources.map((index) => ({ remove: { index, alias: names.alias } })),
-      { add: { index: target, alias: names.alias, is_write_index: true } },
-    ],
+    actions: [...sources.map((index) => ({ remove: { index, alias: names.alias } })), { add: { index: target, alias: names.alias, is_write_index: true } }],
   });
   // The alias no longer reaches the old copies: nothing reads them any more. One that cannot be
   // deleted now only takes disk: the caller is told which, to delete it by hand.

@@ -53,11 +53,12 @@ export class GitHubClients {
   private create(installationId: number | undefined): GitHubClient {
     const maxWait = this.options.maxInlineWaitSeconds ?? 5;
     const onLimit = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < 2 && retryAfter <= maxWait;
-    const auth = this.options.app && installationId
-      ? { authStrategy: createAppAuth, auth: { appId: this.options.app.appId, privateKey: this.options.app.privateKey, installationId } }
-      : this.options.token
-        ? { auth: this.options.token }
-        : {};
+    const auth =
+      this.options.app && installationId
+        ? { authStrategy: createAppAuth, auth: { appId: this.options.app.appId, privateKey: this.options.app.privateKey, installationId } }
+        : this.options.token
+          ? { auth: this.options.token }
+          : {};
     const client = new GitdexOctokit({
       baseUrl: this.options.baseUrl.replace(/\/$/, ''),
       userAgent: this.options.userAgent ?? 'gitdex-indexer',

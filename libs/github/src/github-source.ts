@@ -44,7 +44,12 @@ export class GitHubSource implements Source {
   async head(repository: SourceRepository, branch: string, installationId?: number): Promise<SourceCommit | null> {
     try {
       const { data } = await this.clients.forInstallation(installationId).rest.repos.getBranch({ ...split(repository), branch });
-      return { sha: data.commit.sha, treeSha: data.commit.commit.tree.sha, committedAt: data.commit.commit.committer?.date ?? new Date(0).toISOString(), parentShas: data.commit.parents.map((parent) => parent.sha) };
+      return {
+        sha: data.commit.sha,
+        treeSha: data.commit.commit.tree.sha,
+        committedAt: data.commit.commit.committer?.date ?? new Date(0).toISOString(),
+        parentShas: data.commit.parents.map((parent) => parent.sha),
+      };
     } catch (error) {
       const mapped = toPortError(error, `branch ${branch} of ${repository.fullName}`);
       if (mapped.code === 'NOT_FOUND') return null;

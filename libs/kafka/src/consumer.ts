@@ -47,7 +47,10 @@ export class KafkaConsumer implements EventConsumer {
   private readonly groupId: string;
   private crashed = false;
 
-  constructor(private readonly kafka: Kafka, private readonly options: KafkaConsumerOptions) {
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly options: KafkaConsumerOptions,
+  ) {
     this.topic = options.topic ?? EVENTS_TOPIC;
     this.partitions = options.partitions ?? 12;
     this.concurrency = options.concurrency ?? DEFAULT_CONSUMER_MEMBERS;
@@ -74,7 +77,10 @@ export class KafkaConsumer implements EventConsumer {
     for (const member of this.members) {
       member.on(member.events.CRASH, ({ payload }) => {
         if (!payload.restart) this.crashed = true;
-        this.options.log.error({ ...errorFields(payload.error), restarting: payload.restart, groupId: payload.groupId }, payload.restart ? 'Kafka consumer crashed; kafkajs restarts it' : 'Kafka consumer crashed for good; /readyz now fails');
+        this.options.log.error(
+          { ...errorFields(payload.error), restarting: payload.restart, groupId: payload.groupId },
+          payload.restart ? 'Kafka consumer crashed; kafkajs restarts it' : 'Kafka consumer crashed for good; /readyz now fails',
+        );
       });
     }
     const admin = this.kafka.admin();
@@ -123,10 +129,7 @@ export class KafkaConsumer implements EventConsumer {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      const [ends, committed] = await Promise.all([
-        admin.fetchTopicOffsets(this.topic),
-        admin.fetchOffsets({ groupId: this.groupId, topics: [this.topic] }),
-      ]);
+      const [ends, committed] = await Promise.all([admin.fetchTopicOffsets(this.topic), admin.fetchOffsets({ groupId: this.groupId, topics: [this.topic] })]);
       const done = new Map((committed[0]?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
       return ends.reduce((sum, end) => {
         const at = done.get(end.partition) ?? -1;
@@ -146,9 +149,7 @@ export class KafkaConsumer implements EventConsumer {
     const raw = message.value?.toString('utf8') ?? '';
     try {
       const event = GitdexEventSchema.parse(JSON.parse(raw));
-      const headers = Object.fromEntries(
-        Object.entries(message.headers ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])),
-      );
+      const headers = Object.fromEntries(Object.entries(message.headers ?? {}).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])));
       return { event, headers, position: `${this.topic}/${partition}/${message.offset}` };
     } catch (error) {
       this.options.log.error({ ...errorFields(error), topic: this.topic, partition, offset: message.offset }, 'Kafka message is not a valid event; skipped');

@@ -27,7 +27,10 @@ export class KafkaPublisher implements EventPublisher {
   private readonly waiting: { messages: Message[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private sending = false;
 
-  constructor(private readonly kafka: Kafka, options: KafkaPublisherOptions = {}) {
+  constructor(
+    private readonly kafka: Kafka,
+    options: KafkaPublisherOptions = {},
+  ) {
     this.topic = options.topic ?? EVENTS_TOPIC;
     this.partitions = options.partitions ?? 12;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 6000;
@@ -82,7 +85,11 @@ export class KafkaPublisher implements EventPublisher {
   async ping(): Promise<boolean> {
     const admin = this.kafka.admin();
     try {
-      await withDeadline(admin.connect().then(() => admin.describeCluster()), 3000, 'pinging');
+      await withDeadline(
+        admin.connect().then(() => admin.describeCluster()),
+        3000,
+        'pinging',
+      );
       return true;
     } catch {
       return false;

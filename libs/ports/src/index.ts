@@ -1,5 +1,18 @@
 export { type PortErrorCode, PortError } from './errors';
 export { type EventHeaders, type EventEnvelope, type EventBatchHandler, type EventPublisher, type EventConsumer, type DeadLetterStore } from './event-log';
-export { type IndexCallOptions, type Snapshot, type FileWrite, type VisibleEntry, type FolderCount, type FolderScope, type SuggestQuery, CANDIDATE_WEIGHTS, type SuggestCandidate, type IndexStats, type FileSummary, type IndexStore } from './index-store';
+export {
+  type IndexCallOptions,
+  type Snapshot,
+  type FileWrite,
+  type VisibleEntry,
+  type FolderCount,
+  type FolderScope,
+  type SuggestQuery,
+  CANDIDATE_WEIGHTS,
+  type SuggestCandidate,
+  type IndexStats,
+  type FileSummary,
+  type IndexStore,
+} from './index-store';
 export { type SourceRepository, type SourceCommit, type TreeEntry, type SourceTree, type Source } from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent } from './content-search';

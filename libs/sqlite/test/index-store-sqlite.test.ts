@@ -11,16 +11,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeIndexStoreConformance('SQLite', async () => new SqliteIndexStore({ file: join(dir, 'conformance.sqlite') }));
 // Every suggestion term counts as frequent: the pruned scoring path (and its fallback) must agree exactly.
-describeIndexStoreConformance('SQLite, suggestion pruning forced', async () =>
-  new SqliteIndexStore({ file: join(dir, 'pruned.sqlite'), suggestFrequentTermFiles: 1 }),
-);
+describeIndexStoreConformance('SQLite, suggestion pruning forced', async () => new SqliteIndexStore({ file: join(dir, 'pruned.sqlite'), suggestFrequentTermFiles: 1 }));
 
 describe('SqliteIndexStore', () => {
   it('refuses to be built without a file, or on a file it cannot open', () => {
     expect(() => new SqliteIndexStore({} as never)).toThrow(PortError);
-    expect(() => new SqliteIndexStore({ file: join(dir, 'missing-folder', 'x.sqlite') })).toThrow(
-      expect.objectContaining({ code: 'INVALID', message: expect.stringMatching(/SQLite index/) }),
-    );
+    expect(() => new SqliteIndexStore({ file: join(dir, 'missing-folder', 'x.sqlite') })).toThrow(expect.objectContaining({ code: 'INVALID', message: expect.stringMatching(/SQLite index/) }));
   });
 
   it('keeps what it wrote across a reopen', async () => {

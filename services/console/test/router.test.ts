@@ -54,7 +54,7 @@ describe('createConsoleRouter', () => {
 
       // Everything else goes on to the routers mounted after it.
       expect((await fetch(`${site.url}/console/missing.js`)).status).toBe(404);
-      expect((await (await fetch(`${site.url}/v1/repositories`)).json())).toEqual({ repositories: [], omitted: 0 });
+      expect(await (await fetch(`${site.url}/v1/repositories`)).json()).toEqual({ repositories: [], omitted: 0 });
       const moved = await fetch(`${site.url}/console`, { redirect: 'manual' });
       expect(moved.status).toBe(301);
     } finally {

@@ -52,7 +52,11 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     const onMalformed = (raw: string, error: unknown) => letters.add(malformedLetter(raw, error));
     let made: KafkaConsumer | undefined;
     consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID, replicationFactor, log, onMalformed }));
-    closers.push(() => publisher.close(), () => letters.close(), async () => made?.stop());
+    closers.push(
+      () => publisher.close(),
+      () => letters.close(),
+      async () => made?.stop(),
+    );
   } else {
     const eventLog = new SqliteEventLog({ file: join(env.GITDEX_DATA_DIR, 'events.sqlite'), log });
     publisher = eventLog;

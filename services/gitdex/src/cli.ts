@@ -40,15 +40,27 @@ export function buildProgram(): Command {
     .description('Repositories, refs, commits, freshness, failures, consumer lag and dead letters')
     .option('--json', 'machine-readable output')
     .action(action((ctx, options: { json?: boolean }) => statusCommand(ctx, options)));
-  program.command('reindex').description('Copy the index into new physical indices and swap the aliases (Elasticsearch)').action(action((ctx) => reindexCommand(ctx)));
+  program
+    .command('reindex')
+    .description('Copy the index into new physical indices and swap the aliases (Elasticsearch)')
+    .action(action((ctx) => reindexCommand(ctx)));
   const dlq = program.command('dlq').description('Dead letters: events that failed every attempt');
-  dlq.command('list').option('--json', 'machine-readable output').action(action((ctx, options: { json?: boolean }) => dlqListCommand(ctx, options)));
-  dlq.command('replay [ids...]').description('Publish dead letters again (all, or those named) once their cause is fixed').action(action((ctx, ids: string[]) => dlqReplayCommand(ctx, ids)));
+  dlq
+    .command('list')
+    .option('--json', 'machine-readable output')
+    .action(action((ctx, options: { json?: boolean }) => dlqListCommand(ctx, options)));
+  dlq
+    .command('replay [ids...]')
+    .description('Publish dead letters again (all, or those named) once their cause is fixed')
+    .action(action((ctx, ids: string[]) => dlqReplayCommand(ctx, ids)));
   program
     .command('mcp')
     .description('Serve the MCP tools over stdin/stdout for a local agent, until it closes stdin')
     .action(() => serveStdio(loadEnv(process.env)));
-  program.command('reconcile').description("Compare every indexed ref with GitHub's head and queue a backfill for each that drifted").action(action((ctx) => reconcileCommand(ctx)));
+  program
+    .command('reconcile')
+    .description("Compare every indexed ref with GitHub's head and queue a backfill for each that drifted")
+    .action(action((ctx) => reconcileCommand(ctx)));
   return program;
 }
 

@@ -23,7 +23,10 @@ export async function startIndexer(adapters: Adapters, env: Env, log: Logger, me
   await adapters.index.ensureReady();
   await consumer.start(handler);
   const lagTimer = setInterval(() => {
-    consumer.lag().then((lag) => metrics.lag.set(lag), () => undefined);
+    consumer.lag().then(
+      (lag) => metrics.lag.set(lag),
+      () => undefined,
+    );
   }, 10_000);
   lagTimer.unref();
   const reconcileTimer = env.GITDEX_RECONCILE_INTERVAL_SECONDS > 0 ? startReconciler(adapters, env.GITDEX_RECONCILE_INTERVAL_SECONDS, log) : undefined;

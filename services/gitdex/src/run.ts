@@ -27,7 +27,12 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger): Reader
     index: withReadCache(adapters.index),
     publisher: adapters.publisher,
     githubWebUrl: env.GITHUB_WEB_URL,
-    limits: { maxLines: env.GITDEX_READ_MAX_LINES, maxChars: env.GITDEX_READ_MAX_CHARS, maxBytes: env.GITDEX_READ_MAX_BYTES, defaultBytes: Math.min(env.GITDEX_READ_DEFAULT_BYTES, env.GITDEX_READ_MAX_BYTES) },
+    limits: {
+      maxLines: env.GITDEX_READ_MAX_LINES,
+      maxChars: env.GITDEX_READ_MAX_CHARS,
+      maxBytes: env.GITDEX_READ_MAX_BYTES,
+      defaultBytes: Math.min(env.GITDEX_READ_DEFAULT_BYTES, env.GITDEX_READ_MAX_BYTES),
+    },
     logger: log,
     sites: env.GITDEX_PUBLISHED_SITES,
     // Public repositories for every caller; private ones for the tokens whose patterns name them.
@@ -48,7 +53,12 @@ export function readerHttpOptions(env: Env): Omit<ReaderHttpOptions, 'registry'>
   const allowedHosts = allowedHostsFor(env.HOST, env.GITDEX_ALLOWED_HOSTS);
   // Bound to every interface with no list, the DNS-rebinding check would be off: refuse to start instead.
   if (!allowedHosts && !env.GITDEX_ALLOWED_HOSTS.includes('*')) {
-    throw new ConfigError([{ variable: 'GITDEX_ALLOWED_HOSTS', message: `HOST=${env.HOST} binds every interface: set GITDEX_ALLOWED_HOSTS to the host names callers use (e.g. localhost,gitdex.example.com), or "*" to turn the Host check off on purpose` }]);
+    throw new ConfigError([
+      {
+        variable: 'GITDEX_ALLOWED_HOSTS',
+        message: `HOST=${env.HOST} binds every interface: set GITDEX_ALLOWED_HOSTS to the host names callers use (e.g. localhost,gitdex.example.com), or "*" to turn the Host check off on purpose`,
+      },
+    ]);
   }
   return {
     allowedOrigins: env.GITDEX_ALLOWED_ORIGINS,
@@ -67,7 +77,10 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   collectDefaultMetrics({ register: registry });
   const indexing = role === 'all' || role === 'indexer';
   const indexerMetrics = indexing ? createIndexerMetrics(registry) : undefined;
-  const adapters = createAdapters(env, { log, ...(indexerMetrics ? { onRateLimit: (remaining: number, resource: string) => indexerMetrics.githubRateLimitRemaining.set({ resource }, remaining) } : {}) });
+  const adapters = createAdapters(env, {
+    log,
+    ...(indexerMetrics ? { onRateLimit: (remaining: number, resource: string) => indexerMetrics.githubRateLimitRemaining.set({ resource }, remaining) } : {}),
+  });
   const app = express();
   app.disable('x-powered-by');
   const checks: Record<string, () => Promise<boolean>> = {};

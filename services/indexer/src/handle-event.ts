@@ -8,10 +8,7 @@ export interface HandleEventDeps extends IndexRefDeps {
   onIndexed?: (event: GitdexEvent, ref: string, outcome: IndexOutcome) => void;
 }
 
-export type EventOutcome =
-  | { action: 'synced'; refs: { ref: string; outcome: IndexOutcome | 'deleted' }[] }
-  | { action: 'purged'; scope: 'repository' | 'ref' }
-  | { action: 'skipped'; reason: string };
+export type EventOutcome = { action: 'synced'; refs: { ref: string; outcome: IndexOutcome | 'deleted' }[] } | { action: 'purged'; scope: 'repository' | 'ref' } | { action: 'skipped'; reason: string };
 
 /**
  * The event is a trigger, not the truth: whatever it says, the indexer asks GitHub

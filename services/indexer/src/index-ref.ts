@@ -56,8 +56,20 @@ export type IndexOutcome =
 
 export function emptyRefState(repositoryId: number, ref: string): RefState {
   return {
-    repositoryId, ref, commitSha: null, treeSha: null, generation: 0, indexedAt: null, committedAt: null, fileCount: 0,
-    status: 'indexing', lastError: null, attempts: 0, pendingCommitSha: null, pendingSince: null, sourceReceivedAt: null,
+    repositoryId,
+    ref,
+    commitSha: null,
+    treeSha: null,
+    generation: 0,
+    indexedAt: null,
+    committedAt: null,
+    fileCount: 0,
+    status: 'indexing',
+    lastError: null,
+    attempts: 0,
+    pendingCommitSha: null,
+    pendingSince: null,
+    sourceReceivedAt: null,
   };
 }
 
@@ -140,9 +152,11 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
  * commit and `retained` older ones).
  */
 function retainedHistory(state: RefState, newest: RetainedCommit, retained: number): RetainedCommit[] {
-  const older = state.history ?? (state.commitSha && state.indexedAt && state.generation > 0
-    ? [{ commitSha: state.commitSha, generation: state.generation, parentShas: [], committedAt: state.committedAt, indexedAt: state.indexedAt }]
-    : []);
+  const older =
+    state.history ??
+    (state.commitSha && state.indexedAt && state.generation > 0
+      ? [{ commitSha: state.commitSha, generation: state.generation, parentShas: [], committedAt: state.committedAt, indexedAt: state.indexedAt }]
+      : []);
   return [newest, ...older.filter((entry) => entry.generation >= newest.generation - retained && entry.generation < newest.generation)];
 }
 
@@ -164,7 +178,14 @@ async function put(plan: Plan, entry: FetchedEntry, previous: VisibleEntry | und
 
 async function retire(plan: Plan, previous: VisibleEntry): Promise<void> {
   plan.retired += 1;
-  await plan.buffer.add({ type: 'retire', repositoryId: plan.previous.repositoryId, ref: plan.previous.ref, path: previous.path, fromGeneration: previous.fromGeneration, atGeneration: plan.context.generation });
+  await plan.buffer.add({
+    type: 'retire',
+    repositoryId: plan.previous.repositoryId,
+    ref: plan.previous.ref,
+    path: previous.path,
+    fromGeneration: previous.fromGeneration,
+    atGeneration: plan.context.generation,
+  });
 }
 
 const unchanged = (previous: VisibleEntry | undefined, blobSha: string, mode: string) => previous !== undefined && previous.blobSha === blobSha && previous.kind === kindOfMode(mode);
@@ -189,9 +210,8 @@ async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
   }
   const fetched = await mapLimit(upserts, deps.options.blobConcurrency, async (entry) => {
     const size = entry.size ?? 0;
-    const content = entry.type === 'blob' && wantsContent({ mode: entry.mode, size, path: entry.path }, plan.context)
-      ? await deps.source.blob(reader.repository, entry.sha, reader.installationId)
-      : undefined;
+    const content =
+      entry.type === 'blob' && wantsContent({ mode: entry.mode, size, path: entry.path }, plan.context) ? await deps.source.blob(reader.repository, entry.sha, reader.installationId) : undefined;
     return { path: entry.path, mode: entry.mode, blobSha: entry.sha, size, ...(content ? { content } : {}) } satisfies FetchedEntry;
   });
   deps.onProgress?.(changes.length);
@@ -207,7 +227,7 @@ async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
 async function applyTarball(deps: IndexRefDeps, plan: Plan, reader: TreeReader, target: RefTarget): Promise<number> {
   const previous = new Map<string, VisibleEntry>();
   if (plan.previous.generation > 0) {
-    for (let after: string | null = null; ; ) {
+    for (let after: string | null = null; ;) {
       const page = await deps.index.visibleEntries(plan.previous, after, 5000);
       for (const entry of page) previous.set(entry.path, entry);
       if (page.length < 5000) break;

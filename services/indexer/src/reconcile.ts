@@ -57,7 +57,14 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
     if (!repository || !branch) continue;
     report.checked += 1;
     try {
-      const source = { id: repository.repositoryId, fullName: repository.fullName, defaultBranch: repository.defaultBranch, private: repository.private, archived: repository.archived, htmlUrl: repository.htmlUrl };
+      const source = {
+        id: repository.repositoryId,
+        fullName: repository.fullName,
+        defaultBranch: repository.defaultBranch,
+        private: repository.private,
+        archived: repository.archived,
+        htmlUrl: repository.htmlUrl,
+      };
       const installationId = repository.installationId ?? undefined;
       const head = await deps.source.head(source, branch, installationId);
       if (head?.sha === state.commitSha && state.status === 'ready') continue;

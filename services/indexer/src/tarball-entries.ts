@@ -20,7 +20,10 @@ export interface TarballOptions {
 export async function* tarballEntries(gzipped: Readable, options: TarballOptions): AsyncGenerator<FetchedEntry> {
   const tar = extract();
   gzipped.on('error', (error) => tar.destroy(error));
-  gzipped.pipe(createGunzip()).on('error', (error) => tar.destroy(error)).pipe(tar);
+  gzipped
+    .pipe(createGunzip())
+    .on('error', (error) => tar.destroy(error))
+    .pipe(tar);
 
   for await (const entry of tar) {
     const { header } = entry;

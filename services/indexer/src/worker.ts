@@ -76,7 +76,10 @@ async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Pr
     try {
       const stopTimer = deps.metrics?.indexSeconds.startTimer();
       const outcome = await handleEvent(deps, event);
-      const strategy = outcome.action === 'synced' ? outcome.refs.map((r) => (r.outcome === 'deleted' ? 'deleted' : r.outcome.status === 'indexed' ? r.outcome.strategy : 'unchanged')).join('+') || 'none' : outcome.action;
+      const strategy =
+        outcome.action === 'synced'
+          ? outcome.refs.map((r) => (r.outcome === 'deleted' ? 'deleted' : r.outcome.status === 'indexed' ? r.outcome.strategy : 'unchanged')).join('+') || 'none'
+          : outcome.action;
       stopTimer?.({ strategy });
       deps.metrics?.events.inc({ kind: event.kind, outcome: outcome.action });
       deps.log.info({ ...context, outcome }, 'event handled');

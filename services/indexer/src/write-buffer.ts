@@ -22,7 +22,10 @@ export class WriteBuffer {
   private readonly inFlight: Promise<void>[] = [];
   written = 0;
 
-  constructor(private readonly index: IndexStore, private readonly options: WriteBufferOptions) {}
+  constructor(
+    private readonly index: IndexStore,
+    private readonly options: WriteBufferOptions,
+  ) {}
 
   async add(write: FileWrite): Promise<void> {
     this.writes.push(write);

@@ -51,8 +51,17 @@ describe('buildDocument', () => {
     const content = Buffer.from('export const a = 1;\nexport const b = 2;\n');
     const doc = buildDocument({ path: 'src/lib/HttpServer.ts', mode: '100644', blobSha: gitBlobSha(content), size: content.length, content }, context);
     expect(doc).toMatchObject({
-      folder: 'src/lib', name: 'HttpServer.ts', extension: 'ts', language: 'TypeScript', category: 'code', kind: 'file',
-      lineCount: 2, ancestors: ['', 'src', 'src/lib'], depth: 3, nameLower: 'httpserver.ts', fromGeneration: 3,
+      folder: 'src/lib',
+      name: 'HttpServer.ts',
+      extension: 'ts',
+      language: 'TypeScript',
+      category: 'code',
+      kind: 'file',
+      lineCount: 2,
+      ancestors: ['', 'src', 'src/lib'],
+      depth: 3,
+      nameLower: 'httpserver.ts',
+      fromGeneration: 3,
       flags: { binary: false, vendored: false, generated: false, tooLarge: false },
     });
     expect(doc.tokens).toEqual(expect.arrayContaining(['src', 'lib', 'http', 'server', 'ts']));
@@ -102,7 +111,11 @@ describe('buildDocument', () => {
 
   it('keeps symlinks and submodules as what they are', () => {
     const target = Buffer.from('../README.md');
-    expect(buildDocument({ path: 'docs/link', mode: '120000', blobSha: gitBlobSha(target), size: target.length, content: target }, context)).toMatchObject({ kind: 'symlink', target: '../README.md', content: null });
+    expect(buildDocument({ path: 'docs/link', mode: '120000', blobSha: gitBlobSha(target), size: target.length, content: target }, context)).toMatchObject({
+      kind: 'symlink',
+      target: '../README.md',
+      content: null,
+    });
     expect(buildDocument({ path: 'deps/lib', mode: '160000', blobSha: 'b'.repeat(40), size: 0 }, context)).toMatchObject({ kind: 'submodule', target: 'b'.repeat(40), content: null });
   });
 

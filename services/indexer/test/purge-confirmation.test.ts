@@ -13,8 +13,16 @@ import { RefSelection } from '../src/ref-selection';
 describe('installation_removed purges are confirmed with GitHub', () => {
   const repository: SourceRepository = { id: 42, fullName: 'acme/kept', defaultBranch: 'main', private: true, archived: false, htmlUrl: 'https://github.com/acme/kept' };
   const document: RepositoryDocument = {
-    repositoryId: 42, fullName: 'acme/kept', fullNameLower: 'acme/kept', defaultBranch: 'main', private: true, archived: false,
-    htmlUrl: 'https://github.com/acme/kept', installationId: 7, updatedAt: new Date(0).toISOString(), backfillRequestedAt: null,
+    repositoryId: 42,
+    fullName: 'acme/kept',
+    fullNameLower: 'acme/kept',
+    defaultBranch: 'main',
+    private: true,
+    archived: false,
+    htmlUrl: 'https://github.com/acme/kept',
+    installationId: 7,
+    updatedAt: new Date(0).toISOString(),
+    backfillRequestedAt: null,
   };
   let index: SqliteIndexStore;
   let readable: boolean;
@@ -28,7 +36,14 @@ describe('installation_removed purges are confirmed with GitHub', () => {
     },
   } as unknown as Source;
 
-  const purge = (reason: 'installation_removed' | 'cli'): GitdexEvent => ({ kind: 'purge', eventId: `d-${reason}`, installationId: 7, repository: { id: 42, fullName: 'acme/kept' }, receivedAt: new Date().toISOString(), reason });
+  const purge = (reason: 'installation_removed' | 'cli'): GitdexEvent => ({
+    kind: 'purge',
+    eventId: `d-${reason}`,
+    installationId: 7,
+    repository: { id: 42, fullName: 'acme/kept' },
+    receivedAt: new Date().toISOString(),
+    reason,
+  });
 
   function deps(): HandleEventDeps {
     return { index, source, options: DEFAULT_INDEX_REF_OPTIONS, now: () => new Date(), refs: new RefSelection(['default']) };
@@ -58,7 +73,11 @@ describe('installation_removed purges are confirmed with GitHub', () => {
   });
 
   it('deletes nothing when GitHub cannot answer: the error goes back to the worker to retry', async () => {
-    const unavailable = { async repository() { throw new PortError('UNAVAILABLE', 'GitHub down', { retriable: true }); } } as unknown as Source;
+    const unavailable = {
+      async repository() {
+        throw new PortError('UNAVAILABLE', 'GitHub down', { retriable: true });
+      },
+    } as unknown as Source;
     await expect(handleEvent({ ...deps(), source: unavailable }, purge('installation_removed'))).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     expect(await index.getRepository(42)).toEqual(document);
   });

@@ -45,7 +45,6 @@ export const DEFAULT_LIMITS: ReaderLimits = {
   maxBytes: 65_536,
 };
 
-
 export interface ReaderOptions {
   index: IndexStore;
   /** Where backfills of repositories that are not indexed yet are queued; without it nothing is queued. */

@@ -35,10 +35,7 @@ export async function pathNotFound(deps: ReaderDeps, principal: Principal | null
   const rest = suggestions.filter((s) => s !== movedTo[0]);
   if (rest.length > 0) message += ` Did you mean: ${rest.join(', ')}?`;
   if (elsewhere.length > 0) message += ` ${path} exists in ${elsewhere.join(', ')}: pass that repository instead.`;
-  message +=
-    what === 'file'
-      ? ' suggest_paths finds files by part of a name or path; list_files browses a folder.'
-      : ' list_files without folder lists the root; suggest_paths finds files by name.';
+  message += what === 'file' ? ' suggest_paths finds files by part of a name or path; list_files browses a folder.' : ' list_files without folder lists the root; suggest_paths finds files by name.';
   return new ToolError('NOT_FOUND', message, { suggestions: [...suggestions, ...elsewhere] });
 }
 
@@ -57,5 +54,8 @@ async function otherRepositoriesWithPath(deps: ReaderDeps, principal: Principal 
   }
   if (snapshots.length === 0) return [];
   const found = await deps.index.snapshotsWithPath(snapshots, path);
-  return found.map((s) => byId.get(s.repositoryId)?.fullName).filter((name): name is string => name !== undefined).slice(0, 5);
+  return found
+    .map((s) => byId.get(s.repositoryId)?.fullName)
+    .filter((name): name is string => name !== undefined)
+    .slice(0, 5);
 }

@@ -98,8 +98,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
   const cached: Partial<IndexStore> = {
     getFile: (snapshot, path) => pinned(snapshot, `file\0${path}`, () => index.getFile(snapshot, path)),
     listFolders: (scope) => pinned(scope, `folders\0${scopeKey(scope)}`, () => index.listFolders(scope)),
-    listFiles: (scope, afterPath, limit) =>
-      pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit)),
+    listFiles: (scope, afterPath, limit) => pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit)),
     stats: (snapshot) => pinned(snapshot, 'stats', () => index.stats(snapshot)),
     findRepositoryByName: (name) => fresh<RepositoryDocument | null>(`name\0${name}`, () => index.findRepositoryByName(name)),
     getRepository: (id) => fresh<RepositoryDocument | null>(`repo\0${id}`, () => index.getRepository(id)),

@@ -45,7 +45,11 @@ export async function lookupByName(deps: ReaderDeps, name: string): Promise<Repo
  */
 export async function unknownRepository(deps: ReaderDeps, principal: Principal | null, name: string): Promise<ToolError> {
   const readable = (await deps.index.listRepositories()).filter((r) => deps.access(r, principal));
-  const suggestions = rankPaths(name, readable.map((r) => r.fullName), 3)
+  const suggestions = rankPaths(
+    name,
+    readable.map((r) => r.fullName),
+    3,
+  )
     .filter((r) => r.score >= 0.6)
     .map((r) => r.path);
   const didYouMean = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';
@@ -126,7 +130,11 @@ function unknownRef(repository: RepositoryDocument, states: RefState[], input: s
       `Commit ${text} is not held for ${repository.fullName}: it is older than what gitdex keeps, or was never indexed (only the commits pushes pointed at are). ${heldList(states)} Leave out ref to read the default branch, or pass one of these.`,
     );
   }
-  const suggestions = rankPaths(text, indexed.map((s) => shortRef(s.ref)), 3)
+  const suggestions = rankPaths(
+    text,
+    indexed.map((s) => shortRef(s.ref)),
+    3,
+  )
     .filter((r) => r.score >= 0.6)
     .map((r) => r.path);
   const didYouMean = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';

@@ -20,8 +20,7 @@ export class ToolError extends Error {
 
 export const invalid = (message: string): ToolError => new ToolError('INVALID_ARGUMENT', message);
 
-export const indexUnavailable = (detail = 'the index did not answer'): ToolError =>
-  new ToolError('UNAVAILABLE', `The index is unavailable right now (${detail}). Retry in a few seconds.`);
+export const indexUnavailable = (detail = 'the index did not answer'): ToolError => new ToolError('UNAVAILABLE', `The index is unavailable right now (${detail}). Retry in a few seconds.`);
 
 /** HTTP status of each caller error, for the REST API. */
 export const HTTP_STATUS: Record<ToolErrorCode, number> = {

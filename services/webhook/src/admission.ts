@@ -104,11 +104,19 @@ export class WebhookAdmission {
     const refuse = (status: number, outcome: string, body: Record<string, unknown>, headers: Record<string, string> = {}) => {
       this.options.onRefused?.(outcome, event);
       // The body is not read: close the connection rather than drain it.
-      res.status(status).set({ ...headers, Connection: 'close' }).json(body);
+      res
+        .status(status)
+        .set({ ...headers, Connection: 'close' })
+        .json(body);
     };
     const wait = this.throttled(address);
     if (wait > 0) {
-      refuse(429, 'throttled', { error: 'too_many_unauthorized', message: `too many deliveries with a wrong signature from this address; retry after ${wait} seconds` }, { 'Retry-After': String(wait) });
+      refuse(
+        429,
+        'throttled',
+        { error: 'too_many_unauthorized', message: `too many deliveries with a wrong signature from this address; retry after ${wait} seconds` },
+        { 'Retry-After': String(wait) },
+      );
       return;
     }
     if (!signatureWellFormed(req.get('x-hub-signature-256'))) {

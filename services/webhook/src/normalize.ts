@@ -1,23 +1,16 @@
 import type { z } from 'zod';
 import type { GitdexEvent, RepositoryIdentity } from '@gitdex/contracts';
-import {
-  InstallationPayloadSchema,
-  InstallationRepositoriesPayloadSchema,
-  PushPayloadSchema,
-  RefEventPayloadSchema,
-  RepositoryPayloadSchema,
-  type GitHubRepository,
-} from './github-payloads';
+import { InstallationPayloadSchema, InstallationRepositoriesPayloadSchema, PushPayloadSchema, RefEventPayloadSchema, RepositoryPayloadSchema, type GitHubRepository } from './github-payloads';
 
-export type Normalized =
-  | { outcome: 'events'; events: GitdexEvent[] }
-  | { outcome: 'ping' }
-  | { outcome: 'ignored'; reason: string };
+export type Normalized = { outcome: 'events'; events: GitdexEvent[] } | { outcome: 'ping' } | { outcome: 'ignored'; reason: string };
 
 /** A payload that lacks what the pipeline needs; `field` names the first such field. */
 export class PayloadError extends Error {
   readonly code = 'PAYLOAD_INVALID';
-  constructor(readonly field: string, detail: string) {
+  constructor(
+    readonly field: string,
+    detail: string,
+  ) {
     super(`payload field "${field}": ${detail}`);
   }
 }
@@ -40,7 +33,7 @@ function identity(full: Pick<GitHubRepository, 'id' | 'full_name'> & Partial<Git
   return {
     id: full.id,
     fullName: full.full_name,
-    ...(full.default_branch ?? full.master_branch ? { defaultBranch: full.default_branch ?? full.master_branch } : {}),
+    ...((full.default_branch ?? full.master_branch) ? { defaultBranch: full.default_branch ?? full.master_branch } : {}),
     ...(full.private === undefined ? {} : { private: full.private }),
     ...(full.html_url ? { htmlUrl: full.html_url } : {}),
   };

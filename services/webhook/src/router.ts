@@ -28,7 +28,10 @@ export function createWebhookRouter(deps: WebhookDeps, admissionOptions: Partial
     )
       .then((answer) => {
         if (answer.status === 401) admission.refused(addressOf(req));
-        res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
+        res
+          .status(answer.status)
+          .set(answer.headers ?? {})
+          .json(answer.body);
       })
       .catch(next);
   });

@@ -26,7 +26,11 @@ const OLD_SECRET = 'fuzz-secret-previous-9876543210';
 type Example = { name: string; examples: Record<string, unknown>[] };
 const byName = (name: string) => (examples as unknown as Example[]).find((e) => e.name === name)?.examples ?? [];
 const EVENTS = ['push', 'create', 'delete', 'repository', 'installation', 'installation_repositories', 'ping'] as const;
-const SEEDS = EVENTS.flatMap((event) => byName(event).slice(0, 6).map((payload) => ({ event, payload })));
+const SEEDS = EVENTS.flatMap((event) =>
+  byName(event)
+    .slice(0, 6)
+    .map((payload) => ({ event, payload })),
+);
 
 /** Records what the event log acknowledged. */
 class Recording implements EventPublisher {
@@ -88,7 +92,38 @@ function deliver(body: Buffer, headers: Record<string, string>): Promise<Answer>
 
 /** Values that do not belong in a field: wrong types, hostile text, extreme numbers. */
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(null, true, false, 0, -1, 1.5, 2 ** 53, 1e21, -1e308, '', ' ', 'a b/c', 'abc', 'a/b/c', '../../x', 'x'.repeat(5000), '\u0000', 'refs/heads/\u0000', '0'.repeat(40), 'G'.repeat(40), 'not a url', 'javascript:alert(1)', '2020-13-45', 1e13, -1e13, 8.64e15, [], {}, [1, 2], { id: -1 }),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    2 ** 53,
+    1e21,
+    -1e308,
+    '',
+    ' ',
+    'a b/c',
+    'abc',
+    'a/b/c',
+    '../../x',
+    'x'.repeat(5000),
+    '\u0000',
+    'refs/heads/\u0000',
+    '0'.repeat(40),
+    'G'.repeat(40),
+    'not a url',
+    'javascript:alert(1)',
+    '2020-13-45',
+    1e13,
+    -1e13,
+    8.64e15,
+    [],
+    {},
+    [1, 2],
+    { id: -1 },
+  ),
   fc.string({ unit: 'binary', maxLength: 60 }),
   fc.integer(),
   fc.double(),
@@ -97,10 +132,36 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Where hostile values go: the fields gitdex reads, and a few it does not. */
 const FIELDS = [
-  'ref', 'before', 'after', 'created', 'deleted', 'forced', 'ref_type', 'action',
-  'repository', 'repository.id', 'repository.full_name', 'repository.default_branch', 'repository.master_branch', 'repository.private', 'repository.html_url', 'repository.pushed_at',
-  'installation', 'installation.id', 'repositories', 'repositories_added', 'repositories_removed', 'repositories_added.0.full_name', 'repositories_added.0.id', 'repositories.0.full_name',
-  'changes.repository.name.from', 'changes.owner.from.user.login', 'commits', 'sender', '__proto__', 'constructor',
+  'ref',
+  'before',
+  'after',
+  'created',
+  'deleted',
+  'forced',
+  'ref_type',
+  'action',
+  'repository',
+  'repository.id',
+  'repository.full_name',
+  'repository.default_branch',
+  'repository.master_branch',
+  'repository.private',
+  'repository.html_url',
+  'repository.pushed_at',
+  'installation',
+  'installation.id',
+  'repositories',
+  'repositories_added',
+  'repositories_removed',
+  'repositories_added.0.full_name',
+  'repositories_added.0.id',
+  'repositories.0.full_name',
+  'changes.repository.name.from',
+  'changes.owner.from.user.login',
+  'commits',
+  'sender',
+  '__proto__',
+  'constructor',
 ];
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -118,21 +179,40 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 }
 
 /** A real payload of GitHub's with some fields replaced by hostile values. */
-const mutatedDelivery = fc.tuple(fc.constantFrom(...SEEDS), fc.array(fc.tuple(fc.constantFrom(...FIELDS), hostileValue), { maxLength: 4 }), fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...EVENTS) })).map(([seed, changes, otherEvent]) => {
-  const payload = structuredClone(seed.payload);
-  for (const [path, value] of changes) setPath(payload, path, value);
-  return { event: otherEvent ?? seed.event, body: Buffer.from(JSON.stringify(payload)) };
-});
+const mutatedDelivery = fc
+  .tuple(
+    fc.constantFrom(...SEEDS),
+    fc.array(fc.tuple(fc.constantFrom(...FIELDS), hostileValue), { maxLength: 4 }),
+    fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...EVENTS) }),
+  )
+  .map(([seed, changes, otherEvent]) => {
+    const payload = structuredClone(seed.payload);
+    for (const [path, value] of changes) setPath(payload, path, value);
+    return { event: otherEvent ?? seed.event, body: Buffer.from(JSON.stringify(payload)) };
+  });
 
 /** Bodies that are not a payload at all. */
 const junkBody: fc.Arbitrary<Buffer> = fc.oneof(
   fc.uint8Array({ maxLength: 3000 }).map((b) => Buffer.from(b)),
   fc.jsonValue({ maxDepth: 5 }).map((v) => Buffer.from(JSON.stringify(v))),
   fc.string({ unit: 'binary', maxLength: 300 }).map((s) => Buffer.from(s)),
-  fc.constantFrom(Buffer.from(''), Buffer.from('{'), Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from('{"ref":"\xc3\x28"}', 'latin1'), Buffer.from('\ufeff{}'), Buffer.from('null'), Buffer.from('[]'), Buffer.from('1e999')),
+  fc.constantFrom(
+    Buffer.from(''),
+    Buffer.from('{'),
+    Buffer.from([0xff, 0xfe, 0xfd]),
+    Buffer.from('{"ref":"\xc3\x28"}', 'latin1'),
+    Buffer.from('\ufeff{}'),
+    Buffer.from('null'),
+    Buffer.from('[]'),
+    Buffer.from('1e999'),
+  ),
 );
 
-const deliveryId = fc.oneof({ weight: 5, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 40 }).map((s) => s.replace(/[^\x21-\x7e]/g, 'x')) }, { weight: 1, arbitrary: fc.constantFrom('x'.repeat(199), 'x'.repeat(200), 'x'.repeat(201), 'x'.repeat(5000)) });
+const deliveryId = fc.oneof(
+  { weight: 5, arbitrary: fc.uuid() },
+  { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 40 }).map((s) => s.replace(/[^\x21-\x7e]/g, 'x')) },
+  { weight: 1, arbitrary: fc.constantFrom('x'.repeat(199), 'x'.repeat(200), 'x'.repeat(201), 'x'.repeat(5000)) },
+);
 const eventName = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...EVENTS) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).map((s) => s.replace(/[^\x21-\x7e]/g, 'x')) });
 
 /** Signature headers that are not a valid signature of the body with a configured secret. */
@@ -154,15 +234,26 @@ function checkJson(answer: Answer): Record<string, unknown> {
 
 describe('webhook endpoint', () => {
   test('not signed with a configured secret: 401, nothing published, whatever the body and headers', async () => {
-    const body = fc.oneof(mutatedDelivery.map((d) => d.body), junkBody);
+    const body = fc.oneof(
+      mutatedDelivery.map((d) => d.body),
+      junkBody,
+    );
     await fc.assert(
-      fc.asyncProperty(body.chain((b) => fc.tuple(fc.constant(b), badSignature(b), eventName, deliveryId, fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', ''))), async ([bytes, signature, event, id, contentType]) => {
-        const before = publisher.published.length;
-        const answer = await deliver(bytes, { 'x-github-event': event, 'x-github-delivery': id, ...(signature !== undefined ? { 'x-hub-signature-256': signature } : {}), ...(contentType ? { 'content-type': contentType } : {}) });
-        expect(answer.status).toBe(401);
-        expect(checkJson(answer)).toMatchObject({ error: 'signature_invalid' });
-        expect(publisher.published.length).toBe(before);
-      }),
+      fc.asyncProperty(
+        body.chain((b) => fc.tuple(fc.constant(b), badSignature(b), eventName, deliveryId, fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', ''))),
+        async ([bytes, signature, event, id, contentType]) => {
+          const before = publisher.published.length;
+          const answer = await deliver(bytes, {
+            'x-github-event': event,
+            'x-github-delivery': id,
+            ...(signature !== undefined ? { 'x-hub-signature-256': signature } : {}),
+            ...(contentType ? { 'content-type': contentType } : {}),
+          });
+          expect(answer.status).toBe(401);
+          expect(checkJson(answer)).toMatchObject({ error: 'signature_invalid' });
+          expect(publisher.published.length).toBe(before);
+        },
+      ),
       { numRuns: RUNS(300) },
     );
   });
@@ -196,9 +287,21 @@ describe('webhook endpoint', () => {
     const nested = Buffer.from(`${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`);
     const arrays = Buffer.from(`${'['.repeat(10_000)}${']'.repeat(10_000)}`);
     const install = byName('installation_repositories')[0]!;
-    const many = Buffer.from(JSON.stringify({ ...install, repositories_added: Array.from({ length: 5_000 }, (_, i) => ({ id: i + 1, node_id: 'x', name: `r${i}`, full_name: `o/r${i}`, private: false })), repositories_removed: [] }));
+    const many = Buffer.from(
+      JSON.stringify({
+        ...install,
+        repositories_added: Array.from({ length: 5_000 }, (_, i) => ({ id: i + 1, node_id: 'x', name: `r${i}`, full_name: `o/r${i}`, private: false })),
+        repositories_removed: [],
+      }),
+    );
     const manyJunk = Buffer.from(JSON.stringify({ ...install, repositories_added: Array.from({ length: 100_000 }, () => 1), repositories_removed: [] }));
-    for (const [event, body] of [['push', nested], ['push', arrays], ['repository', nested], ['installation_repositories', many], ['installation_repositories', manyJunk]] as const) {
+    for (const [event, body] of [
+      ['push', nested],
+      ['push', arrays],
+      ['repository', nested],
+      ['installation_repositories', many],
+      ['installation_repositories', manyJunk],
+    ] as const) {
       const started = Date.now();
       const answer = await deliver(body, { 'content-type': 'application/json', 'x-github-event': event, 'x-github-delivery': crypto.randomUUID(), 'x-hub-signature-256': sign(body, SECRET) });
       expect({ event, size: body.length, status: answer.status }).toEqual({ event, size: body.length, status: answer.status < 500 ? answer.status : 'a 5xx' });
@@ -229,7 +332,8 @@ describe('signatures', () => {
 
   test('rotation: the old and the new secret both pass while both are configured; a removed one does not', async () => {
     const body = Buffer.from(JSON.stringify({ zen: 'rotate', hook_id: 1 }));
-    const ping = (secret: string) => deliver(body, { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': crypto.randomUUID(), 'x-hub-signature-256': sign(body, secret) });
+    const ping = (secret: string) =>
+      deliver(body, { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': crypto.randomUUID(), 'x-hub-signature-256': sign(body, secret) });
     expect((await ping(SECRET)).status).toBe(200);
     expect((await ping(OLD_SECRET)).status).toBe(200);
     expect((await ping('retired-secret-000000000')).status).toBe(401);

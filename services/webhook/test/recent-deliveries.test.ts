@@ -73,10 +73,14 @@ describe('the webhook de-duplicates delivery ids', () => {
     close: () => log.close(),
   };
 
-  const push = JSON.stringify(((examples as unknown as { name: string; examples: unknown[] }[]).find((e) => e.name === 'push')!.examples[0]));
+  const push = JSON.stringify((examples as unknown as { name: string; examples: unknown[] }[]).find((e) => e.name === 'push')!.examples[0]);
   const deliver = async (id: string) => {
     const body = Buffer.from(push);
-    const answer = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': id, 'x-hub-signature-256': sign(body, SECRET) } });
+    const answer = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': id, 'x-hub-signature-256': sign(body, SECRET) },
+    });
     return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
   };
 

@@ -126,9 +126,7 @@ const REBUILD_PAGE = 500;
 function rebuildContentIndex(db: Database): void {
   db.exec(`DROP TABLE IF EXISTS file_text`);
   db.exec(CONTENT_INDEX_DDL);
-  const page = db.prepare<[number, number], { fid: number; content: string }>(
-    `SELECT fid, content FROM file_bodies WHERE fid > ? AND content IS NOT NULL ORDER BY fid LIMIT ?`,
-  );
+  const page = db.prepare<[number, number], { fid: number; content: string }>(`SELECT fid, content FROM file_bodies WHERE fid > ? AND content IS NOT NULL ORDER BY fid LIMIT ?`);
   const insert = db.prepare<[number, string]>(`INSERT INTO file_text (rowid, words) VALUES (?, ?)`);
   let after = 0;
   for (;;) {

@@ -146,9 +146,7 @@ export class SqliteIndexStore implements IndexStore {
   }
 
   findRepositoryByName(fullName: string, options?: IndexCallOptions): Promise<RepositoryDocument | null> {
-    return this.read('findRepositoryByName', options, (st) =>
-      parseOrNull<RepositoryDocument>(st.findRepository.get({ name: fullName.toLowerCase() })),
-    );
+    return this.read('findRepositoryByName', options, (st) => parseOrNull<RepositoryDocument>(st.findRepository.get({ name: fullName.toLowerCase() })));
   }
 
   listRepositories(options?: IndexCallOptions): Promise<RepositoryDocument[]> {

@@ -205,7 +205,13 @@ export class Browser {
     const current = o && (!commit || o.freshness.commit === commit) ? o : null;
     if (current) add(plural(current.file_count, 'file'), ` (${formatCount(current.code_files)} code, ${formatCount(current.documentation_files)} docs, ${formatBytes(current.total_bytes)})`);
     else if (s?.indexed) add(plural(s.file_count, 'file'));
-    if (current && current.languages.length > 0) add(current.languages.slice(0, 4).map((l) => `${l.language} ${formatCount(l.files)}`).join(', '));
+    if (current && current.languages.length > 0)
+      add(
+        current.languages
+          .slice(0, 4)
+          .map((l) => `${l.language} ${formatCount(l.files)}`)
+          .join(', '),
+      );
     if (s?.pending) add(h('span', { class: 'badge badge-pending' }, `push ${shortSha(s.pending_commit)} being indexed`));
     if (s?.status === 'failed') add(h('span', { class: 'status status-failed' }, 'last index failed'));
     const repositoryUrl = safeUrl(o?.html_url);
@@ -217,8 +223,7 @@ export class Browser {
     const path = route.view === 'tree' ? route.folder : route.path;
     const segments = pathSegments(path);
     const items: HTMLLIElement[] = [];
-    const crumb = (label: string, href: string, current: boolean) =>
-      h('li', {}, current ? h('a', { href, 'aria-current': 'page' }, label) : h('a', { href }, label));
+    const crumb = (label: string, href: string, current: boolean) => h('li', {}, current ? h('a', { href, 'aria-current': 'page' }, label) : h('a', { href }, label));
     items.push(crumb(`${route.owner}/${route.repo}`, treeHash(route.owner, route.repo, ''), segments.length === 0));
     segments.forEach((segment, i) => {
       const sub = segments.slice(0, i + 1).join('/');
@@ -254,13 +259,23 @@ export class Browser {
     const table = h(
       'table',
       { class: 'tree', 'data-commit': page.freshness.commit },
-      h('caption', { class: 'visually-hidden' }, `${route.folder === '' ? 'Root folder' : `Folder ${route.folder}`} of ${route.owner}/${route.repo} at commit ${shortSha(page.freshness.commit)}. Arrow keys move between entries, Enter opens, Left arrow goes up.`),
+      h(
+        'caption',
+        { class: 'visually-hidden' },
+        `${route.folder === '' ? 'Root folder' : `Folder ${route.folder}`} of ${route.owner}/${route.repo} at commit ${shortSha(page.freshness.commit)}. Arrow keys move between entries, Enter opens, Left arrow goes up.`,
+      ),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col', class: 'num' }, 'Size'), h('th', { scope: 'col' }, 'Language'))),
       tbody,
     );
     if (route.folder !== '') {
       const up = parentFolder(route.folder);
-      tbody.append(h('tr', { class: 'entry-up' }, h('td', { colspan: 3 }, h('a', { href: treeHash(route.owner, route.repo, up), class: 'entry folder', 'data-path': up, 'aria-label': `Up to ${up === '' ? 'the root folder' : up}` }, '..'))));
+      tbody.append(
+        h(
+          'tr',
+          { class: 'entry-up' },
+          h('td', { colspan: 3 }, h('a', { href: treeHash(route.owner, route.repo, up), class: 'entry folder', 'data-path': up, 'aria-label': `Up to ${up === '' ? 'the root folder' : up}` }, '..')),
+        ),
+      );
     }
     const footer = h('div', { class: 'tree-footer' });
     const appendPage = (p: ListFilesOutput): HTMLAnchorElement | null => {
@@ -285,9 +300,23 @@ export class Browser {
     if (focus && target) target.focus();
   }
 
-  private renderTreeFooter(footer: HTMLElement, route: Extract<Route, { view: 'tree' }>, page: ListFilesOutput, tbody: HTMLTableSectionElement, appendPage: (p: ListFilesOutput) => HTMLAnchorElement | null): void {
+  private renderTreeFooter(
+    footer: HTMLElement,
+    route: Extract<Route, { view: 'tree' }>,
+    page: ListFilesOutput,
+    tbody: HTMLTableSectionElement,
+    appendPage: (p: ListFilesOutput) => HTMLAnchorElement | null,
+  ): void {
     const shown = page.offset + page.entries.length;
-    const parts: (Node | string)[] = [h('span', {}, `${formatCount(shown)} of ${plural(page.total_entries, 'entry', 'entries')} at commit `, h('code', { class: 'sha', title: page.freshness.commit }, shortSha(page.freshness.commit)), '.')];
+    const parts: (Node | string)[] = [
+      h(
+        'span',
+        {},
+        `${formatCount(shown)} of ${plural(page.total_entries, 'entry', 'entries')} at commit `,
+        h('code', { class: 'sha', title: page.freshness.commit }, shortSha(page.freshness.commit)),
+        '.',
+      ),
+    ];
     if (page.superseded_by) {
       parts.push(
         h('span', { class: 'note-inline' }, ` This listing stays at that commit; ${shortSha(page.superseded_by)} was indexed since. `),
@@ -315,7 +344,14 @@ export class Browser {
             if (isAbort(error)) return;
             more.disabled = false;
             if (error instanceof ApiError && error.status === 401) this.events.unauthorized(error);
-            footer.append(h('p', { class: 'error-text', role: 'alert' }, error instanceof Error ? error.message : String(error), error instanceof ApiError && error.code === 'CURSOR_EXPIRED' ? [' ', h('button', { type: 'button', class: 'button', onclick: () => void this.refresh() }, 'Start again')] : []));
+            footer.append(
+              h(
+                'p',
+                { class: 'error-text', role: 'alert' },
+                error instanceof Error ? error.message : String(error),
+                error instanceof ApiError && error.code === 'CURSOR_EXPIRED' ? [' ', h('button', { type: 'button', class: 'button', onclick: () => void this.refresh() }, 'Start again')] : [],
+              ),
+            );
           });
       });
       parts.push(' ', more);
@@ -402,7 +438,14 @@ export class Browser {
           .file(route.owner, route.repo, route.path, start, this.controller?.signal)
           .then((next) => {
             if (next.freshness.commit !== this.shownCommit) {
-              footer.append(h('p', { class: 'error-text', role: 'alert' }, `The file changed: commit ${shortSha(next.freshness.commit)} was indexed since. `, h('button', { type: 'button', class: 'button', onclick: () => void this.refresh() }, 'Show it')));
+              footer.append(
+                h(
+                  'p',
+                  { class: 'error-text', role: 'alert' },
+                  `The file changed: commit ${shortSha(next.freshness.commit)} was indexed since. `,
+                  h('button', { type: 'button', class: 'button', onclick: () => void this.refresh() }, 'Show it'),
+                ),
+              );
               return;
             }
             appendLines(next);
@@ -465,4 +508,3 @@ export class Browser {
     document.title = `Not found · ${route.owner}/${route.repo} · gitdex`;
   }
 }
-

@@ -92,7 +92,9 @@ export class PathBox {
       this.active = -1;
       this.render();
       this.status.textContent =
-        answer.suggestions.length === 0 ? `No path matches "${query}".` : `${answer.suggestions.length} ${answer.suggestions.length === 1 ? 'suggestion' : 'suggestions'}: use the up and down arrows to pick one, Enter to open it.`;
+        answer.suggestions.length === 0
+          ? `No path matches "${query}".`
+          : `${answer.suggestions.length} ${answer.suggestions.length === 1 ? 'suggestion' : 'suggestions'}: use the up and down arrows to pick one, Enter to open it.`;
     } catch (error) {
       if (isAbort(error) || controller !== this.controller) return;
       if (error instanceof ApiError && error.status === 401) this.events.unauthorized(error);

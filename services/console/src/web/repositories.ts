@@ -45,7 +45,9 @@ export class RepositoryTable {
       if (before && before.commit !== state.commit && state.commit !== null) {
         seen.previous = before.commit;
         seen.changedAt = now;
-        messages.push(before.commit ? `${state.repository}: new commit ${shortSha(state.commit)} indexed (was ${shortSha(before.commit)}).` : `${state.repository}: indexed at ${shortSha(state.commit)}.`);
+        messages.push(
+          before.commit ? `${state.repository}: new commit ${shortSha(state.commit)} indexed (was ${shortSha(before.commit)}).` : `${state.repository}: indexed at ${shortSha(state.commit)}.`,
+        );
       }
       if (before && before.status !== 'failed' && state.status === 'failed') messages.push(`${state.repository}: indexing failed${state.last_error ? `: ${state.last_error}` : ''}.`);
       seen.commit = state.commit;

@@ -9,10 +9,7 @@
 //
 // Every segment is percent-encoded. Pure: no DOM, no imports (unit-tested under Node).
 
-export type Route =
-  | { view: 'home' }
-  | { view: 'tree'; owner: string; repo: string; folder: string }
-  | { view: 'file'; owner: string; repo: string; path: string; line?: number };
+export type Route = { view: 'home' } | { view: 'tree'; owner: string; repo: string; folder: string } | { view: 'file'; owner: string; repo: string; path: string; line?: number };
 
 function decode(segment: string): string {
   try {
@@ -25,7 +22,10 @@ function decode(segment: string): string {
 /** The route a fragment names; anything unrecognised is home. */
 export function parseRoute(hash: string): Route {
   const [where = '', query = ''] = hash.replace(/^#/, '').split('?', 2);
-  const segments = where.split('/').filter((s) => s !== '').map(decode);
+  const segments = where
+    .split('/')
+    .filter((s) => s !== '')
+    .map(decode);
   const [owner, repo, kind, ...rest] = segments;
   if (owner === undefined || repo === undefined) return { view: 'home' };
   const path = rest.filter((s) => s !== '.' && s !== '..').join('/');
@@ -40,7 +40,11 @@ export function routeHash(route: Route): string {
   if (route.view === 'home') return '#/';
   const base = `#/${encodeURIComponent(route.owner)}/${encodeURIComponent(route.repo)}`;
   const path = route.view === 'tree' ? route.folder : route.path;
-  const encoded = path.split('/').filter((s) => s !== '').map(encodeURIComponent).join('/');
+  const encoded = path
+    .split('/')
+    .filter((s) => s !== '')
+    .map(encodeURIComponent)
+    .join('/');
   if (route.view === 'tree') return encoded === '' ? base : `${base}/tree/${encoded}`;
   return `${base}/blob/${encoded}${route.line !== undefined && route.line > 0 ? `?line=${route.line}` : ''}`;
 }

@@ -11,7 +11,10 @@ export const EXIT = {
 
 /** An error that ends the CLI with a given status and a message for the operator. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
   }
 }

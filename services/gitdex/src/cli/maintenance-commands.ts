@@ -49,7 +49,12 @@ export async function reconcileCommand(ctx: CliContext): Promise<void> {
   await adapters.index.ensureReady();
   const report = await reconcile({ index: adapters.index, source: adapters.source, publisher: adapters.publisher, now: () => new Date() });
   if (report.drifted.length > 0) {
-    ctx.out.log(formatTable(['REPOSITORY', 'REF', 'INDEXED', 'GITHUB'], report.drifted.map((d) => [d.repository, d.ref, shortSha(d.indexed), d.head ? shortSha(d.head) : '(deleted)'])));
+    ctx.out.log(
+      formatTable(
+        ['REPOSITORY', 'REF', 'INDEXED', 'GITHUB'],
+        report.drifted.map((d) => [d.repository, d.ref, shortSha(d.indexed), d.head ? shortSha(d.head) : '(deleted)']),
+      ),
+    );
   }
   for (const m of report.metadata) ctx.out.log(`${m.repository}: ${m.changed.join(', ')} changed on GitHub; applied`);
   ctx.out.log(`Checked ${report.checked} refs: ${report.drifted.length} drifted and queued for a backfill${report.failed.length > 0 ? `, ${report.failed.length} could not be checked` : ''}.`);

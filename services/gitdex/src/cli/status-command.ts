@@ -8,7 +8,10 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean }
     adapters.index.listRepositories(),
     adapters.index.listRefStates(),
     // An engine that does not answer is shown as unknown in the status, which is the outcome the user sees.
-    adapters.consumer().lag().catch(() => null),
+    adapters
+      .consumer()
+      .lag()
+      .catch(() => null),
     adapters.deadLetters.list(1000).catch(() => null),
   ]);
   const names = new Map(repositories.map((r) => [r.repositoryId, r.fullName]));
@@ -24,7 +27,15 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean }
       lastError: s.lastError,
     }))
     .sort((a, b) => a.repository.localeCompare(b.repository) || a.ref.localeCompare(b.ref));
-  const summary = { repositories: repositories.length, refs: states.length, failed: states.filter((s) => s.status === 'failed').length, lag, deadLetters: letters?.length ?? null, eventLog: adapters.engines.eventLog, index: adapters.engines.index };
+  const summary = {
+    repositories: repositories.length,
+    refs: states.length,
+    failed: states.filter((s) => s.status === 'failed').length,
+    lag,
+    deadLetters: letters?.length ?? null,
+    eventLog: adapters.engines.eventLog,
+    index: adapters.engines.index,
+  };
   if (options.json) {
     out.log(JSON.stringify({ summary, refs: rows }, null, 2));
     return;
@@ -36,5 +47,7 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean }
     ),
   );
   out.log('');
-  out.log(`${summary.repositories} repositories, ${summary.refs} refs, ${summary.failed} failed; lag ${lag ?? 'unknown'}; dead letters ${summary.deadLetters ?? 'unknown'} (event log: ${summary.eventLog}, index: ${summary.index})`);
+  out.log(
+    `${summary.repositories} repositories, ${summary.refs} refs, ${summary.failed} failed; lag ${lag ?? 'unknown'}; dead letters ${summary.deadLetters ?? 'unknown'} (event log: ${summary.eventLog}, index: ${summary.index})`,
+  );
 }

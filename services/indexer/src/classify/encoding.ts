@@ -3,8 +3,7 @@ import type { TextEncoding } from '@gitdex/contracts';
 
 /** A file's bytes read as text, or found to be binary. */
 export type DecodedContent =
-  | { binary: false; encoding: TextEncoding; bom: boolean; text: string; /** `text` as UTF-8 (after a UTF-8 BOM) is exactly the bytes. */ utf8Exact: boolean }
-  | { binary: true };
+  { binary: false; encoding: TextEncoding; bom: boolean; text: string; /** `text` as UTF-8 (after a UTF-8 BOM) is exactly the bytes. */ utf8Exact: boolean } | { binary: true };
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 /** Bytes no text file in a single-byte encoding holds: C0 controls but \t \n \v \f \r and ESC. */
@@ -34,7 +33,10 @@ export function decodeContent(bytes: Buffer): DecodedContent {
   if (startsWith(bytes, UTF8_BOM) && isUtf8(bytes.subarray(3))) {
     return { binary: false, encoding: 'utf-8', bom: true, text: bytes.subarray(3).toString('utf8'), utf8Exact: true };
   }
-  for (const [encoding, mark] of [['utf-16le', [0xff, 0xfe]], ['utf-16be', [0xfe, 0xff]]] as const) {
+  for (const [encoding, mark] of [
+    ['utf-16le', [0xff, 0xfe]],
+    ['utf-16be', [0xfe, 0xff]],
+  ] as const) {
     if (!startsWith(bytes, mark) || bytes.length % 2 !== 0) continue;
     const text = decodeStrict(encoding, bytes);
     if (text !== null && !text.includes('\u0000')) return { binary: false, encoding, bom: true, text, utf8Exact: false };

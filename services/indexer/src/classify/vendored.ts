@@ -2,14 +2,7 @@
  * Paths that are vendored or generated, in the spirit of linguist's vendor.yml and
  * generated.rb: listed with a flag, content not stored. Extra rules come from config.
  */
-const VENDORED = [
-  /(^|\/)node_modules\//,
-  /(^|\/)vendor\//,
-  /(^|\/)bower_components\//,
-  /(^|\/)third[-_]?party\//,
-  /(^|\/)\.yarn\/(releases|cache|plugins)\//,
-  /(^|\/)Pods\//,
-];
+const VENDORED = [/(^|\/)node_modules\//, /(^|\/)vendor\//, /(^|\/)bower_components\//, /(^|\/)third[-_]?party\//, /(^|\/)\.yarn\/(releases|cache|plugins)\//, /(^|\/)Pods\//];
 
 const GENERATED = [
   /(^|\/)dist\//,

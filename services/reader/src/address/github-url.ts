@@ -43,7 +43,10 @@ export function parseGithubUrl(input: string, githubWebUrl: string): GithubLocat
   const prefix = host === webHost ? new URL(githubWebUrl).pathname.replace(/\/+$/, '') : '';
   if (prefix && pathname.startsWith(`${prefix}/`)) pathname = pathname.slice(prefix.length);
 
-  const segments = pathname.split('/').filter((s) => s !== '').map(safeDecode);
+  const segments = pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .map(safeDecode);
   if (segments.length < 2) return null;
   const owner = segments[0] as string;
   const name = (segments[1] as string).replace(/\.git$/i, '');

@@ -38,14 +38,20 @@ export async function locate(
 
   const argument = what === 'file' ? 'path' : what;
   const location = parseGithubUrl(raw, deps.githubWebUrl);
-  if (!location) throw invalid(`${argument}: not a GitHub URL of a file or folder; give a path from the repository root such as "src/index.ts", or a URL such as ${deps.githubWebUrl}/${repository.fullName}/blob/${repository.defaultBranch}/README.md`);
+  if (!location)
+    throw invalid(
+      `${argument}: not a GitHub URL of a file or folder; give a path from the repository root such as "src/index.ts", or a URL such as ${deps.githubWebUrl}/${repository.fullName}/blob/${repository.defaultBranch}/README.md`,
+    );
   if (location.fullName.toLowerCase() !== repository.fullName.toLowerCase()) {
     throw invalid(`${argument}: the URL is of ${location.fullName} but repository is ${repository.fullName}; pass repository "${location.fullName}", or give the path without the URL`);
   }
   if (what === 'file' && location.kind === 'folder') throw invalid('path: that URL is a folder (tree); list it with list_files, or give a file URL (blob)');
   if (what === 'folder' && location.kind === 'file') throw invalid('folder: that URL is a file (blob); read it with read_file, or give a folder URL (tree)');
   const states = await deps.index.listRefStates(repository.repositoryId);
-  const split = splitRefAndPath(location.rest, states.map((s) => shortRef(s.ref)));
+  const split = splitRefAndPath(
+    location.rest,
+    states.map((s) => shortRef(s.ref)),
+  );
   const target = await resolveTarget(deps, repository, input.ref ?? split.ref, states);
   const path = normalizeRepoPath(split.path, what === 'file' ? 'path' : what);
   return {

@@ -75,6 +75,11 @@ function findHeld(states: RefState[], prefix: string): HeldCommit[] {
 export function heldList(states: RefState[]): string {
   const parts = states
     .filter((s) => s.commitSha !== null)
-    .map((s) => `${shortRef(s.ref)}: ${heldCommits(s).map((c, i) => `${shortSha(c.commitSha)}${i === 0 ? ' (newest)' : ''}`).join(', ')}`);
+    .map(
+      (s) =>
+        `${shortRef(s.ref)}: ${heldCommits(s)
+          .map((c, i) => `${shortSha(c.commitSha)}${i === 0 ? ' (newest)' : ''}`)
+          .join(', ')}`,
+    );
   return parts.length > 0 ? `Commits gitdex holds (readable by sha, a 7+ digit prefix, or ref~N along first parents): ${parts.join('; ')}.` : 'gitdex holds no commit of this repository yet.';
 }

@@ -5,7 +5,11 @@ const NAMES = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** The repository and path a published URL is built from, by the first site whose pattern matches. */
 export function resolvePublishedUrl(sites: readonly PublishedSite[], url: string): { repository: string; path: string; site: PublishedSite } | null {
-  const bare = url.trim().replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/index\.html?$/i, '');
+  const bare = url
+    .trim()
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '')
+    .replace(/\/index\.html?$/i, '');
   for (const site of sites) {
     const names: string[] = [];
     const source = site.urlPattern

@@ -70,7 +70,10 @@ export function registerFileResources(server: McpServer, deps: ReaderDeps, princ
       repo: async (typed, context) => {
         const owner = context?.arguments?.owner ?? '';
         const names = await completeRepository(deps, principal, owner ? `${owner}/` : '');
-        return names.map((n) => n.slice(n.indexOf('/') + 1)).filter((r) => r.toLowerCase().startsWith(typed.toLowerCase())).slice(0, MAX_COMPLETIONS);
+        return names
+          .map((n) => n.slice(n.indexOf('/') + 1))
+          .filter((r) => r.toLowerCase().startsWith(typed.toLowerCase()))
+          .slice(0, MAX_COMPLETIONS);
       },
       path: async (typed, context) => {
         const owner = context?.arguments?.owner;
@@ -97,7 +100,8 @@ export function registerFileResources(server: McpServer, deps: ReaderDeps, princ
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text }] };
       } catch (error) {
         const toolError = error instanceof ToolError ? error : asToolError(deps, 'resources/read', error);
-        const code = toolError.code === 'NOT_FOUND' || toolError.code === 'REPOSITORY_NOT_FOUND' ? RESOURCE_NOT_FOUND : toolError.code === 'INVALID_ARGUMENT' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+        const code =
+          toolError.code === 'NOT_FOUND' || toolError.code === 'REPOSITORY_NOT_FOUND' ? RESOURCE_NOT_FOUND : toolError.code === 'INVALID_ARGUMENT' ? ErrorCode.InvalidParams : ErrorCode.InternalError;
         throw new McpError(code, toolError.message, { code: toolError.code, suggestions: toolError.suggestions });
       }
     },
@@ -111,7 +115,13 @@ async function readWhole(deps: ReaderDeps, principal: Principal | null, reposito
   if (!file) throw await pathNotFound(deps, principal, target, path, 'file');
   if (file.kind !== 'file' || file.flags.binary || file.content === null) {
     const what =
-      file.kind === 'symlink' ? `a symbolic link to ${file.target ?? '?'}` : file.kind === 'submodule' ? `a submodule at commit ${file.target ?? '?'}` : file.flags.binary ? 'a binary file' : 'content not stored (too large)';
+      file.kind === 'symlink'
+        ? `a symbolic link to ${file.target ?? '?'}`
+        : file.kind === 'submodule'
+          ? `a submodule at commit ${file.target ?? '?'}`
+          : file.flags.binary
+            ? 'a binary file'
+            : 'content not stored (too large)';
     return `${path}: ${what} (${file.size} bytes).`;
   }
   const text = cutText(file.content, deps.limits.maxResultChars);

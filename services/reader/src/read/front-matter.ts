@@ -10,7 +10,13 @@ export interface FrontMatter {
 }
 
 const unquote = (value: string) => value.trim().replace(/^(["'])(.*)\1$/, '$2');
-const listOf = (value: string) => value.trim().replace(/^\[|\]$/g, '').split(',').map(unquote).filter(Boolean);
+const listOf = (value: string) =>
+  value
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .split(',')
+    .map(unquote)
+    .filter(Boolean);
 
 /**
  * Parses YAML ("---") or TOML ("+++") front matter at the top of a text, as static site

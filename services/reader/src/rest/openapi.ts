@@ -70,7 +70,15 @@ export function openApiDocument(): Record<string, unknown> {
           summary: TOOLS.repositories_state.title,
           description: TOOLS.repositories_state.description,
           parameters: [
-            { name: 'repository', in: 'query', required: false, description: 'Repositories to report on (owner/name), repeated or comma-separated; omitted: every readable one.', schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true },
+            {
+              name: 'repository',
+              in: 'query',
+              required: false,
+              description: 'Repositories to report on (owner/name), repeated or comma-separated; omitted: every readable one.',
+              schema: { type: 'array', items: { type: 'string' } },
+              style: 'form',
+              explode: true,
+            },
           ],
           responses: responses('RepositoriesStateOutput'),
         },

@@ -22,7 +22,10 @@ export function queryArgs(query: Record<string, unknown>, rename: Record<string,
 export function listParam(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   const items = Array.isArray(value) ? value : [value];
-  return items.flatMap((item) => String(item).split(',')).map((s) => s.trim()).filter(Boolean);
+  return items
+    .flatMap((item) => String(item).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 const BOOLEANS = new Set(['regex', 'case_sensitive', 'include_generated']);

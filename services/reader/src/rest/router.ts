@@ -61,13 +61,34 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
       return { ...queryArgs(rest), ...(one !== undefined || many !== undefined ? { repositories: names } : {}) };
     }),
   );
-  router.get('/v1/repositories/:owner/:repo', serve('repository_overview', (req) => ({ ...queryArgs(req.query), repository: repository(req) })));
-  router.get('/v1/repositories/:owner/:repo/tree', serve('list_files', (req) => ({ ...queryArgs(req.query), repository: repository(req) })));
-  router.get('/v1/repositories/:owner/:repo/tree/*folder', serve('list_files', (req) => ({ ...queryArgs(req.query), repository: repository(req), folder: wildcard(req.params.folder) })));
-  router.get('/v1/repositories/:owner/:repo/files/*path', serve('read_file', (req) => ({ ...queryArgs(req.query), repository: repository(req), path: wildcard(req.params.path) })));
-  router.get('/v1/repositories/:owner/:repo/suggest', serve('suggest_paths', (req) => ({ ...queryArgs(req.query, { q: 'query' }), repository: repository(req) })));
-  router.get('/v1/search', serve('search_code', (req) => searchArgs(req.query)));
-  router.get('/v1/repositories/:owner/:repo/search', serve('search_code', (req) => ({ ...searchArgs(req.query), repository: repository(req) })));
+  router.get(
+    '/v1/repositories/:owner/:repo',
+    serve('repository_overview', (req) => ({ ...queryArgs(req.query), repository: repository(req) })),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/tree',
+    serve('list_files', (req) => ({ ...queryArgs(req.query), repository: repository(req) })),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/tree/*folder',
+    serve('list_files', (req) => ({ ...queryArgs(req.query), repository: repository(req), folder: wildcard(req.params.folder) })),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/files/*path',
+    serve('read_file', (req) => ({ ...queryArgs(req.query), repository: repository(req), path: wildcard(req.params.path) })),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/suggest',
+    serve('suggest_paths', (req) => ({ ...queryArgs(req.query, { q: 'query' }), repository: repository(req) })),
+  );
+  router.get(
+    '/v1/search',
+    serve('search_code', (req) => searchArgs(req.query)),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/search',
+    serve('search_code', (req) => ({ ...searchArgs(req.query), repository: repository(req) })),
+  );
   router.use('/v1', (req, res) => {
     sendError(res, new ToolError('NOT_FOUND', `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}: see /v1/openapi.json for what this API serves.`));
   });

@@ -55,9 +55,7 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
     exactCase = RE2JS.compile(pattern, RE2JS.MULTILINE);
     re = sensitive ? exactCase : RE2JS.compile(pattern, RE2JS.MULTILINE | RE2JS.CASE_INSENSITIVE);
   } catch (error) {
-    throw invalid(
-      `query: not a valid RE2 regular expression: ${regexProblem(error)}. Fix it, or pass regex: false to search for the text literally. (RE2 has no backreferences or lookaround.)`,
-    );
+    throw invalid(`query: not a valid RE2 regular expression: ${regexProblem(error)}. Fix it, or pass regex: false to search for the text literally. (RE2 has no backreferences or lookaround.)`);
   }
   return {
     text: query,

@@ -14,7 +14,11 @@ export const CANDIDATES = 100;
 /** Ranked file paths of a snapshot for a query: the index finds candidates, rank.ts orders them. */
 export async function suggestFiles(deps: ReaderDeps, snapshot: Snapshot, query: string, limit: number): Promise<RankedPath[]> {
   const candidates = await deps.index.suggestCandidates(snapshot, suggestQuery(query));
-  return rankPaths(query, candidates.map((c) => c.path), limit);
+  return rankPaths(
+    query,
+    candidates.map((c) => c.path),
+    limit,
+  );
 }
 
 export function suggestQuery(query: string) {
@@ -34,10 +38,7 @@ export function suggestQuery(query: string) {
  */
 export async function suggestFolders(deps: ReaderDeps, snapshot: Snapshot, folder: string, limit: number): Promise<RankedPath[]> {
   const parent = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
-  const [candidates, siblings] = await Promise.all([
-    deps.index.suggestCandidates(snapshot, suggestQuery(folder)),
-    deps.index.listFolders({ ...snapshot, folder: parent, depth: 1 }),
-  ]);
+  const [candidates, siblings] = await Promise.all([deps.index.suggestCandidates(snapshot, suggestQuery(folder)), deps.index.listFolders({ ...snapshot, folder: parent, depth: 1 })]);
   const folders = new Set<string>(siblings.map((s) => s.path));
   for (const candidate of candidates) {
     const parts = candidate.path.split('/');

@@ -132,7 +132,13 @@ async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<
 
   if (!cursor || cursor.p === 'folders') {
     const after = cursor?.a ?? null;
-    const from = after === null ? 0 : firstAfter(folders.map((f) => f.path), after);
+    const from =
+      after === null
+        ? 0
+        : firstAfter(
+            folders.map((f) => f.path),
+            after,
+          );
     for (let i = from; i < folders.length; i += 1) {
       if (!add(formatFolder(folders[i] as FolderCount))) break;
     }
@@ -186,7 +192,9 @@ async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<
   const where = listing.folder === '' ? 'root' : `${listing.folder}/`;
   const shown = entries.length === 0 ? 'no entries' : `entries ${offset + 1}-${offset + entries.length} of ${total}`;
   const head = `${listing.repositoryName} ${where} at ${shortRef(listing.snapshot.ref)} (${shortSha(listing.commit)}), depth ${listing.depth}: ${shown}\n${url}${pendingLine(listing.freshness)}`;
-  const superseded = listing.supersededBy ? `\nNote: this listing continues commit ${shortSha(listing.commit)}; ${shortSha(listing.supersededBy)} is indexed since: start again without cursor to list it.` : '';
+  const superseded = listing.supersededBy
+    ? `\nNote: this listing continues commit ${shortSha(listing.commit)}; ${shortSha(listing.supersededBy)} is indexed since: start again without cursor to list it.`
+    : '';
   const foot = next ? `\n[${formatCount(remaining, 'more entry', 'more entries')}: pass cursor "${structured.next_cursor}" for the next page]` : '';
   return { structured, text: `${head}${superseded}\n\n${lines.join('\n')}${foot}` };
 }

@@ -31,7 +31,9 @@ export function readBytes(deps: ReaderDeps, target: Target, file: FileDocument, 
   const { repository, freshness } = target;
   const commit = target.state.commitSha;
   if (file.kind === 'submodule') {
-    throw invalid(`${file.path} is a submodule: it points at commit ${file.target ?? 'unknown'} of another repository and has no bytes here; open ${treeUrl(deps.githubWebUrl, repository.fullName, commit, file.path)}`);
+    throw invalid(
+      `${file.path} is a submodule: it points at commit ${file.target ?? 'unknown'} of another repository and has no bytes here; open ${treeUrl(deps.githubWebUrl, repository.fullName, commit, file.path)}`,
+    );
   }
   const bytes = bytesOf(file);
   if (bytes === null) {
@@ -65,7 +67,10 @@ export function readBytes(deps: ReaderDeps, target: Target, file: FileDocument, 
       bytes: window.bytes,
       next_offset: window.nextOffset,
     };
-    const range = window.bytes === 0 ? `no bytes (offset ${formatNumber(window.offset)} of ${formatNumber(bytes.length)})` : `bytes ${formatNumber(window.offset)}-${formatNumber(window.offset + window.bytes - 1)} of ${formatNumber(bytes.length)}`;
+    const range =
+      window.bytes === 0
+        ? `no bytes (offset ${formatNumber(window.offset)} of ${formatNumber(bytes.length)})`
+        : `bytes ${formatNumber(window.offset)}-${formatNumber(window.offset + window.bytes - 1)} of ${formatNumber(bytes.length)}`;
     const footer = window.nextOffset !== null ? `[${formatNumber(bytes.length - window.nextOffset)} more bytes: read on with offset ${window.nextOffset}]` : '[end of file]';
     const as = window.encoding === 'base64' ? 'base64' : `${structured.file_encoding} text`;
     const noteLine = structured.note ? `\nNote: ${structured.note}` : '';

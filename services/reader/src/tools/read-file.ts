@@ -27,16 +27,20 @@ const ANY_DEPTH = 10_000;
  */
 export async function readFile(deps: ReaderDeps, principal: Principal | null, input: ReadFileInput): Promise<ToolAnswer<ReadFileOutput>> {
   if (input.start_line !== undefined && input.end_line !== undefined && input.end_line < input.start_line) {
-    throw invalid(`end_line (${input.end_line}) is before start_line (${input.start_line}): give an end_line of at least ${input.start_line}, or leave end_line out to read as far as the limits allow`);
+    throw invalid(
+      `end_line (${input.end_line}) is before start_line (${input.start_line}): give an end_line of at least ${input.start_line}, or leave end_line out to read as far as the limits allow`,
+    );
   }
   const bytes = byteRequest(deps, input);
   const published = publishedDocument(deps, input);
   const repositoryInput = published?.repository ?? input.repository;
-  if (repositoryInput === undefined) throw invalid('repository: give the repository as "owner/name" or its GitHub URL (it may be left out only when path is the published URL of a document of a configured site)');
+  if (repositoryInput === undefined)
+    throw invalid('repository: give the repository as "owner/name" or its GitHub URL (it may be left out only when path is the published URL of a document of a configured site)');
   const located = await locate(deps, principal, { repository: repositoryInput, path: published?.path ?? input.path, ref: input.ref }, 'file');
   const { target, path } = located;
   if (path === '') throw invalid('path: give a file path, e.g. "README.md"; to see the root, use list_files or repository_overview');
-  if (bytes !== null && located.startLine !== undefined) throw invalid('the URL names lines (#L…) and offset/max_bytes/encoding ask for bytes: read by lines or by bytes, not both (drop the #L part of the URL for a byte read)');
+  if (bytes !== null && located.startLine !== undefined)
+    throw invalid('the URL names lines (#L…) and offset/max_bytes/encoding ask for bytes: read by lines or by bytes, not both (drop the #L part of the URL for a byte read)');
   const start = input.start_line ?? located.startLine;
   const end = input.end_line ?? (input.start_line === undefined ? located.endLine : undefined);
   if (start !== undefined && end !== undefined && end < start) throw invalid(`the URL's line range ends (${end}) before it starts (${start}); pass start_line and end_line instead`);
@@ -161,7 +165,10 @@ function textAnswer(
   const notes: string[] = [];
   if (file.flags.vendored) notes.push('vendored: third-party code kept in the repository');
   if (file.flags.generated) notes.push('generated: produced by a tool, edit its source instead');
-  if (slice.cutLine !== null) notes.push(`line ${slice.cutLine} has ${formatNumber(slice.cutLineLength)} characters; only its first ${formatNumber((slice.lines[slice.lines.length - 1] ?? '').length)} are shown (a result holds at most ${formatNumber(deps.limits.maxChars)})`);
+  if (slice.cutLine !== null)
+    notes.push(
+      `line ${slice.cutLine} has ${formatNumber(slice.cutLineLength)} characters; only its first ${formatNumber((slice.lines[slice.lines.length - 1] ?? '').length)} are shown (a result holds at most ${formatNumber(deps.limits.maxChars)})`,
+    );
   if (slice.totalLines === 0) notes.push('the file is empty');
   if (slice.cutLine !== null) notes.push(`read line ${slice.cutLine} whole by bytes (offset and max_bytes)`);
   if (file.encoding && file.encoding !== 'utf-8') notes.push(`decoded from ${file.encoding}`);

@@ -67,7 +67,7 @@ export const TOOLS = {
     title: 'List a folder',
     description: [
       'List a folder of an indexed repository: folders first (each with the number of files under it), then files (with size, language and flags), each in path order.',
-      'depth 1 (default) lists the folder\'s own entries; up to 64 lists deeper levels too. Entries carry their full path from the root.',
+      "depth 1 (default) lists the folder's own entries; up to 64 lists deeper levels too. Entries carry their full path from the root.",
       'A page holds at most limit entries (default 200, at most 1,000, fewer when the result budget is reached); total_entries and remaining count the rest.',
       'To page, pass next_cursor back as cursor, unchanged: later pages list the same commit as the first one, even after a push, until the index drops that commit (then the cursor expires and says so).',
       'folder may be a GitHub URL .../tree/<ref>/<folder>.',

@@ -89,7 +89,10 @@ async function unseen(deps: ReaderDeps, principal: Principal | null, name: strin
 async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStates: RefState[], budget: { backfills: number }): Promise<RepositoryState> {
   const defaultRef = `refs/heads/${repository.defaultBranch}`;
   const state = refStates.find((s) => s.ref === defaultRef) ?? null;
-  const otherRefs = refStates.filter((s) => s.ref !== defaultRef).slice(0, 20).map((s) => ({ ref: s.ref, commit: s.commitSha, status: s.status }));
+  const otherRefs = refStates
+    .filter((s) => s.ref !== defaultRef)
+    .slice(0, 20)
+    .map((s) => ({ ref: s.ref, commit: s.commitSha, status: s.status }));
   const common = {
     repository: repository.fullName,
     default_branch: repository.defaultBranch,
@@ -123,7 +126,12 @@ async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStat
     } else outcome = 'skipped';
   }
   const status: RepositoryState['status'] = state?.status === 'indexing' ? 'indexing' : state?.status === 'failed' ? 'failed' : 'not_indexed';
-  const why = status === 'indexing' ? 'its first index is running' : status === 'failed' ? `the last attempt failed: ${cleanIndexError(state?.lastError) ?? 'no reason recorded'}` : `nothing of ${shortRef(defaultRef)} is indexed yet`;
+  const why =
+    status === 'indexing'
+      ? 'its first index is running'
+      : status === 'failed'
+        ? `the last attempt failed: ${cleanIndexError(state?.lastError) ?? 'no reason recorded'}`
+        : `nothing of ${shortRef(defaultRef)} is indexed yet`;
   const pending = state?.pendingCommitSha ?? null;
   return {
     ...common,

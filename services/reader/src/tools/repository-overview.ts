@@ -23,45 +23,64 @@ export async function repositoryOverview(deps: ReaderDeps, principal: Principal 
 
   const entries: ListEntry[] = [
     ...folders.map((f): ListEntry => ({ type: 'folder', path: f.path, name: f.path, file_count: f.fileCount })),
-    ...files.files.map(
-      (f): ListEntry => ({ type: 'file', path: f.path, name: f.name, kind: f.kind, size: f.size, language: f.language, flags: flagsOutput(f.flags), ...(f.target !== undefined ? { target: f.target } : {}) }),
-    ),
+    ...files.files.map((f): ListEntry => ({
+      type: 'file',
+      path: f.path,
+      name: f.name,
+      kind: f.kind,
+      size: f.size,
+      language: f.language,
+      flags: flagsOutput(f.flags),
+      ...(f.target !== undefined ? { target: f.target } : {}),
+    })),
   ];
   const languages = Object.entries(stats.languages)
     .map(([language, count]) => ({ language, files: count }))
     .sort((a, b) => b.files - a.files || (a.language < b.language ? -1 : 1));
   const build = (shown: number): ToolAnswer<RepositoryOverviewOutput> => {
-  const topLevel = entries.slice(0, shown);
-  const structured: RepositoryOverviewOutput = {
-    repository: repository.fullName,
-    ref: state.ref,
-    default_branch: repository.defaultBranch,
-    html_url: repository.htmlUrl,
-    archived: repository.archived,
-    file_count: stats.fileCount,
-    code_files: stats.categories.code ?? 0,
-    documentation_files: stats.categories.documentation ?? 0,
-    total_bytes: stats.totalBytes,
-    languages,
-    top_level: topLevel,
-    top_level_omitted: folders.length + files.total - topLevel.length,
-    readme,
-    freshness: target.freshness,
-  };
+    const topLevel = entries.slice(0, shown);
+    const structured: RepositoryOverviewOutput = {
+      repository: repository.fullName,
+      ref: state.ref,
+      default_branch: repository.defaultBranch,
+      html_url: repository.htmlUrl,
+      archived: repository.archived,
+      file_count: stats.fileCount,
+      code_files: stats.categories.code ?? 0,
+      documentation_files: stats.categories.documentation ?? 0,
+      total_bytes: stats.totalBytes,
+      languages,
+      top_level: topLevel,
+      top_level_omitted: folders.length + files.total - topLevel.length,
+      readme,
+      freshness: target.freshness,
+    };
 
-  const lines = [
-    `${repository.fullName} at ${shortRef(state.ref)} (${shortSha(state.commitSha)}), indexed ${state.indexedAt ?? 'at an unknown time'}${repository.archived ? ' (archived)' : ''}${pendingLine(target.freshness)}`,
-    `${formatCount(stats.fileCount, 'file')} (${stats.categories.code ?? 0} code, ${stats.categories.documentation ?? 0} documentation), ${formatBytes(stats.totalBytes)}`,
-    `Languages: ${languages.length > 0 ? languages.slice(0, 12).map((l) => `${l.language} ${l.files}`).join(', ') : 'none detected'}`,
-    '',
-    'Top level:',
-    ...topLevel.map((e) => (e.type === 'folder' ? `${e.path}/  (${formatCount(e.file_count, 'file')})` : `${e.path}  ${formatBytes(e.size)}${flagWords(e.flags, e.kind, e.target)}`)),
-    ...(structured.top_level_omitted > 0 ? [`[${structured.top_level_omitted} more: list_files shows them]`] : []),
-  ];
-  if (readme) {
-    lines.push('', `${readme.path}${readme.truncated ? ` (first ${readme.content.length.toLocaleString('en-US')} of ${readme.total_chars.toLocaleString('en-US')} characters; read_file reads the rest)` : ''}:`, '', readme.content);
-  } else lines.push('', 'No README at the root.');
-  return { structured, text: lines.join('\n') };
+    const lines = [
+      `${repository.fullName} at ${shortRef(state.ref)} (${shortSha(state.commitSha)}), indexed ${state.indexedAt ?? 'at an unknown time'}${repository.archived ? ' (archived)' : ''}${pendingLine(target.freshness)}`,
+      `${formatCount(stats.fileCount, 'file')} (${stats.categories.code ?? 0} code, ${stats.categories.documentation ?? 0} documentation), ${formatBytes(stats.totalBytes)}`,
+      `Languages: ${
+        languages.length > 0
+          ? languages
+              .slice(0, 12)
+              .map((l) => `${l.language} ${l.files}`)
+              .join(', ')
+          : 'none detected'
+      }`,
+      '',
+      'Top level:',
+      ...topLevel.map((e) => (e.type === 'folder' ? `${e.path}/  (${formatCount(e.file_count, 'file')})` : `${e.path}  ${formatBytes(e.size)}${flagWords(e.flags, e.kind, e.target)}`)),
+      ...(structured.top_level_omitted > 0 ? [`[${structured.top_level_omitted} more: list_files shows them]`] : []),
+    ];
+    if (readme) {
+      lines.push(
+        '',
+        `${readme.path}${readme.truncated ? ` (first ${readme.content.length.toLocaleString('en-US')} of ${readme.total_chars.toLocaleString('en-US')} characters; read_file reads the rest)` : ''}:`,
+        '',
+        readme.content,
+      );
+    } else lines.push('', 'No README at the root.');
+    return { structured, text: lines.join('\n') };
   };
   // Root entries with very long names could overflow a result: show fewer of them.
   let shown = Math.min(MAX_TOP_LEVEL, entries.length);

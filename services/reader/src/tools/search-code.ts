@@ -78,9 +78,23 @@ export async function searchCode(deps: ReaderDeps, principal: Principal | null, 
   const plan = planQuery(input.query, regex, query.caseSensitive);
   const limit = input.limit ?? DEFAULT_LIMIT;
   const context = input.context_lines ?? DEFAULT_CONTEXT;
-  const hash = argumentsHash([input.query, regex, query.caseSensitive, input.repository ?? null, input.repositories ?? null, input.ref ?? null, input.path ?? null, input.exclude ?? null, input.language ?? null, input.include_generated ?? false]);
+  const hash = argumentsHash([
+    input.query,
+    regex,
+    query.caseSensitive,
+    input.repository ?? null,
+    input.repositories ?? null,
+    input.ref ?? null,
+    input.path ?? null,
+    input.exclude ?? null,
+    input.language ?? null,
+    input.include_generated ?? false,
+  ]);
   const cursor = input.cursor ? decodeSearchCursor(input.cursor) : null;
-  if (cursor && cursor.h !== hash) throw invalid('cursor: it continues a search with other arguments; pass the same query, repositories, ref, path, exclude, language and include_generated as for the first page, or leave cursor out');
+  if (cursor && cursor.h !== hash)
+    throw invalid(
+      'cursor: it continues a search with other arguments; pass the same query, repositories, ref, path, exclude, language and include_generated as for the first page, or leave cursor out',
+    );
   const searched = cursor ? await pinnedSnapshots(deps, principal, input, cursor) : await freshSnapshots(deps, principal, input);
 
   const deadline = new Deadline(Math.max(100, Math.min(deps.limits.searchDeadlineMs, Math.floor(deps.limits.timeoutMs / 2))));
@@ -152,7 +166,12 @@ async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQu
         const page: ContentCandidate[] = await deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath: after, limit: CANDIDATE_PAGE });
         const wanted = page.filter((c) => pathAllowed(filters, c.path));
         const batches = Array.from({ length: Math.ceil(wanted.length / CONTENT_BATCH) }, (_, i) => wanted.slice(i * CONTENT_BATCH, (i + 1) * CONTENT_BATCH));
-        const read = (batch: ContentCandidate[]) => deps.index.readContents(target.snapshot, batch.map((c) => c.path), deadline.signal);
+        const read = (batch: ContentCandidate[]) =>
+          deps.index.readContents(
+            target.snapshot,
+            batch.map((c) => c.path),
+            deadline.signal,
+          );
         for await (const [batch, contents] of readAhead(batches, read)) {
           if (deadline.expired()) throw new DeadlineReached();
           const byPath = new Map(batch.map((c) => [c.path, c]));
@@ -187,7 +206,14 @@ async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQu
 
 class DeadlineReached extends Error {}
 
-async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters, scope: { includeGenerated: boolean; language?: string; signal: AbortSignal }, scan: Scan, deadline: Deadline): Promise<void> {
+async function countSkipped(
+  deps: ReaderDeps,
+  target: Searched,
+  filters: Filters,
+  scope: { includeGenerated: boolean; language?: string; signal: AbortSignal },
+  scan: Scan,
+  deadline: Deadline,
+): Promise<void> {
   let after: string | null = null;
   let seen = 0;
   while (seen < MAX_SKIPPED_SCAN) {
@@ -340,7 +366,10 @@ function formatFile(deps: ReaderDeps, found: Found, content: string, context: nu
 
 function textOf(out: SearchCodeOutput, searched: Searched[], blocks: string[], scan: Scan, options: PageOptions, shownEnd: number): string {
   const mode = `${out.regex ? 'regex' : 'literal'}, ${out.case_sensitive ? 'case-sensitive' : 'case-insensitive'}`;
-  const where = searched.length === 1 ? `${searched[0]?.repository} at ${shortRef(searched[0]?.snapshot.ref ?? '')} (${shortSha(searched[0]?.commit)})` : formatCount(searched.length, 'repository', 'repositories');
+  const where =
+    searched.length === 1
+      ? `${searched[0]?.repository} at ${shortRef(searched[0]?.snapshot.ref ?? '')} (${shortSha(searched[0]?.commit)})`
+      : formatCount(searched.length, 'repository', 'repositories');
   const totals = `${formatCount(out.total_files, 'file')}, ${formatCount(out.total_matches, 'matching line')}${out.counts_exact ? '' : ' at least'}`;
   const lines = [`search_code ${JSON.stringify(out.query)} (${mode}) in ${where}: ${totals}`];
   if (!out.complete) lines.push('Note: the search stopped at its deadline (or result cap) before every file was searched: more files may match. Narrow it with repository, path or language.');

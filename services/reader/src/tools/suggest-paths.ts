@@ -22,11 +22,12 @@ export async function suggestPaths(deps: ReaderDeps, principal: Principal | null
   const { snapshot } = target;
   // A query that looks like a whole file name may be a path that moved: look that up alongside.
   const looksComplete = /\.[A-Za-z0-9]+$/.test(query);
-  const [candidates, retired] = await Promise.all([
-    deps.index.suggestCandidates(snapshot, suggestQuery(query)),
-    looksComplete ? deps.index.findRetired(snapshot, query) : Promise.resolve(null),
-  ]);
-  const ranked = rankPaths(query, candidates.map((c) => c.path), limit);
+  const [candidates, retired] = await Promise.all([deps.index.suggestCandidates(snapshot, suggestQuery(query)), looksComplete ? deps.index.findRetired(snapshot, query) : Promise.resolve(null)]);
+  const ranked = rankPaths(
+    query,
+    candidates.map((c) => c.path),
+    limit,
+  );
   let suggestions: Suggestion[] = ranked.map((r) => ({ path: r.path, score: r.score, reason: r.reason }));
   if (retired && !(suggestions[0]?.reason === 'exact')) {
     const movedTo = await deps.index.findByBlobSha(snapshot, retired.blobSha, 1);

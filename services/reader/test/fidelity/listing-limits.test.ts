@@ -4,7 +4,7 @@ import { seedRepository, type FileSpec } from '../support/documents';
 import { call, connectInMemory, ok, textOf } from '../support/mcp-client';
 import { createWorld, type World } from '../support/world';
 
-describe('listing limits as high as the seeds\'', () => {
+describe("listing limits as high as the seeds'", () => {
   let world: World;
   let client: Client;
   let close: () => Promise<void>;

@@ -26,9 +26,7 @@ describe('documents by their published URL', () => {
   let world: World;
   let client: Client;
   let close: () => Promise<void>;
-  const { sites, problems } = parsePublishedSites(
-    'https://blog.example.com/posts/{slug}=acme/blog:content/posts/{slug}.md; https://docs.example.com/{page}=acme/blog:docs/{page}.md',
-  );
+  const { sites, problems } = parsePublishedSites('https://blog.example.com/posts/{slug}=acme/blog:content/posts/{slug}.md; https://docs.example.com/{page}=acme/blog:docs/{page}.md');
 
   beforeAll(async () => {
     world = await createWorld('sqlite');

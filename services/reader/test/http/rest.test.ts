@@ -117,12 +117,30 @@ describe('REST /v1', () => {
   });
 
   test('GET /v1/openapi.json describes every route from the same schemas', async () => {
-    const document = await get<{ openapi: string; paths: Record<string, { get: { operationId: string; parameters: { name: string }[] } }>; components: { schemas: Record<string, { properties: Record<string, unknown> }> } }>('/v1/openapi.json');
+    const document = await get<{
+      openapi: string;
+      paths: Record<string, { get: { operationId: string; parameters: { name: string }[] } }>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    }>('/v1/openapi.json');
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.values(document.paths).map((p) => p.get.operationId).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'search_code_in_repository', 'suggest_paths']);
+    expect(
+      Object.values(document.paths)
+        .map((p) => p.get.operationId)
+        .sort(),
+    ).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'search_code_in_repository', 'suggest_paths']);
     expect(document.paths['/v1/search']!.get.parameters.map((p) => p.name)).toContain('q');
     expect(document.paths['/v1/repositories/{owner}/{repo}/suggest']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'q', 'ref', 'limit']);
-    expect(document.paths['/v1/repositories/{owner}/{repo}/files/{path}']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'path', 'ref', 'start_line', 'end_line', 'offset', 'max_bytes', 'encoding']);
+    expect(document.paths['/v1/repositories/{owner}/{repo}/files/{path}']!.get.parameters.map((p) => p.name)).toEqual([
+      'owner',
+      'repo',
+      'path',
+      'ref',
+      'start_line',
+      'end_line',
+      'offset',
+      'max_bytes',
+      'encoding',
+    ]);
     expect(Object.keys(document.components.schemas.ReadFileOutput!.properties)).toContain('next_start_line');
     expect(document.components.schemas.ErrorBody).toBeDefined();
   });

@@ -47,7 +47,11 @@ describe('what the MCP server offers', () => {
     const repos = await client.complete({ ref: { type: 'ref/resource', uri: 'gitdex://{owner}/{repo}/{+path}' }, argument: { name: 'repo', value: '' }, context: { arguments: { owner: 'octo' } } });
     expect(repos.completion.values).toEqual(expect.arrayContaining(['api', 'web']));
     expect(repos.completion.values).not.toContain('secret');
-    const filePaths = await client.complete({ ref: { type: 'ref/resource', uri: 'gitdex://{owner}/{repo}/{+path}' }, argument: { name: 'path', value: '' }, context: { arguments: { owner: 'octo', repo: 'api' } } });
+    const filePaths = await client.complete({
+      ref: { type: 'ref/resource', uri: 'gitdex://{owner}/{repo}/{+path}' },
+      argument: { name: 'path', value: '' },
+      context: { arguments: { owner: 'octo', repo: 'api' } },
+    });
     expect(filePaths.completion.values).toEqual(expect.arrayContaining(['src/', 'README.md']));
 
     const { prompts } = await client.listPrompts();

@@ -21,8 +21,20 @@ describe.each<IndexKind>(['sqlite', 'memory'])('list_files (%s index)', (kind) =
     const result = await list({});
     const out = ok<ListFilesOutput>(result);
     expect(out.entries.map((e) => e.path)).toEqual([
-      'assets', 'data', 'dist', 'docs', 'modules', 'src', 'unicode', 'vendor',
-      'README.md', 'crlf.txt', 'empty.txt', 'link-to-readme', 'long.txt', 'quotes.json',
+      'assets',
+      'data',
+      'dist',
+      'docs',
+      'modules',
+      'src',
+      'unicode',
+      'vendor',
+      'README.md',
+      'crlf.txt',
+      'empty.txt',
+      'link-to-readme',
+      'long.txt',
+      'quotes.json',
     ]);
     expect(out.entries[3]).toEqual({ type: 'folder', path: 'docs', name: 'docs', file_count: 2 });
     expect(out.entries.find((e) => e.path === 'link-to-readme')).toMatchObject({ type: 'file', kind: 'symlink', target: 'README.md' });
@@ -110,7 +122,13 @@ describe.each<IndexKind>(['sqlite', 'memory'])('list_files (%s index)', (kind) =
     const before = [...first.entries.map((e) => e.path)];
     let cursor = first.next_cursor;
     // A push that adds, changes and removes files in the listed folder.
-    await pushCommit(world.index, { repositoryId: 1, ref: 'refs/heads/main', label: 'octo/api@2', put: { 'src/aaa-new.ts': 'new\n', 'src/utils/helpers.ts': 'changed\n' }, remove: ['src/server/routes.ts'] });
+    await pushCommit(world.index, {
+      repositoryId: 1,
+      ref: 'refs/heads/main',
+      label: 'octo/api@2',
+      put: { 'src/aaa-new.ts': 'new\n', 'src/utils/helpers.ts': 'changed\n' },
+      remove: ['src/server/routes.ts'],
+    });
     while (cursor) {
       const page: ListFilesOutput = ok<ListFilesOutput>(await list({ folder: 'src', depth: 2, limit: 3, cursor }));
       expect(page.freshness.commit).toBe(first.freshness.commit);

@@ -43,7 +43,11 @@ describe.each<IndexKind>(['sqlite', 'memory'])('repository_overview, repositorie
     await seedRepository(world.index, { id: 11, fullName: 'octo/docs', files: { 'readme.MD': 'x'.repeat(9000), 'README.rst': 'rst' } });
     const long = ok<RepositoryOverviewOutput>(await call(client, 'repository_overview', { repository: 'octo/docs' }));
     expect(long.readme).toEqual({ path: 'readme.MD', content: 'x'.repeat(6000), truncated: true, total_chars: 9000 });
-    await seedRepository(world.index, { id: 12, fullName: 'octo/linked', files: { 'README.md': { kind: 'symlink', target: 'docs/README.md', content: 'docs/README.md' }, 'docs/README.md': '# Real\n' } });
+    await seedRepository(world.index, {
+      id: 12,
+      fullName: 'octo/linked',
+      files: { 'README.md': { kind: 'symlink', target: 'docs/README.md', content: 'docs/README.md' }, 'docs/README.md': '# Real\n' },
+    });
     expect(ok<RepositoryOverviewOutput>(await call(client, 'repository_overview', { repository: 'octo/linked' })).readme).toMatchObject({ path: 'docs/README.md', content: '# Real\n' });
     await seedRepository(world.index, { id: 13, fullName: 'octo/bare', files: { 'main.go': 'package main\n' } });
     const bare = await call(client, 'repository_overview', { repository: 'octo/bare' });
@@ -96,7 +100,9 @@ describe.each<IndexKind>(['sqlite', 'memory'])('repository_overview, repositorie
     world.publisher.failing = true;
     const broken = failed(await call(client, 'list_files', { repository: 'octo/broken' }));
     expect(broken.text).not.toMatch(/ghe\.internal|github-source\.js/);
-    expect(broken.text).toMatch(/the last attempt failed: GITHUB_NOT_FOUND: GitHub no longer has this commit or repository\)\. Queuing it for indexing failed just now; try again shortly, or run `gitdex index octo\/broken`/);
+    expect(broken.text).toMatch(
+      /the last attempt failed: GITHUB_NOT_FOUND: GitHub no longer has this commit or repository\)\. Queuing it for indexing failed just now; try again shortly, or run `gitdex index octo\/broken`/,
+    );
     const silent = await connectInMemory(resolveDeps({ index: world.index }));
     expect(failed(await call(silent.client, 'repository_overview', { repository: 'octo/fresh' })).text).toMatch(/This server cannot queue indexing; run `gitdex index octo\/fresh`/);
     await silent.close();

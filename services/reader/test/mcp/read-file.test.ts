@@ -89,7 +89,9 @@ describe.each<IndexKind>(['sqlite', 'memory'])('read_file (%s index)', (kind) =>
     const url = `https://github.com/octo/api/blob/main/src/server/http-server.ts#L3-L4`;
     expect(ok<ReadFileOutput>(await read({ path: url }))).toMatchObject({ start_line: 3, end_line: 4, content: '// server 3\n// server 4' });
     expect(ok<ReadFileOutput>(await read({ path: url, start_line: 7, end_line: 7 }))).toMatchObject({ content: '// server 7' });
-    expect(ok<ReadFileOutput>(await read({ repository: 'https://github.com/OCTO/API', path: `https://github.com/octo/api/blob/${API_COMMIT.slice(0, 12)}/README.md` }))).toMatchObject({ path: 'README.md' });
+    expect(ok<ReadFileOutput>(await read({ repository: 'https://github.com/OCTO/API', path: `https://github.com/octo/api/blob/${API_COMMIT.slice(0, 12)}/README.md` }))).toMatchObject({
+      path: 'README.md',
+    });
     expect(failed(await read({ path: 'https://github.com/octo/web/blob/main/README.md' })).text).toMatch(/the URL is of octo\/web but repository is octo\/api/);
     expect(failed(await read({ path: 'https://github.com/octo/api/tree/main/src' })).text).toMatch(/that URL is a folder \(tree\); list it with list_files/);
   });
@@ -142,7 +144,13 @@ describe.each<IndexKind>(['sqlite', 'memory'])('read_file (%s index)', (kind) =>
   });
 
   test('a moved file points to where its content went', async () => {
-    await pushCommit(world.index, { repositoryId: 1, ref: 'refs/heads/main', label: 'octo/api@2', put: { 'src/lib/format.ts': 'export const format = (s: string) => s;\n' }, remove: ['src/utils/format.ts'] });
+    await pushCommit(world.index, {
+      repositoryId: 1,
+      ref: 'refs/heads/main',
+      label: 'octo/api@2',
+      put: { 'src/lib/format.ts': 'export const format = (s: string) => s;\n' },
+      remove: ['src/utils/format.ts'],
+    });
     const moved = failed(await read({ path: 'src/utils/format.ts' }));
     expect(moved.text).toMatch(/It was moved: its content is now at src\/lib\/format.ts\./);
     expect(moved.suggestions[0]).toBe('src/lib/format.ts');

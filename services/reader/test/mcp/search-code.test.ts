@@ -36,7 +36,13 @@ describe.each<IndexKind>(['sqlite', 'memory'])('search_code (%s index)', (kind) 
     expect(out.files.map((f) => f.path)).toEqual(['src/retry.ts', 'README.md', 'src/client.ts', 'src/deep/nested/folder/use.ts', 'test/retry.test.ts', 'vendor/lib.js', 'src/words.ts']);
     const [definition] = out.files;
     expect(definition?.matches).toEqual([
-      { line: 2, text: 'export function retryAfterMs(response: Response) {', ranges: [[16, 28]], before: ['import { x } from "./x";'], after: ['  return Number(response.headers.get("retry-after")) * 1000;'] },
+      {
+        line: 2,
+        text: 'export function retryAfterMs(response: Response) {',
+        ranges: [[16, 28]],
+        before: ['import { x } from "./x";'],
+        after: ['  return Number(response.headers.get("retry-after")) * 1000;'],
+      },
     ]);
     expect(definition?.url).toMatch(/^https:\/\/github\.com\/octo\/code\/blob\/[0-9a-f]{40}\/src\/retry\.ts$/);
     expect(out.files[2]?.matches.map((m) => m.line)).toEqual([1, 3]);
@@ -71,7 +77,7 @@ describe.each<IndexKind>(['sqlite', 'memory'])('search_code (%s index)', (kind) 
     expect(markdown.files.map((f) => f.path)).toEqual(['README.md']);
   });
 
-  test('pages with a cursor pinned to the first page\'s commit, even after a push', async () => {
+  test("pages with a cursor pinned to the first page's commit, even after a push", async () => {
     const first = ok<SearchCodeOutput>(await search({ query: 'retryAfterMs', limit: 2 }));
     expect(first.files).toHaveLength(2);
     expect(first.next_cursor).not.toBeNull();

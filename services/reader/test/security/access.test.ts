@@ -97,10 +97,19 @@ describe('MCP: what each token reads, and what it never sees', () => {
 
     test('search_code over every repository finds private content only where the token covers it, and never counts the rest', async () => {
       const { client, close } = await connectInMemory(depsFor(world), principal);
-      for (const args of [{ query: 'canary' }, { query: 'CANARY-[a-z]+-[0-9a-f]{8}', regex: true }, { query: 'canary', repositories: ['hidden-org/*', 'acme/*'] }, { query: 'canary', repositories: ['*'] }]) {
+      for (const args of [
+        { query: 'canary' },
+        { query: 'CANARY-[a-z]+-[0-9a-f]{8}', regex: true },
+        { query: 'canary', repositories: ['hidden-org/*', 'acme/*'] },
+        { query: 'canary', repositories: ['*'] },
+      ]) {
         const answer = ok<SearchCodeOutput>(await call(client, 'search_code', args));
         const searched = answer.repositories.map((r) => r.repository);
-        for (const repository of PRIVATE_INDEXED) expect({ repository, searched: searched.includes(repository) }).toEqual({ repository, searched: mayRead(caller, repository) && (args.repositories === undefined || args.repositories.some((p) => p === '*' || repository.startsWith(p.slice(0, -1)))) });
+        for (const repository of PRIVATE_INDEXED)
+          expect({ repository, searched: searched.includes(repository) }).toEqual({
+            repository,
+            searched: mayRead(caller, repository) && (args.repositories === undefined || args.repositories.some((p) => p === '*' || repository.startsWith(p.slice(0, -1)))),
+          });
         const readableCanaryFiles = PRIVATE_INDEXED.filter((r) => searched.includes(r)).reduce((n, r) => n + answer.files.filter((f) => f.repository === r).length, 0);
         expect(answer.total_files).toBe(readableCanaryFiles);
         expect(answer.files.every((f) => searched.includes(f.repository))).toBe(true);

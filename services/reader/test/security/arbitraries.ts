@@ -9,19 +9,111 @@ export function runs(base: number): number {
 
 /** Paths that have broken path handling elsewhere: traversal, encodings, separators, NUL, control and odd Unicode. */
 export const HOSTILE_PATHS = [
-  '..', '../..', '../etc/passwd', 'src/../../../etc/passwd', 'src/..', './../x', '....//....//etc/passwd',
-  '%2e%2e', '%2e%2e/%2e%2e/etc/passwd', '..%2f..%2fetc%2fpasswd', '%252e%252e%252f', '.%2e/', '%2e./', '%c0%ae%c0%ae/', '..%c0%af', '..%00/',
-  '..\\..\\windows\\win.ini', 'src\\..\\..\\x', '\\\\server\\share\\x', 'C:\\Windows\\system.ini', 'C:/Windows', '/etc/passwd', '//etc/passwd', '///', '/',
-  'file:///etc/passwd', 'https://github.com/hidden-org/vault-q7/blob/main/src/index.ts', 'https://github.com/acme/internal-x9/tree/main/docs',
-  'https://github.com/acme/tools/blob/main/../../hidden-org/vault-q7/blob/main/README.md', 'https://evil.example.com/acme/tools/blob/main/README.md',
-  'https://raw.githubusercontent.com/hidden-org/vault-q7/main/README.md', 'git@github.com:hidden-org/vault-q7.git', 'javascript:alert(1)', 'data:text/plain,hi',
-  'https://github.com/acme/tools/blob/main/README.md#L99999999999999999999-L1', 'https://github.com/acme/tools/blob/main/README.md#L-1', 'https://github.com/acme/tools/blob/%00/README.md',
-  'src/index.ts\u0000.png', 'a\u0000b', '\u0000', '\u0007\u001b[31mred', '\r\nX-Injected: 1', 'line\nbreak', '\t', '\u202eevil.txt', '\u200bREADME.md', '\ufeffREADME.md',
-  'unicode/cafe\u0301.md', 'unicode/café.md', 'UNICODE/CAFÉ.MD', 'unicode/ｃａｆé.md', 'ﬁle', '\ud800', '\udfff\ud800', '😀/'.repeat(300),
-  '.', './', '', ' ', '  README.md  ', 'README.md/', 'README.md/.', 'README.md/..', 'dots/...', 'dots/..hidden', 'dots/.../x',
-  '%', '%%', '%zz', '%ff%fe', '%u002e%u002e', '?', '#', '&', 'src/index.ts?x=1', 'src/*', '*', '**/*', 'src/%', 'src/_', '[a-z]', '{a,b}', '~', '~/.ssh/id_rsa', '$HOME', '${jndi:ldap://x}',
-  "'; DROP TABLE files; --", '" OR 1=1 --', 'path:(*)', '*:*', 'a AND b', '\\', '/\\/\\', 'x'.repeat(999), 'x'.repeat(1000), 'x'.repeat(1001), 'x'.repeat(5000), 'a/'.repeat(600), '/'.repeat(2000),
-  'vault-only-z8/keys.txt', 'acme-only-k3/config.ts', 'docs/plan-zz9.md', 'space name/file with spaces.txt', 'percent/%2e%2e.txt', 'back\\slash.txt',
+  '..',
+  '../..',
+  '../etc/passwd',
+  'src/../../../etc/passwd',
+  'src/..',
+  './../x',
+  '....//....//etc/passwd',
+  '%2e%2e',
+  '%2e%2e/%2e%2e/etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  '%252e%252e%252f',
+  '.%2e/',
+  '%2e./',
+  '%c0%ae%c0%ae/',
+  '..%c0%af',
+  '..%00/',
+  '..\\..\\windows\\win.ini',
+  'src\\..\\..\\x',
+  '\\\\server\\share\\x',
+  'C:\\Windows\\system.ini',
+  'C:/Windows',
+  '/etc/passwd',
+  '//etc/passwd',
+  '///',
+  '/',
+  'file:///etc/passwd',
+  'https://github.com/hidden-org/vault-q7/blob/main/src/index.ts',
+  'https://github.com/acme/internal-x9/tree/main/docs',
+  'https://github.com/acme/tools/blob/main/../../hidden-org/vault-q7/blob/main/README.md',
+  'https://evil.example.com/acme/tools/blob/main/README.md',
+  'https://raw.githubusercontent.com/hidden-org/vault-q7/main/README.md',
+  'git@github.com:hidden-org/vault-q7.git',
+  'javascript:alert(1)',
+  'data:text/plain,hi',
+  'https://github.com/acme/tools/blob/main/README.md#L99999999999999999999-L1',
+  'https://github.com/acme/tools/blob/main/README.md#L-1',
+  'https://github.com/acme/tools/blob/%00/README.md',
+  'src/index.ts\u0000.png',
+  'a\u0000b',
+  '\u0000',
+  '\u0007\u001b[31mred',
+  '\r\nX-Injected: 1',
+  'line\nbreak',
+  '\t',
+  '\u202eevil.txt',
+  '\u200bREADME.md',
+  '\ufeffREADME.md',
+  'unicode/cafe\u0301.md',
+  'unicode/café.md',
+  'UNICODE/CAFÉ.MD',
+  'unicode/ｃａｆé.md',
+  'ﬁle',
+  '\ud800',
+  '\udfff\ud800',
+  '😀/'.repeat(300),
+  '.',
+  './',
+  '',
+  ' ',
+  '  README.md  ',
+  'README.md/',
+  'README.md/.',
+  'README.md/..',
+  'dots/...',
+  'dots/..hidden',
+  'dots/.../x',
+  '%',
+  '%%',
+  '%zz',
+  '%ff%fe',
+  '%u002e%u002e',
+  '?',
+  '#',
+  '&',
+  'src/index.ts?x=1',
+  'src/*',
+  '*',
+  '**/*',
+  'src/%',
+  'src/_',
+  '[a-z]',
+  '{a,b}',
+  '~',
+  '~/.ssh/id_rsa',
+  '$HOME',
+  '${jndi:ldap://x}',
+  "'; DROP TABLE files; --",
+  '" OR 1=1 --',
+  'path:(*)',
+  '*:*',
+  'a AND b',
+  '\\',
+  '/\\/\\',
+  'x'.repeat(999),
+  'x'.repeat(1000),
+  'x'.repeat(1001),
+  'x'.repeat(5000),
+  'a/'.repeat(600),
+  '/'.repeat(2000),
+  'vault-only-z8/keys.txt',
+  'acme-only-k3/config.ts',
+  'docs/plan-zz9.md',
+  'space name/file with spaces.txt',
+  'percent/%2e%2e.txt',
+  'back\\slash.txt',
 ];
 
 const segment = fc.oneof(
@@ -36,30 +128,129 @@ export const hostilePath: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.array(segment, { minLength: 1, maxLength: 8 }).chain((parts) => fc.constantFrom('/', '\\', '//').map((sep) => parts.join(sep))) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 990, maxLength: 1100 }) },
-  { weight: 1, arbitrary: fc.constantFrom('src/index.ts', 'README.md', 'docs/guide.md', 'src/server/http.ts').chain((p) => fc.constantFrom(p, p.toUpperCase(), `/${p}`, `./${p}`, `${p}/`, p.replaceAll('/', '//'), p.normalize('NFD'))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('src/index.ts', 'README.md', 'docs/guide.md', 'src/server/http.ts')
+      .chain((p) => fc.constantFrom(p, p.toUpperCase(), `/${p}`, `./${p}`, `${p}/`, p.replaceAll('/', '//'), p.normalize('NFD'))),
+  },
 );
 
 /** Repository names: readable, private (in any case and as URLs), their twins, and junk. */
 export const hostileRepository: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...PUBLIC, ACME_PRIVATE, VAULT, UNINDEXED_PRIVATE) },
-  { weight: 2, arbitrary: fc.constantFrom(ACME_PRIVATE, VAULT, UNINDEXED_PRIVATE).chain((name) => fc.constantFrom(name.toUpperCase(), `https://github.com/${name}`, `https://github.com/${name}/blob/main/README.md`, `https://github.com/${name}.git`, `git@github.com:${name}.git`, `http://github.com/${name}/`, `${name}/`, ` ${name} `, `${name}\u0000`, name.replace('/', '//'), name.replace('/', '\\'))) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom(ACME_PRIVATE, VAULT, UNINDEXED_PRIVATE)
+      .chain((name) =>
+        fc.constantFrom(
+          name.toUpperCase(),
+          `https://github.com/${name}`,
+          `https://github.com/${name}/blob/main/README.md`,
+          `https://github.com/${name}.git`,
+          `git@github.com:${name}.git`,
+          `http://github.com/${name}/`,
+          `${name}/`,
+          ` ${name} `,
+          `${name}\u0000`,
+          name.replace('/', '//'),
+          name.replace('/', '\\'),
+        ),
+      ),
+  },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('', ' ', '/', 'acme', 'acme/', '/tools', 'a/b/c', '..', '../acme/tools', 'acme/..', 'acme/tools/../../hidden-org/vault-q7', 'hidden-org', 'hidden-org/*', '*', '*/*', 'acme/*', '%', 'acme/tools%00', 'x'.repeat(2049), `${'a'.repeat(500)}/${'b'.repeat(500)}`, 'https://evil.example.com/acme/tools', 'javascript:alert(1)', 'acme/tools?x=1', 'acme/tools#x', 'ACME/TOOLS', 'acme／tools', 'аcme/tools'),
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '/',
+      'acme',
+      'acme/',
+      '/tools',
+      'a/b/c',
+      '..',
+      '../acme/tools',
+      'acme/..',
+      'acme/tools/../../hidden-org/vault-q7',
+      'hidden-org',
+      'hidden-org/*',
+      '*',
+      '*/*',
+      'acme/*',
+      '%',
+      'acme/tools%00',
+      'x'.repeat(2049),
+      `${'a'.repeat(500)}/${'b'.repeat(500)}`,
+      'https://evil.example.com/acme/tools',
+      'javascript:alert(1)',
+      'acme/tools?x=1',
+      'acme/tools#x',
+      'ACME/TOOLS',
+      'acme／tools',
+      'аcme/tools',
+    ),
   },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 80 }) },
   { weight: 1, arbitrary: fc.tuple(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 })).map(([o, r]) => `${o}/${r}`) },
 );
 
 export const hostileRef: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('main', 'refs/heads/main', 'heads/main', 'tags/v1', 'refs/tags/v1', 'HEAD', 'main~1', 'main^', '@{-1}', '..', 'refs/heads/../../x', 'a'.repeat(7), '0'.repeat(40), 'f'.repeat(41), 'deadbee', 'DEADBEEF', '', ' ', 'x'.repeat(301), 'refs/heads/', '*', 'main\u0000', 'refs/heads/main\n'),
+  fc.constantFrom(
+    'main',
+    'refs/heads/main',
+    'heads/main',
+    'tags/v1',
+    'refs/tags/v1',
+    'HEAD',
+    'main~1',
+    'main^',
+    '@{-1}',
+    '..',
+    'refs/heads/../../x',
+    'a'.repeat(7),
+    '0'.repeat(40),
+    'f'.repeat(41),
+    'deadbee',
+    'DEADBEEF',
+    '',
+    ' ',
+    'x'.repeat(301),
+    'refs/heads/',
+    '*',
+    'main\u0000',
+    'refs/heads/main\n',
+  ),
   fc.string({ unit: 'binary', maxLength: 60 }),
   fc.stringMatching(/^[0-9a-f]{1,45}$/),
 );
 
 /** Numbers a JSON body can carry, and the ones it cannot that a program may still send. */
 export const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1, 2, 400, 401, 10_000, 2 ** 31, 2 ** 32, 2 ** 53, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 1e21, 1e308, -1e308, Number.MIN_VALUE, 0.5, 1.5, NaN, Infinity, -Infinity),
+  fc.constantFrom(
+    0,
+    -0,
+    -1,
+    1,
+    2,
+    400,
+    401,
+    10_000,
+    2 ** 31,
+    2 ** 32,
+    2 ** 53,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e21,
+    1e308,
+    -1e308,
+    Number.MIN_VALUE,
+    0.5,
+    1.5,
+    NaN,
+    Infinity,
+    -Infinity,
+  ),
   fc.integer(),
   fc.double(),
   fc.constantFrom('1', '10', '-1', '1e3', '0x10', ' 5 ', '', 'NaN', 'Infinity', '1'.repeat(400)),
@@ -86,7 +277,8 @@ export const slot = <T>(right: fc.Arbitrary<T>): fc.Arbitrary<unknown> => fc.one
 /** A whole number as the schemas want it most of the time, and any number now and then. */
 const lineOrCount: fc.Arbitrary<unknown> = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 1200 }) }, { weight: 1, arbitrary: hostileNumber });
 /** Present in `present` calls out of `present + absent` (left out otherwise). */
-const optional = <T>(arbitrary: fc.Arbitrary<T>, absent = 1, present = 1): fc.Arbitrary<T | undefined> => fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: present, arbitrary });
+const optional = <T>(arbitrary: fc.Arbitrary<T>, absent = 1, present = 1): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: present, arbitrary });
 
 /**
  * Arguments for each tool. "shaped": every value of the right type, its content hostile (paths,
@@ -97,7 +289,27 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
   const v = <T>(right: fc.Arbitrary<T>) => (mode === 'shaped' ? right : slot(right));
   const repository = mode === 'shaped' ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...PUBLIC, ACME_PRIVATE, VAULT) }, { weight: 2, arbitrary: hostileRepository }) : slot(hostileRepository);
   const number = mode === 'shaped' ? lineOrCount : hostileNumber;
-  const path = mode === 'shaped' ? fc.oneof({ weight: 1, arbitrary: fc.constantFrom('README.md', 'src/index.ts', 'src/server/http.ts', 'docs/guide.md', 'docs', 'src', 'vault-only-z8/keys.txt', 'acme-only-k3/config.ts', 'space name/file with spaces.txt', 'unicode/café.md') }, { weight: 2, arbitrary: hostilePath }) : slot(hostilePath);
+  const path =
+    mode === 'shaped'
+      ? fc.oneof(
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              'README.md',
+              'src/index.ts',
+              'src/server/http.ts',
+              'docs/guide.md',
+              'docs',
+              'src',
+              'vault-only-z8/keys.txt',
+              'acme-only-k3/config.ts',
+              'space name/file with spaces.txt',
+              'unicode/café.md',
+            ),
+          },
+          { weight: 2, arbitrary: hostilePath },
+        )
+      : slot(hostilePath);
   const within = (max: number) => (mode === 'shaped' ? fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max }) }, { weight: 1, arbitrary: hostileNumber }) : number);
   const shape: Record<string, fc.Arbitrary<unknown>> = ((): Record<string, fc.Arbitrary<unknown>> => {
     switch (tool) {
@@ -127,7 +339,9 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
 export const hostileCursor: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 100 }),
   fc.jsonValue({ maxDepth: 3 }).map((v) => Buffer.from(JSON.stringify(v) ?? 'null').toString('base64url')),
-  fc.record({ v: fc.constantFrom(1, 2, -1), r: fc.integer(), ref: hostileRef, g: hostileNumber, f: hostilePath, d: hostileNumber, o: hostileNumber, a: fc.string() }, { requiredKeys: [] }).map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
+  fc
+    .record({ v: fc.constantFrom(1, 2, -1), r: fc.integer(), ref: hostileRef, g: hostileNumber, f: hostilePath, d: hostileNumber, o: hostileNumber, a: fc.string() }, { requiredKeys: [] })
+    .map((v) => Buffer.from(JSON.stringify(v)).toString('base64url')),
   // Well-formed cursors forged for any repository of the world (ids 101 to 105, private ones included) and any position.
   fc
     .record({

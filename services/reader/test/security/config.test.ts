@@ -92,7 +92,13 @@ describe('GITDEX_READER_TOKENS_FILE', () => {
   };
 
   test('a JSON array of {name, token, repositories}; merged with GITDEX_READER_TOKENS', () => {
-    const path = file('ok.json', JSON.stringify([{ name: 'alice', token: `${A} with = and ; inside`.replaceAll(' ', '_'), repositories: ['ACME/*'] }, { name: 'ci', token: B, repositories: [] }]));
+    const path = file(
+      'ok.json',
+      JSON.stringify([
+        { name: 'alice', token: `${A} with = and ; inside`.replaceAll(' ', '_'), repositories: ['ACME/*'] },
+        { name: 'ci', token: B, repositories: [] },
+      ]),
+    );
     const env = loadEnv({ GITDEX_READER_TOKENS_FILE: path, GITDEX_READER_TOKENS: `bot:${'c'.repeat(16)}=*` });
     expect(env.GITDEX_READER_TOKENS_FILE).toEqual([
       { name: 'alice', token: `${A}_with_=_and_;_inside`, repositories: ['acme/*'] },
@@ -143,7 +149,9 @@ describe('the other reader security settings', () => {
   });
 
   test('values are read and checked', () => {
-    expect(loadEnv({ GITDEX_REQUIRE_AUTH: 'true', GITDEX_READER_TOKENS: `a:${A}=*`, GITDEX_READER_RATE_LIMIT: '0', GITDEX_READER_RATE_BURST: '20', GITDEX_ALLOWED_HOSTS: 'Code.Example.com, gitdex:8080' })).toMatchObject({
+    expect(
+      loadEnv({ GITDEX_REQUIRE_AUTH: 'true', GITDEX_READER_TOKENS: `a:${A}=*`, GITDEX_READER_RATE_LIMIT: '0', GITDEX_READER_RATE_BURST: '20', GITDEX_ALLOWED_HOSTS: 'Code.Example.com, gitdex:8080' }),
+    ).toMatchObject({
       GITDEX_REQUIRE_AUTH: true,
       GITDEX_READER_RATE_LIMIT: 0,
       GITDEX_READER_RATE_BURST: 20,

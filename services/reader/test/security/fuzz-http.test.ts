@@ -55,12 +55,50 @@ const ownerRepo = hostileRepository.chain((name) => {
   const [owner = '', repo = ''] = name.split('/', 2);
   return fc.tuple(segment(fc.constant(owner)), segment(fc.constant(repo)));
 });
-const filePath = fc.oneof(segment(pathText), fc.array(segment(pathText), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('/')));
-const queryValue = fc.oneof(hostilePath, hostileRef, hostileRepository, fc.constantFrom('1', '0', '-1', '400', '1e3', '9'.repeat(40), 'NaN', ''), wrongType.map((v) => { try { return String(v); } catch { return '[object]'; } }));
-const queryKey = fc.constantFrom('ref', 'start_line', 'end_line', 'depth', 'limit', 'cursor', 'folder', 'q', 'repository', 'repositories', '_', '_cache', 'path', '__proto__', 'constructor', 'a[b]', 'x', '');
-const query = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 5 }).chain((pairs) =>
-  fc.constantFrom('&', ';').map((sep) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent((v as string & { toWellFormed(): string }).toWellFormed())}`).join(sep)}`)),
+const filePath = fc.oneof(
+  segment(pathText),
+  fc.array(segment(pathText), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('/')),
 );
+const queryValue = fc.oneof(
+  hostilePath,
+  hostileRef,
+  hostileRepository,
+  fc.constantFrom('1', '0', '-1', '400', '1e3', '9'.repeat(40), 'NaN', ''),
+  wrongType.map((v) => {
+    try {
+      return String(v);
+    } catch {
+      return '[object]';
+    }
+  }),
+);
+const queryKey = fc.constantFrom(
+  'ref',
+  'start_line',
+  'end_line',
+  'depth',
+  'limit',
+  'cursor',
+  'folder',
+  'q',
+  'repository',
+  'repositories',
+  '_',
+  '_cache',
+  'path',
+  '__proto__',
+  'constructor',
+  'a[b]',
+  'x',
+  '',
+);
+const query = fc
+  .array(fc.tuple(queryKey, queryValue), { maxLength: 5 })
+  .chain((pairs) =>
+    fc
+      .constantFrom('&', ';')
+      .map((sep) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent((v as string & { toWellFormed(): string }).toWellFormed())}`).join(sep)}`)),
+  );
 const anyRoute = fc.oneof(
   fc.tuple(ownerRepo, query).map(([[o, r], q]) => `/v1/repositories/${o}/${r}${q}`),
   fc.tuple(ownerRepo, query).map(([[o, r], q]) => `/v1/repositories/${o}/${r}/tree${q}`),
@@ -69,17 +107,42 @@ const anyRoute = fc.oneof(
   fc.tuple(ownerRepo, query).map(([[o, r], q]) => `/v1/repositories/${o}/${r}/suggest${q}`),
   query.map((q) => `/v1/repositories${q}`),
   fc.tuple(fc.array(segment(fc.string({ maxLength: 12 })), { maxLength: 6 }), query).map(([parts, q]) => `/v1/${parts.join('/')}${q}`),
-  fc.constantFrom('/v1', '/v1/', '/v1/openapi.json', '/v1/repositories/', '/v1//repositories', '/v1/repositories/acme', '/v1/repositories/acme/tools/files/', '/v1/repositories/acme/tools/files', '/v1/repositories/acme/tools/tree/', '/v1/%2e%2e/healthz', '/v1/repositories/acme/tools/files/..%2f..%2f..%2fetc%2fpasswd', '/v1/repositories/hidden-org/vault-q7/files/README.md', '/v1/repositories/acme/tools/files/src/index.ts%00.png'),
+  fc.constantFrom(
+    '/v1',
+    '/v1/',
+    '/v1/openapi.json',
+    '/v1/repositories/',
+    '/v1//repositories',
+    '/v1/repositories/acme',
+    '/v1/repositories/acme/tools/files/',
+    '/v1/repositories/acme/tools/files',
+    '/v1/repositories/acme/tools/tree/',
+    '/v1/%2e%2e/healthz',
+    '/v1/repositories/acme/tools/files/..%2f..%2f..%2fetc%2fpasswd',
+    '/v1/repositories/hidden-org/vault-q7/files/README.md',
+    '/v1/repositories/acme/tools/files/src/index.ts%00.png',
+  ),
 );
 /** Routes up to 8 KiB (a cut may split a %-escape: one more malformed case), and now and then one past Node's 16 KiB header limit. */
 const route = fc.oneof({ weight: 30, arbitrary: anyRoute.map((p) => p.slice(0, 8192)) }, { weight: 1, arbitrary: anyRoute.map((p) => `${p}${p.includes('?') ? '&' : '?'}_pad=${'x'.repeat(17_000)}`) });
 const CALLERS: Caller[] = ['anonymous', 'publicToken', 'acmeToken', 'vaultToken'];
 const authorization = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...CALLERS).map((caller) => ({ caller, header: caller === 'anonymous' ? undefined : `Bearer ${TOKENS[caller]}` })) },
-  { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 60 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')), fc.constantFrom('Bearer', 'Bearer ', 'Basic Og==', `Bearer ${TOKENS.acmeToken}x`, `Bearer ${TOKENS.acmeToken.toUpperCase()}`, `Token ${TOKENS.adminToken}`, 'Bearer '.repeat(100))).map((header) => ({ caller: 'wrong' as const, header })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof(
+        fc.string({ maxLength: 60 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+        fc.constantFrom('Bearer', 'Bearer ', 'Basic Og==', `Bearer ${TOKENS.acmeToken}x`, `Bearer ${TOKENS.acmeToken.toUpperCase()}`, `Token ${TOKENS.adminToken}`, 'Bearer '.repeat(100)),
+      )
+      .map((header) => ({ caller: 'wrong' as const, header })),
+  },
 );
 /** An Origin header in one request of five (a browser page); null: none, as agents and CLIs send. */
-const origin = fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.oneof(fc.constantFrom('http://localhost:3000', 'null', 'https://evil.example.com', 'https://ide.example.com', 'http://127.0.0.1', 'file://', ''), fc.webUrl()) });
+const origin = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.oneof(fc.constantFrom('http://localhost:3000', 'null', 'https://evil.example.com', 'https://ide.example.com', 'http://127.0.0.1', 'file://', ''), fc.webUrl()) },
+);
 
 function requestText(path: string): string {
   try {
@@ -146,25 +209,35 @@ describe('REST /v1', () => {
 
   test('methods other than GET, odd headers and bodies on /v1: answered in JSON, below 500', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET'), route, fc.uint8Array({ maxLength: 2000 }), fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'), async (method, path, body, contentType) => {
-        const started = Date.now();
-        const answer = await send(server.url, method, path, { 'content-type': contentType, 'content-length': String(body.length) }, Buffer.from(body));
-        if (Date.now() - started > 1000) console.log('slow', method, path, Date.now() - started);
-        expect(answer.status).toBeLessThan(500);
-        if (method !== 'HEAD' && answer.status !== 204) checkHttp(answer, 'rest');
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET'),
+        route,
+        fc.uint8Array({ maxLength: 2000 }),
+        fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
+        async (method, path, body, contentType) => {
+          const started = Date.now();
+          const answer = await send(server.url, method, path, { 'content-type': contentType, 'content-length': String(body.length) }, Buffer.from(body));
+          if (Date.now() - started > 1000) console.log('slow', method, path, Date.now() - started);
+          expect(answer.status).toBeLessThan(500);
+          if (method !== 'HEAD' && answer.status !== 204) checkHttp(answer, 'rest');
+        },
+      ),
       { numRuns: runs(150) },
     );
   });
 
   test('Host headers that are not this machine are refused (403) before anything is read', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.domain(), fc.constantFrom('evil.example.com', 'localhost.evil.test', '127.0.0.1.nip.io', '0.0.0.0', '[::]', '127.1', '2130706433', 'LOCALHOST.', 'localhost:99999')), anyRoute.map((p) => p.slice(0, 8192)), async (host, path) => {
-        const answer = await send(server.url, 'GET', path, { host });
-        const local = ['localhost', 'localhost.', '127.0.0.1', '[::1]'].includes(host.toLowerCase().replace(/:\d{1,5}$/, ''));
-        if (!local) expect({ host, status: answer.status }).toEqual({ host, status: 403 });
-        checkHttp(answer, 'rest');
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.domain(), fc.constantFrom('evil.example.com', 'localhost.evil.test', '127.0.0.1.nip.io', '0.0.0.0', '[::]', '127.1', '2130706433', 'LOCALHOST.', 'localhost:99999')),
+        anyRoute.map((p) => p.slice(0, 8192)),
+        async (host, path) => {
+          const answer = await send(server.url, 'GET', path, { host });
+          const local = ['localhost', 'localhost.', '127.0.0.1', '[::1]'].includes(host.toLowerCase().replace(/:\d{1,5}$/, ''));
+          if (!local) expect({ host, status: answer.status }).toEqual({ host, status: 403 });
+          checkHttp(answer, 'rest');
+        },
+      ),
       { numRuns: runs(100) },
     );
   });
@@ -174,7 +247,9 @@ describe('MCP over HTTP', () => {
   const post = (body: Buffer | string, headers: Record<string, string> = {}) => send(server.url, 'POST', '/mcp', { ...JSON_RPC_HEADERS, ...headers }, body);
 
   test('tools/call with hostile arguments: a JSON-RPC answer below 500, an isError result with a known code, never another repository', async () => {
-    const call = fc.constantFrom('read_file', 'list_files', 'repository_overview', 'repositories_state', 'suggest_paths').chain((tool) => fc.tuple(fc.constant(tool), fc.oneof(toolArguments(tool), toolArguments(tool, 'malformed'))));
+    const call = fc
+      .constantFrom('read_file', 'list_files', 'repository_overview', 'repositories_state', 'suggest_paths')
+      .chain((tool) => fc.tuple(fc.constant(tool), fc.oneof(toolArguments(tool), toolArguments(tool, 'malformed'))));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CALLERS), call, async (caller, [tool, args]) => {
         const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: tool, arguments: args } });
@@ -200,8 +275,44 @@ describe('MCP over HTTP', () => {
       {
         jsonrpc: fc.oneof(fc.constant('2.0'), wrongType),
         id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), wrongType),
-        method: fc.oneof(fc.constantFrom('initialize', 'tools/list', 'tools/call', 'resources/read', 'resources/templates/list', 'resources/list', 'prompts/list', 'prompts/get', 'completion/complete', 'ping', 'logging/setLevel', 'notifications/initialized', 'notifications/cancelled', 'sampling/createMessage', 'rpc.discover', '__proto__'), fc.string({ maxLength: 30 }), wrongType),
-        params: fc.oneof(fc.jsonValue({ maxDepth: 5 }), fc.record({ name: fc.oneof(fc.string(), wrongType), uri: fc.oneof(fc.string(), wrongType), arguments: wrongType, ref: wrongType, argument: wrongType, protocolVersion: fc.oneof(fc.string(), wrongType), capabilities: wrongType, clientInfo: wrongType }, { requiredKeys: [] })),
+        method: fc.oneof(
+          fc.constantFrom(
+            'initialize',
+            'tools/list',
+            'tools/call',
+            'resources/read',
+            'resources/templates/list',
+            'resources/list',
+            'prompts/list',
+            'prompts/get',
+            'completion/complete',
+            'ping',
+            'logging/setLevel',
+            'notifications/initialized',
+            'notifications/cancelled',
+            'sampling/createMessage',
+            'rpc.discover',
+            '__proto__',
+          ),
+          fc.string({ maxLength: 30 }),
+          wrongType,
+        ),
+        params: fc.oneof(
+          fc.jsonValue({ maxDepth: 5 }),
+          fc.record(
+            {
+              name: fc.oneof(fc.string(), wrongType),
+              uri: fc.oneof(fc.string(), wrongType),
+              arguments: wrongType,
+              ref: wrongType,
+              argument: wrongType,
+              protocolVersion: fc.oneof(fc.string(), wrongType),
+              capabilities: wrongType,
+              clientInfo: wrongType,
+            },
+            { requiredKeys: [] },
+          ),
+        ),
       },
       { requiredKeys: [] },
     );
@@ -219,8 +330,25 @@ describe('MCP over HTTP', () => {
   test('bodies that are not JSON, invalid UTF-8 and wrong headers: 4xx with a JSON-RPC error', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.uint8Array({ maxLength: 4000 }).map((b) => Buffer.from(b)), fc.string({ unit: 'binary', maxLength: 500 }).map((s) => Buffer.from(s, 'utf8')), fc.constantFrom(Buffer.from([0xff, 0xfe, 0x7b]), Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"\xc3\x28"}}', 'latin1'), Buffer.from('{"a":1}{"b":2}'), Buffer.from(''), Buffer.from('\ufeff{}'))),
-        fc.record({ 'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'text/plain', 'application/jsonx', ''), accept: fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/html', '*/*', ''), 'mcp-protocol-version': fc.constantFrom('2025-06-18', '2024-11-05', '1999-01-01', 'x', '') }, { requiredKeys: [] }),
+        fc.oneof(
+          fc.uint8Array({ maxLength: 4000 }).map((b) => Buffer.from(b)),
+          fc.string({ unit: 'binary', maxLength: 500 }).map((s) => Buffer.from(s, 'utf8')),
+          fc.constantFrom(
+            Buffer.from([0xff, 0xfe, 0x7b]),
+            Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"\xc3\x28"}}', 'latin1'),
+            Buffer.from('{"a":1}{"b":2}'),
+            Buffer.from(''),
+            Buffer.from('\ufeff{}'),
+          ),
+        ),
+        fc.record(
+          {
+            'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'text/plain', 'application/jsonx', ''),
+            accept: fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/html', '*/*', ''),
+            'mcp-protocol-version': fc.constantFrom('2025-06-18', '2024-11-05', '1999-01-01', 'x', ''),
+          },
+          { requiredKeys: [] },
+        ),
         async (body, headers) => {
           const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== ''));
           const answer = await send(server.url, 'POST', '/mcp', { ...clean, 'content-length': String(body.length) }, body);
@@ -284,7 +412,13 @@ describe('with the index down on purpose', () => {
         }),
         { numRuns: runs(100) },
       );
-      const tool = await send(down.url, 'POST', '/mcp', JSON_RPC_HEADERS, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file', arguments: { repository: 'acme/tools', path: 'README.md' } } }));
+      const tool = await send(
+        down.url,
+        'POST',
+        '/mcp',
+        JSON_RPC_HEADERS,
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file', arguments: { repository: 'acme/tools', path: 'README.md' } } }),
+      );
       expect(tool.status).toBe(200);
       expect(JSON.parse(tool.body)).toMatchObject({ result: { isError: true, _meta: { 'gitdex/error': { code: 'UNAVAILABLE' } } } });
     } finally {

@@ -144,7 +144,8 @@ describe.each(TOOL_NAMES)('%s', (tool) => {
     const outcomes: { key: string; shape: string; code: string | undefined; chars: number }[] = [];
     for (const key of keys) {
       for (const [shape, value] of HUGE_VALUES) {
-        const args: Record<string, unknown> = tool === 'repositories_state' ? {} : { repository: 'acme/tools', ...(tool === 'read_file' ? { path: 'README.md' } : {}), ...(tool === 'suggest_paths' ? { query: 'x' } : {}) };
+        const args: Record<string, unknown> =
+          tool === 'repositories_state' ? {} : { repository: 'acme/tools', ...(tool === 'read_file' ? { path: 'README.md' } : {}), ...(tool === 'suggest_paths' ? { query: 'x' } : {}) };
         args[key] = value;
         const result = await callTool(client, tool, args);
         outcomes.push({ key, shape, code: (result._meta?.['gitdex/error'] as { code: string } | undefined)?.code, chars: textOf(result).length });
@@ -200,7 +201,16 @@ describe('resources, completions and prompts', () => {
       fc.tuple(hostileRepository, hostilePath).map(([repository, path]) => `gitdex://${encode(repository)}/${encode(path)}`),
       fc.string({ unit: 'binary', maxLength: 200 }),
       fc.webUrl(),
-      fc.constantFrom('gitdex://', 'gitdex:///', 'gitdex://acme/tools/', 'gitdex://acme/tools/%2e%2e/%2e%2e/hidden-org/vault-q7/README.md', 'gitdex://hidden-org/vault-q7/README.md', 'gitdex://acme/internal-x9/README.md', 'gitdex://acme/tools/src/index.ts%00', 'file:///etc/passwd'),
+      fc.constantFrom(
+        'gitdex://',
+        'gitdex:///',
+        'gitdex://acme/tools/',
+        'gitdex://acme/tools/%2e%2e/%2e%2e/hidden-org/vault-q7/README.md',
+        'gitdex://hidden-org/vault-q7/README.md',
+        'gitdex://acme/internal-x9/README.md',
+        'gitdex://acme/tools/src/index.ts%00',
+        'file:///etc/passwd',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CALLERS), uri, async (caller, value) => {
@@ -223,37 +233,57 @@ describe('resources, completions and prompts', () => {
       fc.string({ maxLength: 20 }).map((name) => ({ type: 'ref/prompt' as const, name })),
       fc.string({ maxLength: 40 }).map((uri) => ({ type: 'ref/resource' as const, uri })),
     );
-    const context = fc.option(fc.record({ owner: fc.oneof(fc.constantFrom('hidden-org', 'acme', 'HIDDEN-ORG'), fc.string({ maxLength: 20 })), repo: fc.oneof(fc.constantFrom('vault-q7', 'internal-x9', 'tools'), fc.string({ maxLength: 20 })), repository: hostileRepository }, { requiredKeys: [] }));
+    const context = fc.option(
+      fc.record(
+        {
+          owner: fc.oneof(fc.constantFrom('hidden-org', 'acme', 'HIDDEN-ORG'), fc.string({ maxLength: 20 })),
+          repo: fc.oneof(fc.constantFrom('vault-q7', 'internal-x9', 'tools'), fc.string({ maxLength: 20 })),
+          repository: hostileRepository,
+        },
+        { requiredKeys: [] },
+      ),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...CALLERS), reference, fc.constantFrom('repository', 'path', 'owner', 'repo', 'other'), fc.oneof(hostilePath, hostileRepository), context, async (caller, ref, name, value, args) => {
-        const { client } = clients.get(caller)!;
-        const outcome = await client.complete({ ref, argument: { name, value }, ...(args ? { context: { arguments: args } } : {}) }).then(
-          (answer) => ({ ok: true as const, values: answer.completion.values, text: JSON.stringify(answer) }),
-          (error: { code?: number; message?: string }) => ({ ok: false as const, code: error.code, values: [] as string[], text: String(error.message) }),
-        );
-        if (!outcome.ok) expect(outcome.code).toBe(-32602);
-        for (const repository of unreadablePrivate(caller)) {
-          const [, repo] = repository.split('/') as [string, string];
-          expect(outcome.values.map((v) => v.toLowerCase())).not.toContain(repository);
-          expect(outcome.values.map((v) => v.toLowerCase())).not.toContain(repo);
-        }
-        expect(leaks(outcome.text, `${value} ${safeJson(args)}`, caller)).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...CALLERS),
+        reference,
+        fc.constantFrom('repository', 'path', 'owner', 'repo', 'other'),
+        fc.oneof(hostilePath, hostileRepository),
+        context,
+        async (caller, ref, name, value, args) => {
+          const { client } = clients.get(caller)!;
+          const outcome = await client.complete({ ref, argument: { name, value }, ...(args ? { context: { arguments: args } } : {}) }).then(
+            (answer) => ({ ok: true as const, values: answer.completion.values, text: JSON.stringify(answer) }),
+            (error: { code?: number; message?: string }) => ({ ok: false as const, code: error.code, values: [] as string[], text: String(error.message) }),
+          );
+          if (!outcome.ok) expect(outcome.code).toBe(-32602);
+          for (const repository of unreadablePrivate(caller)) {
+            const [, repo] = repository.split('/') as [string, string];
+            expect(outcome.values.map((v) => v.toLowerCase())).not.toContain(repository);
+            expect(outcome.values.map((v) => v.toLowerCase())).not.toContain(repo);
+          }
+          expect(leaks(outcome.text, `${value} ${safeJson(args)}`, caller)).toEqual([]);
+        },
+      ),
       { numRuns: runs(200) },
     );
   });
 
   test('prompts/get with any arguments: a prompt or an invalid-params error', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('explore_repository', 'read_path', 'nope', ''), fc.dictionary(fc.constantFrom('repository', 'path', 'x'), fc.oneof(hostilePath, hostileRepository)), async (name, args) => {
-        const { client } = clients.get('anonymous')!;
-        const outcome = await client.getPrompt({ name, arguments: args }).then(
-          (prompt) => ({ ok: true as const, text: JSON.stringify(prompt) }),
-          (error: { code?: number; message?: string }) => ({ ok: false as const, code: error.code, text: String(error.message) }),
-        );
-        if (!outcome.ok) expect(outcome.code).toBe(-32602);
-        expect(leaks(outcome.text, safeJson(args), 'anonymous')).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('explore_repository', 'read_path', 'nope', ''),
+        fc.dictionary(fc.constantFrom('repository', 'path', 'x'), fc.oneof(hostilePath, hostileRepository)),
+        async (name, args) => {
+          const { client } = clients.get('anonymous')!;
+          const outcome = await client.getPrompt({ name, arguments: args }).then(
+            (prompt) => ({ ok: true as const, text: JSON.stringify(prompt) }),
+            (error: { code?: number; message?: string }) => ({ ok: false as const, code: error.code, text: String(error.message) }),
+          );
+          if (!outcome.ok) expect(outcome.code).toBe(-32602);
+          expect(leaks(outcome.text, safeJson(args), 'anonymous')).toEqual([]);
+        },
+      ),
       { numRuns: runs(100) },
     );
   });

@@ -131,8 +131,12 @@ describe('rate limits', () => {
       const mcpLimited = await rpc(server.url, 'tools/list', {}, { authorization: `Bearer ${TOKENS.vaultToken}` });
       expect(mcpLimited.status).toBe(429);
       expect(mcpLimited.headers.get('retry-after')).toBe('10');
-      expect(mcpLimited.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/Retry after 10 seconds\.$/), data: { code: 'RATE_LIMITED', retry_after_seconds: 10 } } });
-      expect((await (await fetch(`${server.url}/metrics`)).text())).toMatch(/gitdex_reader_rate_limited_total\{caller="principal"\} 2/);
+      expect(mcpLimited.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: expect.stringMatching(/Retry after 10 seconds\.$/), data: { code: 'RATE_LIMITED', retry_after_seconds: 10 } },
+      });
+      expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/gitdex_reader_rate_limited_total\{caller="principal"\} 2/);
       await server.close();
     });
 
@@ -142,7 +146,9 @@ describe('rate limits', () => {
         fetch(`${url}/mcp`, {
           method: 'POST',
           headers: { ...JSON_RPC_HEADERS, 'mcp-protocol-version': version },
-          body: JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'suggest_paths', arguments: { repository: 'acme/tools', query: 'readme' } } }))),
+          body: JSON.stringify(
+            Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'suggest_paths', arguments: { repository: 'acme/tools', query: 'readme' } } })),
+          ),
         });
       // Before the fix, ten batches of ten were ten requests: 100 calls against a burst of 10.
       const first = await batch(10);

@@ -63,11 +63,21 @@ describe('no secret reaches a log line', () => {
   test('reader, webhook and indexer, used right and wrong, log none of the tokens and secrets', async () => {
     const url = gitdex.url;
     // Reader: right, wrong and malformed tokens, on both transports, past the rate limit.
-    for (const authorization of [`Bearer ${READER_TOKEN}`, `Bearer ${OTHER_TOKEN}`, `Bearer ${WRONG_TOKEN}`, `Basic ${Buffer.from(`x:${READER_TOKEN}`).toString('base64')}`, `Bearer ${READER_TOKEN} ${WRONG_TOKEN}`]) {
+    for (const authorization of [
+      `Bearer ${READER_TOKEN}`,
+      `Bearer ${OTHER_TOKEN}`,
+      `Bearer ${WRONG_TOKEN}`,
+      `Basic ${Buffer.from(`x:${READER_TOKEN}`).toString('base64')}`,
+      `Bearer ${READER_TOKEN} ${WRONG_TOKEN}`,
+    ]) {
       for (let i = 0; i < 7; i += 1) {
         await fetch(`${url}/v1/repositories?repository=acme/${i}`, { headers: { authorization } });
         await fetch(`${url}/v1/repositories/acme/x/files/${encodeURIComponent(READER_TOKEN)}?ref=${encodeURIComponent(WRONG_TOKEN)}`, { headers: { authorization } });
-        await fetch(`${url}/mcp`, { method: 'POST', headers: { ...JSON_RPC_HEADERS, authorization }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file', arguments: { repository: 'acme/x', path: READER_TOKEN } } }) });
+        await fetch(`${url}/mcp`, {
+          method: 'POST',
+          headers: { ...JSON_RPC_HEADERS, authorization },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file', arguments: { repository: 'acme/x', path: READER_TOKEN } } }),
+        });
         await fetch(`${url}/mcp`, { method: 'POST', headers: { ...JSON_RPC_HEADERS, authorization }, body: `{"broken": "${WEBHOOK_SECRET}` });
       }
     }
@@ -83,7 +93,11 @@ describe('no secret reaches a log line', () => {
         repository: { id, full_name: `acme/repo-${id}`, default_branch: 'main', private: true, html_url: `https://github.com/acme/repo-${id}` },
       });
     const deliver = (body: string, signature: string | undefined, id: string) =>
-      fetch(`${url}/webhooks/github`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': id, ...(signature ? { 'x-hub-signature-256': signature } : {}) }, body });
+      fetch(`${url}/webhooks/github`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': id, ...(signature ? { 'x-hub-signature-256': signature } : {}) },
+        body,
+      });
     expect((await deliver(push(1), sign(push(1), WEBHOOK_SECRET), 'd-1')).status).toBe(202);
     expect((await deliver(push(2), sign(push(2), OLD_SECRET), 'd-2')).status).toBe(202);
     expect((await deliver(push(3), sign(push(3), WRONG_TOKEN), 'd-3')).status).toBe(401);

@@ -36,7 +36,10 @@ export function candidateFinder(paths: string[]): (query: string, limit: number)
       if (q.pathLower !== '' && doc.pathLower.startsWith(q.pathLower)) score += W.pathPrefix;
       if (score > 0) scored.push({ path: doc.path, score });
     }
-    return scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, limit).map((s) => s.path);
+    return scored
+      .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+      .slice(0, limit)
+      .map((s) => s.path);
   };
 }
 

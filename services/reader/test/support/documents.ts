@@ -1,16 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  ancestorsOf,
-  extensionOf,
-  folderOf,
-  nameOf,
-  pathTokens,
-  trigramsOf,
-  type FileDocument,
-  type FileFlags,
-  type RefState,
-  type RepositoryDocument,
-} from '@gitdex/contracts';
+import { ancestorsOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf, type FileDocument, type FileFlags, type RefState, type RepositoryDocument } from '@gitdex/contracts';
 import type { FileWrite, IndexStore } from '@gitdex/ports';
 
 /** What a test says about a file: its content, or a spec for binaries, symlinks and the like. */
@@ -41,7 +30,9 @@ const DOCS = new Set(['md', 'rst', 'txt', 'adoc']);
 const DATA = new Set(['json', 'yml', 'yaml', 'csv', 'toml']);
 
 export function blobShaOf(content: string): string {
-  return createHash('sha1').update(`blob ${Buffer.byteLength(content)}\0${content}`).digest('hex');
+  return createHash('sha1')
+    .update(`blob ${Buffer.byteLength(content)}\0${content}`)
+    .digest('hex');
 }
 
 export function commitSha(label: string): string {
@@ -150,10 +141,7 @@ export async function seedRepository(index: IndexStore, options: SeedOptions): P
  * Applies a commit to an indexed ref: new and changed files at the next generation,
  * retirements of changed and removed ones, then the state flip, as the indexer does.
  */
-export async function pushCommit(
-  index: IndexStore,
-  options: { repositoryId: number; ref: string; label: string; put?: Record<string, FileSpec>; remove?: string[] },
-): Promise<RefState> {
+export async function pushCommit(index: IndexStore, options: { repositoryId: number; ref: string; label: string; put?: Record<string, FileSpec>; remove?: string[] }): Promise<RefState> {
   const state = await index.getRefState(options.repositoryId, options.ref);
   if (!state) throw new Error('no such ref state');
   const generation = state.generation + 1;

@@ -73,9 +73,7 @@ export class MemoryIndexStore implements IndexStore {
   }
   async listRefStates(repositoryId?: number): Promise<RefState[]> {
     this.touch('listRefStates');
-    return [...this.refStates.values()]
-      .filter((s) => repositoryId === undefined || s.repositoryId === repositoryId)
-      .sort((a, b) => a.repositoryId - b.repositoryId || cmp(a.ref, b.ref));
+    return [...this.refStates.values()].filter((s) => repositoryId === undefined || s.repositoryId === repositoryId).sort((a, b) => a.repositoryId - b.repositoryId || cmp(a.ref, b.ref));
   }
   async putRefState(state: RefState): Promise<void> {
     this.touch('putRefState');

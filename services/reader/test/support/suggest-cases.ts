@@ -13,19 +13,7 @@ import { editDistance } from '../../src/suggest/distance';
  */
 
 export type CaseKind =
-  | 'transpose'
-  | 'delete'
-  | 'insert'
-  | 'substitute'
-  | 'case'
-  | 'extension'
-  | 'no-extension'
-  | 'basename-only'
-  | 'wrong-folder'
-  | 'drop-folder'
-  | 'style'
-  | 'partial-path'
-  | 'partial-name';
+  'transpose' | 'delete' | 'insert' | 'substitute' | 'case' | 'extension' | 'no-extension' | 'basename-only' | 'wrong-folder' | 'drop-folder' | 'style' | 'partial-path' | 'partial-name';
 
 export interface SuggestCase {
   kind: CaseKind;
@@ -41,7 +29,9 @@ export interface SuggestCase {
 }
 
 export function loadPaths(name: string): string[] {
-  return readFileSync(join(__dirname, '..', 'fixtures', `paths-${name}.txt`), 'utf8').split('\n').filter(Boolean);
+  return readFileSync(join(__dirname, '..', 'fixtures', `paths-${name}.txt`), 'utf8')
+    .split('\n')
+    .filter(Boolean);
 }
 
 export function mulberry32(seed: number): () => number {
@@ -55,7 +45,26 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-const EXTENSION_SWAPS: Record<string, string> = { ts: 'js', js: 'ts', tsx: 'jsx', jsx: 'tsx', md: 'txt', json: 'yaml', yml: 'yaml', yaml: 'yml', mjs: 'js', cjs: 'js', map: 'json', py: 'pyi', go: 'rs', rs: 'go', txt: 'md', sh: 'bash', html: 'htm', css: 'scss' };
+const EXTENSION_SWAPS: Record<string, string> = {
+  ts: 'js',
+  js: 'ts',
+  tsx: 'jsx',
+  jsx: 'tsx',
+  md: 'txt',
+  json: 'yaml',
+  yml: 'yaml',
+  yaml: 'yml',
+  mjs: 'js',
+  cjs: 'js',
+  map: 'json',
+  py: 'pyi',
+  go: 'rs',
+  rs: 'go',
+  txt: 'md',
+  sh: 'bash',
+  html: 'htm',
+  css: 'scss',
+};
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 function split(path: string) {
@@ -76,9 +85,11 @@ function letterPositions(stem: string): number[] {
 }
 
 function toWords(stem: string): string[] {
-  return stem.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+|\s+/).filter(Boolean);
+  return stem
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+|\s+/)
+    .filter(Boolean);
 }
-
 
 type Maker = (path: string) => string | null;
 
@@ -117,7 +128,11 @@ function makers(random: () => number, folders: string[]): Record<CaseKind, Maker
     },
     case: (path) => {
       const s = split(path);
-      const options = [path.toLowerCase(), s.join(s.folder, s.name.toUpperCase()), s.join(s.folder, s.name.charAt(0).toUpperCase() === s.name.charAt(0) ? s.name.charAt(0).toLowerCase() + s.name.slice(1) : s.name.charAt(0).toUpperCase() + s.name.slice(1))];
+      const options = [
+        path.toLowerCase(),
+        s.join(s.folder, s.name.toUpperCase()),
+        s.join(s.folder, s.name.charAt(0).toUpperCase() === s.name.charAt(0) ? s.name.charAt(0).toLowerCase() + s.name.slice(1) : s.name.charAt(0).toUpperCase() + s.name.slice(1)),
+      ];
       const query = pick(options.filter((o) => o !== path));
       return query ?? null;
     },
@@ -158,7 +173,15 @@ function makers(random: () => number, folders: string[]): Record<CaseKind, Maker
       const words = toWords(s.stem);
       if (words.length < 2) return null;
       const lower = words.map((w) => w.toLowerCase());
-      const styles = [lower.join('_'), lower.join('-'), lower[0] + lower.slice(1).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')];
+      const styles = [
+        lower.join('_'),
+        lower.join('-'),
+        lower[0] +
+          lower
+            .slice(1)
+            .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+            .join(''),
+      ];
       const stem = pick(styles.filter((x) => x !== s.stem));
       return stem ? s.join(s.folder, stem + s.rest) : null;
     },

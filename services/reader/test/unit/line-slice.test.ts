@@ -54,7 +54,10 @@ describe('sliceLines', () => {
   });
 
   test('stops before the character limit, counting each newline', () => {
-    const slice = sliceLines(lines(100, () => 'x'.repeat(99)), { maxLines: 400, maxChars: 1000 });
+    const slice = sliceLines(
+      lines(100, () => 'x'.repeat(99)),
+      { maxLines: 400, maxChars: 1000 },
+    );
     expect(slice.endLine).toBe(10);
     expect(slice.lines.reduce((sum, line) => sum + line.length + 1, 0)).toBeLessThanOrEqual(1000);
     expect(slice).toMatchObject({ truncated: true, nextStartLine: 11 });
@@ -81,7 +84,10 @@ describe('sliceLines', () => {
 
 describe('numberLines', () => {
   test('numbers right-aligned to the widest, then a tab, then the line as it is', () => {
-    const slice = sliceLines(lines(12, (i) => `  indented ${i}`), { ...limits, start: 8 });
+    const slice = sliceLines(
+      lines(12, (i) => `  indented ${i}`),
+      { ...limits, start: 8 },
+    );
     expect(numberLines(slice).split('\n')).toEqual([' 8\t  indented 8', ' 9\t  indented 9', '10\t  indented 10', '11\t  indented 11', '12\t  indented 12']);
   });
 });

@@ -56,7 +56,11 @@ describe('a repository gitdex has never seen, asked about in a tool', () => {
     expect(asked).toEqual(['newco/open']);
     const events = w.publisher.events as BackfillEvent[];
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind: 'backfill', reason: 'state_query', repository: { id: 501, fullName: 'newco/open', defaultBranch: 'trunk', private: false, htmlUrl: 'https://github.com/newco/open' } });
+    expect(events[0]).toMatchObject({
+      kind: 'backfill',
+      reason: 'state_query',
+      repository: { id: 501, fullName: 'newco/open', defaultBranch: 'trunk', private: false, htmlUrl: 'https://github.com/newco/open' },
+    });
 
     // Its private sibling too: the token names it.
     expect(await state(w, COVERING, 'newco/closed')).toMatchObject({ backfill_queued: true });

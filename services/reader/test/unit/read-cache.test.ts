@@ -35,17 +35,12 @@ describe('withReadCache: answers of a snapshot', () => {
     const snapshot = await currentSnapshot(cached);
     const root = { ...snapshot, folder: '', depth: 1 };
     const src = { ...snapshot, folder: 'src', depth: 10 };
-    const ask = () =>
-      Promise.all([
-        cached.getFile(snapshot, 'src/a.ts'),
-        cached.listFolders(root),
-        cached.listFiles(src, null, 10),
-        cached.listFiles(src, 'src/a.ts', 10),
-        cached.stats(snapshot),
-      ]);
+    const ask = () => Promise.all([cached.getFile(snapshot, 'src/a.ts'), cached.listFolders(root), cached.listFiles(src, null, 10), cached.listFiles(src, 'src/a.ts', 10), cached.stats(snapshot)]);
     const first = await ask();
     expect(await ask()).toEqual(first);
-    expect(first).toEqual(await Promise.all([index.getFile(snapshot, 'src/a.ts'), index.listFolders(root), index.listFiles(src, null, 10), index.listFiles(src, 'src/a.ts', 10), index.stats(snapshot)]));
+    expect(first).toEqual(
+      await Promise.all([index.getFile(snapshot, 'src/a.ts'), index.listFolders(root), index.listFiles(src, null, 10), index.listFiles(src, 'src/a.ts', 10), index.stats(snapshot)]),
+    );
     expect(first[2].files.map((f) => f.path)).toEqual(['src/a.ts', 'src/b.ts', 'src/lib/c.ts']);
     expect(first[3].files.map((f) => f.path)).toEqual(['src/b.ts', 'src/lib/c.ts']);
     const direct = { getFile: 1, listFolders: 1, listFiles: 2, stats: 1 };
@@ -155,8 +150,20 @@ describe('withReadCache: repositories and ref states', () => {
     const cached = withReadCache(index, { metadataTtlMs: 50 });
     expect(await cached.listRefStates(1)).toEqual([]);
     await index.putRefState({
-      repositoryId: 1, ref: REF, commitSha: 'a'.repeat(40), treeSha: 'b'.repeat(40), generation: 1, indexedAt: new Date().toISOString(),
-      committedAt: null, fileCount: 0, status: 'ready', lastError: null, attempts: 0, pendingCommitSha: null, pendingSince: null, sourceReceivedAt: null,
+      repositoryId: 1,
+      ref: REF,
+      commitSha: 'a'.repeat(40),
+      treeSha: 'b'.repeat(40),
+      generation: 1,
+      indexedAt: new Date().toISOString(),
+      committedAt: null,
+      fileCount: 0,
+      status: 'ready',
+      lastError: null,
+      attempts: 0,
+      pendingCommitSha: null,
+      pendingSince: null,
+      sourceReceivedAt: null,
     });
     expect(await cached.listRefStates(1)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 60));
