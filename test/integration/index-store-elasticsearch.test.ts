@@ -1,6 +1,8 @@
 // The IndexStore conformance suite on a real Elasticsearch, plus what only this adapter has:
 // aliases and templates, strict mappings, bulk batching and failures, reindexing, and an
 // unreachable node.
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from '@elastic/elasticsearch';
 import { ElasticsearchIndexStore, FILES_MAPPING_VERSION, filesMappings } from '@gitdex/elasticsearch';
 import { PortError } from '@gitdex/ports';
@@ -78,6 +80,44 @@ describe('ElasticsearchIndexStore', () => {
       expect((error as Error).message).toMatch(/Elasticsearch/);
     } finally {
       await store.close();
+      await dropPrefix(name);
+    }
+  });
+
+  it('re-sends a bulk that got no answer in time instead of failing the write', async () => {
+    // A proxy that holds the first bulk request past the store's bulk deadline before passing it
+    // on: the store must time out, back off and re-send, and every document must be there once.
+    const target = new URL(elasticsearchUrl());
+    let heldBulks = 0;
+    const proxy = createServer((req, res) => {
+      const forward = () => {
+        const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+      };
+      if (req.url?.includes('/_bulk') && heldBulks === 0) {
+        heldBulks += 1;
+        setTimeout(forward, 1_500);
+      } else forward();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const name = `${prefix}-slowbulk`;
+    const node = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const store = new ElasticsearchIndexStore({ node, indexPrefix: name, bulkTimeoutMs: 500, bulkBackoffMs: 50 });
+    try {
+      await store.ensureReady();
+      const docs = Array.from({ length: 40 }, (_, i) => makeFile({ repositoryId: 6, path: `s/${i}.ts`, content: `line ${i}\n` }));
+      await store.writeFiles(docs.map(put));
+      await store.refresh();
+      expect(heldBulks).toBe(1);
+      expect(await store.visibleEntries({ repositoryId: 6, ref: MAIN, generation: 1 }, null, 1000)).toHaveLength(40);
+    } finally {
+      await store.close();
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
       await dropPrefix(name);
     }
   });

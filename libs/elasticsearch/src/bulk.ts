@@ -1,4 +1,4 @@
-import type { Client } from '@elastic/elasticsearch';
+import { errors, type Client } from '@elastic/elasticsearch';
 import { PortError } from '@gitdex/ports';
 import { toPortError } from './errors';
 
@@ -16,6 +16,12 @@ export interface BulkContext {
   maxBytes: number;
   retries: number;
   backoffMs: number;
+  /**
+   * Deadline of one bulk request. Longer than a read's: a node that is merging or indexing
+   * documents with thousands of content trigrams each can take well past 10 s for a full
+   * batch, and a bulk that times out is re-sent (its items are idempotent), never dropped.
+   */
+  bulkTimeoutMs: number;
   /** Replicas per shard of indices created through this context (undefined: auto_expand_replicas 0-1). */
   replicas?: number | undefined;
 }
@@ -81,13 +87,14 @@ async function sendBatch(ctx: BulkContext & BulkTarget, batch: Encoded[]): Promi
     const operations = pending.flatMap((entry) => entry.lines);
     let items: Record<string, ItemResult>[];
     try {
-      const response = await ctx.client.bulk({ index: ctx.index, operations, refresh: ctx.refresh ?? false, require_alias: ctx.requireAlias });
+      const response = await ctx.client.bulk({ index: ctx.index, operations, refresh: ctx.refresh ?? false, require_alias: ctx.requireAlias }, { requestTimeout: ctx.bulkTimeoutMs });
       if (!response.errors) return;
       items = response.items as unknown as Record<string, ItemResult>[];
     } catch (error) {
       const mapped = toPortError(error, ctx.nodeLabel, 'bulk write');
-      // Overload answered for the whole request (429/503): back off and re-send. Unreachable: give up now.
-      const overloaded = mapped.code === 'RATE_LIMITED' || (mapped.code === 'UNAVAILABLE' && /answered \d+/.test(mapped.message));
+      // Overload answered for the whole request (429/503), or no answer in time from a busy node:
+      // back off and re-send (index, update and delete items are idempotent). Unreachable: give up now.
+      const overloaded = mapped.code === 'RATE_LIMITED' || (mapped.code === 'UNAVAILABLE' && /answered \d+/.test(mapped.message)) || error instanceof errors.TimeoutError;
       if (!overloaded || attempt >= ctx.retries) throw mapped;
       await sleep(ctx.backoffMs * 2 ** attempt);
       continue;

@@ -17,6 +17,8 @@ export interface ElasticsearchIndexStoreOptions {
    * enough for a 5 MB bulk on a busy node; an unreachable node fails after this, never hangs.
    */
   requestTimeoutMs?: number;
+  /** Deadline of one bulk write (see BulkContext.bulkTimeoutMs). Default 60 s. */
+  bulkTimeoutMs?: number;
   /** Replicas of each shard of the indices this store creates; default: auto_expand_replicas 0-1 (see mappings.ts). */
   replicas?: number | undefined;
   /** Client-level retries on connection errors and 502/503/504 (kept small: callers retry with backoff). */
@@ -37,6 +39,7 @@ export interface ResolvedOptions {
   replicas: number | undefined;
   indexPrefix: string;
   requestTimeoutMs: number;
+  bulkTimeoutMs: number;
   maxRetries: number;
   bulkMaxOperations: number;
   bulkMaxBytes: number;
@@ -47,6 +50,7 @@ export interface ResolvedOptions {
 const DEFAULTS = {
   indexPrefix: 'gitdex',
   requestTimeoutMs: 10_000,
+  bulkTimeoutMs: 60_000,
   maxRetries: 1,
   bulkMaxOperations: 500,
   bulkMaxBytes: 5 * 1024 * 1024,
@@ -89,6 +93,7 @@ export function resolveOptions(options: ElasticsearchIndexStoreOptions): Resolve
     replicas: options.replicas,
     indexPrefix,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    bulkTimeoutMs: options.bulkTimeoutMs ?? DEFAULTS.bulkTimeoutMs,
     maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
     bulkMaxOperations: options.bulkMaxOperations ?? DEFAULTS.bulkMaxOperations,
     bulkMaxBytes: options.bulkMaxBytes ?? DEFAULTS.bulkMaxBytes,

@@ -55,6 +55,7 @@ export class ElasticsearchIndexStore implements IndexStore {
       maxBytes: resolved.bulkMaxBytes,
       retries: resolved.bulkRetries,
       backoffMs: resolved.bulkBackoffMs,
+      bulkTimeoutMs: resolved.bulkTimeoutMs,
       replicas: resolved.replicas,
     };
   }
