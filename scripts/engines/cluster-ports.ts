@@ -1,26 +1,6 @@
 // Ports for the private cluster's nodes: a fixed layout from a base port, every one checked free,
 // or free ports chosen by the system (moved out of cluster.ts unchanged).
-import net from 'node:net';
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
-  });
-}
-
-function ephemeralPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { ephemeralPort, portFree } from './ports.ts';
 
 /** `count` ports from `base` (all must be free: a fixed layout never moves silently), or any free ones. */
 export async function portsFrom(base: number, count: number, taken: Set<number>): Promise<number[]> {

@@ -8,13 +8,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { artifactPaths, fetchElasticsearch, fetchKafka, type ArtifactOptions } from './artifacts.ts';
 import { elasticsearchSingleYml, KAFKA_LOG4J2, kafkaClusterId, kafkaJvmFlags, kafkaSingleProperties } from './config-files.ts';
 import { elasticsearchJavaHome, kafkaJava } from './jdk.ts';
 import { pidAlive, withLock } from './locks.ts';
 import { elasticsearchHealthy, kafkaHealthy } from './probes.ts';
+import { ephemeralPort, portFree } from './ports.ts';
 import { groupMembers, killGroups, markedProcesses, processMarks, signalGroup, spawnDetached } from './processes.ts';
 import type { EnginesSettings, SinglePorts } from './settings.ts';
 import { asUser, engineUser } from './system-user.ts';
@@ -145,25 +145,6 @@ export function createEngines(settings: EnginesSettings) {
     const ours = name === 'kafka' ? paths(ctx).kafka.libs : paths(ctx).elasticsearch.install;
     if (state?.pgid && groupMembers(state.pgid).some((p) => p.cmdline.includes(ours))) groups.add(state.pgid);
     return [...groups].filter((g) => g > 1 && g !== process.pid);
-  }
-
-  function portFree(port: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
-    });
-  }
-
-  function ephemeralPort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const server = net.createServer();
-      server.once('error', reject);
-      server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-        const address = server.address();
-        server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-      });
-    });
   }
 
   async function choosePort(preferred: number, taken: number[] = []): Promise<number> {
