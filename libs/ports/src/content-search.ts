@@ -16,6 +16,11 @@ export interface ContentScope {
   /** Files whose path sorts after this one (code point order), for paging; null = from the start. */
   afterPath: string | null;
   limit: number;
+  /**
+   * Each candidate's content too, in the same request: a search with no path filter reads
+   * every candidate anyway, and one round trip a page beats two.
+   */
+  withContent?: boolean;
   /** Stops the index query (and the adapter's work) when aborted: the call then rejects. */
   signal?: AbortSignal;
 }
@@ -27,6 +32,8 @@ export interface ContentCandidate {
   language: string | null;
   flags: FileFlags;
   size: number;
+  /** The file's content, when the scope asked withContent (null for a file without text). */
+  content?: FileDocument['content'];
 }
 
 export interface FileContent {

@@ -90,7 +90,18 @@ export function searchCandidates(st: ContentStatements, s: number, g: number, pl
   if (scope.limit <= 0) return [];
   const match = matchExpression(plan);
   const rows = match === null ? st.withContent.all(params(s, g, scope)) : st.matching.all({ ...params(s, g, scope), match });
-  return rows.map(candidateOf);
+  const candidates = rows.map(candidateOf);
+  if (scope.withContent !== true || candidates.length === 0) return candidates;
+  const contents = new Map(
+    readContents(
+      st,
+      s,
+      g,
+      candidates.map((c) => c.path),
+    ).map((c) => [c.path, c.content]),
+  );
+  for (const candidate of candidates) candidate.content = contents.get(candidate.path) ?? null;
+  return candidates;
 }
 
 export function unsearchableFiles(st: ContentStatements, s: number, g: number, scope: ContentScope): ContentCandidate[] {

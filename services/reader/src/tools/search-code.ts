@@ -1,5 +1,4 @@
-import type { Freshness, SearchCodeInput, SearchCodeOutput, SearchFile, SearchMatch } from '@gitdex/contracts';
-import type { ContentCandidate, ContentPlan, Snapshot } from '@gitdex/ports';
+import type { SearchCodeInput, SearchCodeOutput, SearchFile, SearchMatch } from '@gitdex/contracts';
 import type { Principal, ReaderDeps } from '../deps';
 import { freshnessOf, shortRef, shortSha } from '../freshness';
 import { cutText, formatCount } from '../format/text';
@@ -7,67 +6,22 @@ import { blobUrl } from '../github-links';
 import { findRepository } from '../target';
 import { invalid, ToolError } from '../tool-error';
 import { argumentsHash, decodeSearchCursor, encodeSearchCursor, type SearchCursor } from '../search/cursor';
-import { compileGlobs, type PathMatcher } from '../search/globs';
+import { Deadline } from '../search/deadline';
+import { compileGlobs } from '../search/globs';
+import { lineSpans } from '../search/lines';
 import { planQuery } from '../search/plan';
-import { readAhead } from '../search/read-ahead';
 import { compileQuery, type CompiledQuery } from '../search/query';
-import { compareRank, isDefinition, isWholeWord, tierOf, type RankKey } from '../search/rank';
+import { compareRank } from '../search/rank';
+import { contentKey, scanAll, type Found, type Scan, type Searched } from '../search/scan';
 import { searchTargets } from '../search/scope';
-import { findHits, type LineHit } from '../search/verify';
 import type { ToolAnswer } from './answer';
 
 const DEFAULT_LIMIT = 20;
 const DEFAULT_CONTEXT = 2;
-/** Candidates asked of the index at a time, and contents read at a time. */
-const CANDIDATE_PAGE = 500;
-const CONTENT_BATCH = 50;
-/** Matching files ranked at most: past this, counting stops (counts_exact: false). */
-const MAX_RANKED_FILES = 5_000;
-/** Matching lines kept per file (match_count counts them all). */
-const KEEP_LINES = 20;
-/** Unsearchable files counted per repository at most. */
-const MAX_SKIPPED_SCAN = 10_000;
 /** Characters of a line shown; longer lines are cut. */
 const MAX_LINE_CHARS = 300;
 /** What the text block and structured content cost besides the files. */
 const OVERHEAD_CHARS = 4_000;
-
-/** One searched snapshot: the repository and ref state it shows. */
-interface Searched {
-  repository: string;
-  snapshot: Snapshot;
-  commit: string;
-  freshness: Freshness;
-  fileCount: number;
-}
-
-interface Found {
-  searched: Searched;
-  path: string;
-  language: string | null;
-  count: number;
-  hits: LineHit[];
-  rank: RankKey;
-}
-
-/** A monotonic clock and an AbortSignal for the same deadline: the work checks one, the index calls get the other. */
-class Deadline {
-  private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-  private readonly at: number;
-  constructor(ms: number) {
-    this.at = performance.now() + ms;
-    this.timer = setTimeout(() => this.controller.abort(new Error('search deadline')), ms);
-    this.timer.unref?.();
-  }
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-  expired = (): boolean => this.controller.signal.aborted || performance.now() >= this.at;
-  clear(): void {
-    clearTimeout(this.timer);
-  }
-}
 
 /** search_code: literal or RE2 search over the contents of every readable indexed repository. */
 export async function searchCode(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput): Promise<ToolAnswer<SearchCodeOutput>> {
@@ -132,132 +86,6 @@ async function pinnedSnapshots(deps: ReaderDeps, principal: Principal | null, in
   return out;
 }
 
-interface Filters {
-  include: PathMatcher | null;
-  exclude: PathMatcher | null;
-  language: string | undefined;
-  includeGenerated: boolean;
-}
-
-interface Scan {
-  found: Found[];
-  totalFiles: number;
-  totalMatches: number;
-  complete: boolean;
-  countsExact: boolean;
-  skipped: { binary: number; too_large: number };
-}
-
-const pathAllowed = (filters: Filters, path: string) => (filters.include === null || filters.include(path)) && (filters.exclude === null || !filters.exclude(path));
-
-/**
- * Candidates from the index, a page at a time, filtered by path in TypeScript, their
- * contents read in batches and every one verified line by line. The deadline is checked
- * between files and inside long files, and aborts the index call in flight.
- */
-async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQuery, plan: ContentPlan, filters: Filters, deadline: Deadline): Promise<Scan> {
-  const scan: Scan = { found: [], totalFiles: 0, totalMatches: 0, complete: true, countsExact: true, skipped: { binary: 0, too_large: 0 } };
-  const scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}), signal: deadline.signal };
-  try {
-    for (const target of searched) {
-      let after: string | null = null;
-      for (;;) {
-        if (deadline.expired()) throw new DeadlineReached();
-        const page: ContentCandidate[] = await deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath: after, limit: CANDIDATE_PAGE });
-        const wanted = page.filter((c) => pathAllowed(filters, c.path));
-        const batches = Array.from({ length: Math.ceil(wanted.length / CONTENT_BATCH) }, (_, i) => wanted.slice(i * CONTENT_BATCH, (i + 1) * CONTENT_BATCH));
-        const read = (batch: ContentCandidate[]) =>
-          deps.index.readContents(
-            target.snapshot,
-            batch.map((c) => c.path),
-            deadline.signal,
-          );
-        for await (const [batch, contents] of readAhead(batches, read)) {
-          if (deadline.expired()) throw new DeadlineReached();
-          const byPath = new Map(batch.map((c) => [c.path, c]));
-          for (const { path, content } of contents) {
-            if (content === null) continue;
-            if (deadline.expired()) throw new DeadlineReached();
-            const hits = findHits(content, query, KEEP_LINES, deadline.expired);
-            if (hits.count > 0) {
-              scan.totalFiles += 1;
-              scan.totalMatches += hits.count;
-              if (scan.found.length < MAX_RANKED_FILES) {
-                const candidate = byPath.get(path) as ContentCandidate;
-                scan.found.push({ searched: target, path, language: candidate.language, count: hits.count, hits: hits.lines, rank: rankOf(target.repository, candidate, content, hits.lines, query) });
-              } else scan.countsExact = false;
-            }
-            if (!hits.complete) throw new DeadlineReached();
-          }
-        }
-        if (page.length < CANDIDATE_PAGE) break;
-        after = (page[page.length - 1] as ContentCandidate).path;
-      }
-      await countSkipped(deps, target, filters, scope, scan, deadline);
-    }
-  } catch (error) {
-    if (!(error instanceof DeadlineReached) && !deadline.signal.aborted) throw error;
-    scan.complete = false;
-    scan.countsExact = false;
-  }
-  if (scan.found.length >= MAX_RANKED_FILES && scan.totalFiles > scan.found.length) scan.complete = false;
-  return scan;
-}
-
-class DeadlineReached extends Error {}
-
-async function countSkipped(
-  deps: ReaderDeps,
-  target: Searched,
-  filters: Filters,
-  scope: { includeGenerated: boolean; language?: string; signal: AbortSignal },
-  scan: Scan,
-  deadline: Deadline,
-): Promise<void> {
-  let after: string | null = null;
-  let seen = 0;
-  while (seen < MAX_SKIPPED_SCAN) {
-    if (deadline.expired()) throw new DeadlineReached();
-    const page = await deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath: after, limit: 1000 });
-    for (const file of page) {
-      if (!pathAllowed(filters, file.path)) continue;
-      if (file.flags.binary) scan.skipped.binary += 1;
-      else if (file.flags.tooLarge) scan.skipped.too_large += 1;
-    }
-    seen += page.length;
-    if (page.length < 1000) return;
-    after = (page[page.length - 1] as ContentCandidate).path;
-  }
-}
-
-/** Start offsets of the lines wanted (1-based numbers), found in one pass. */
-function lineSpans(content: string, wanted: Set<number>, last: number): Map<number, string> {
-  const out = new Map<number, string>();
-  let start = 0;
-  for (let number = 1; number <= last && start <= content.length; number += 1) {
-    const newline = content.indexOf('\n', start);
-    const end = newline < 0 ? content.length : newline;
-    if (wanted.has(number)) out.set(number, content.slice(start, end));
-    if (newline < 0) break;
-    start = newline + 1;
-  }
-  return out;
-}
-
-function rankOf(repository: string, candidate: ContentCandidate, content: string, hits: LineHit[], query: CompiledQuery): RankKey {
-  const texts = lineSpans(content, new Set(hits.map((h) => h.line)), hits[hits.length - 1]?.line ?? 0);
-  let quality = 0;
-  let definition = false;
-  for (const hit of hits) {
-    const text = texts.get(hit.line) ?? '';
-    const whole = hit.ranges.some(([s, e]) => isWholeWord(text, s, e));
-    const exact = query.caseSensitive || query.exactCase.matcher(text).find();
-    quality = Math.max(quality, Number(whole) + Number(exact));
-    if (!definition) definition = hit.ranges.some(([s, e]) => isDefinition(text, s, e));
-  }
-  return { quality, definition, tier: tierOf(candidate.path, candidate.flags), depth: candidate.path.split('/').length, length: candidate.path.length, repository, path: candidate.path };
-}
-
 interface PageOptions {
   offset: number;
   limit: number;
@@ -268,18 +96,19 @@ interface PageOptions {
 /** The page: matches with their context lines, read again for the files shown only, within the result budget. */
 async function render(deps: ReaderDeps, input: SearchCodeInput, query: CompiledQuery, searched: Searched[], scan: Scan, options: PageOptions): Promise<ToolAnswer<SearchCodeOutput>> {
   const slice = scan.found.slice(options.offset, options.offset + options.limit);
-  const contents = new Map<string, string>();
+  // Contents the scan kept are used as they are; the others are read again, for the files shown only.
+  const contents = scan.contents;
   for (const target of searched) {
-    const paths = slice.filter((f) => f.searched === target).map((f) => f.path);
+    const paths = slice.filter((f) => f.searched === target && !contents.has(contentKey(target, f.path))).map((f) => f.path);
     if (paths.length === 0) continue;
-    for (const { path, content } of await deps.index.readContents(target.snapshot, paths)) if (content !== null) contents.set(`${target.snapshot.repositoryId}\0${path}`, content);
+    for (const { path, content } of await deps.index.readContents(target.snapshot, paths)) if (content !== null) contents.set(contentKey(target, path), content);
   }
   const budget = deps.limits.maxResultChars - OVERHEAD_CHARS;
   const files: SearchFile[] = [];
   const blocks: string[] = [];
   let used = 0;
   for (const found of slice) {
-    const content = contents.get(`${found.searched.snapshot.repositoryId}\0${found.path}`) ?? '';
+    const content = contents.get(contentKey(found.searched, found.path)) ?? '';
     let { file, block } = formatFile(deps, found, content, options.context, found.hits.length);
     let cost = block.length + JSON.stringify(file).length;
     // A file too big for the page on its own: fewer matches, no context.

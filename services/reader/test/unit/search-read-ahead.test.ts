@@ -1,4 +1,4 @@
-import { readAhead } from '../../src/search/read-ahead';
+import { pagesAhead, readAhead } from '../../src/search/read-ahead';
 
 const contentsOf = (batch: string[]) => batch.map((path) => ({ path, content: path.toUpperCase() }));
 
@@ -48,5 +48,57 @@ describe('readAhead: contents of the next batch are read while this one is verif
     const read = jest.fn(async (b: string[]) => contentsOf(b));
     for await (const _ of readAhead([], read)) throw new Error('nothing to yield');
     expect(read).not.toHaveBeenCalled();
+  });
+});
+
+describe('pagesAhead: the next page is asked for while this one is worked on', () => {
+  const items = ['a', 'b', 'c', 'd', 'e'];
+  const pageOf =
+    (asked: (string | null)[], size = 2) =>
+    async (after: string | null) => {
+      asked.push(after);
+      const from = after === null ? 0 : items.indexOf(after) + 1;
+      return items.slice(from, from + size);
+    };
+
+  test('reads every page after the last item of the one before, one read ahead, and stops at a short page', async () => {
+    const asked: (string | null)[] = [];
+    const seen: string[] = [];
+    for await (const page of pagesAhead(pageOf(asked), 2)) seen.push(`${page.join('')}:${asked.length}`);
+    expect(seen).toEqual(['ab:2', 'cd:3', 'e:3']);
+    expect(asked).toEqual([null, 'b', 'd']);
+  });
+
+  test('a full last page costs one more, empty, read', async () => {
+    const asked: (string | null)[] = [];
+    const pages: string[][] = [];
+    for await (const page of pagesAhead(pageOf(asked, 5), 5)) pages.push(page);
+    expect(pages).toEqual([items, []]);
+    expect(asked).toEqual([null, 'e']);
+  });
+
+  test('a failed read is thrown at its own page, and stopping early leaves no unhandled rejection', async () => {
+    const failing = async (after: string | null) => {
+      if (after !== null) throw new Error('index down');
+      return ['a', 'b'];
+    };
+    const seen: string[][] = [];
+    await expect(
+      (async () => {
+        for await (const page of pagesAhead(failing, 2)) seen.push(page);
+      })(),
+    ).rejects.toThrow('index down');
+    expect(seen).toEqual([['a', 'b']]);
+
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      for await (const _ of pagesAhead(failing, 2)) break;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

@@ -1,0 +1,214 @@
+import type { Freshness } from '@gitdex/contracts';
+import type { ContentCandidate, ContentPlan, ContentScope, Snapshot } from '@gitdex/ports';
+import type { ReaderDeps } from '../deps';
+import { DeadlineReached, type Deadline } from './deadline';
+import type { PathMatcher } from './globs';
+import { lineSpans } from './lines';
+import type { CompiledQuery } from './query';
+import { isDefinition, isWholeWord, tierOf, type RankKey } from './rank';
+import { pagesAhead, readAhead } from './read-ahead';
+import { findHits, type LineHit } from './verify';
+
+/** Candidates a page when their contents come with them (no path filter to apply first). */
+const CONTENT_PAGE = 100;
+/** Candidates a page without contents (a path filter drops some first), and contents read at a time. */
+const CANDIDATE_PAGE = 500;
+const CONTENT_BATCH = 50;
+/** Repositories searched at once: a search of many waits on the index once for several. */
+const PARALLEL_REPOSITORIES = 4;
+/** Matching files ranked at most: past this, counting stops (counts_exact: false). */
+export const MAX_RANKED_FILES = 5_000;
+/** Matching lines kept per file (match_count counts them all). */
+const KEEP_LINES = 20;
+/** Unsearchable files counted per repository at most. */
+const MAX_SKIPPED_SCAN = 10_000;
+const SKIPPED_PAGE = 1_000;
+/** Characters of matching files' contents kept for the page; the page reads again what did not fit. */
+const KEEP_CONTENT_CHARS = 16 * 1024 * 1024;
+
+/** One searched snapshot: the repository and ref state it shows. */
+export interface Searched {
+  repository: string;
+  snapshot: Snapshot;
+  commit: string;
+  freshness: Freshness;
+  fileCount: number;
+}
+
+export interface Found {
+  searched: Searched;
+  path: string;
+  language: string | null;
+  count: number;
+  hits: LineHit[];
+  rank: RankKey;
+}
+
+export interface Filters {
+  include: PathMatcher | null;
+  exclude: PathMatcher | null;
+  language: string | undefined;
+  includeGenerated: boolean;
+}
+
+export interface Scan {
+  /** In the order searched (repositories, then paths); the caller ranks them. */
+  found: Found[];
+  totalFiles: number;
+  totalMatches: number;
+  complete: boolean;
+  countsExact: boolean;
+  skipped: { binary: number; too_large: number };
+  /** Contents of matching files, by contentKey, as far as KEEP_CONTENT_CHARS allows. */
+  contents: Map<string, string>;
+}
+
+type Scope = Omit<ContentScope, 'afterPath' | 'limit'> & { signal: AbortSignal };
+
+export const contentKey = (searched: Searched, path: string): string => `${searched.snapshot.repositoryId}\0${path}`;
+
+const pathAllowed = (filters: Filters, path: string) => (filters.include === null || filters.include(path)) && (filters.exclude === null || !filters.exclude(path));
+
+/**
+ * Candidates from the index, a page at a time, their contents verified line by line; up to
+ * PARALLEL_REPOSITORIES repositories at once. Without a path filter a page brings its
+ * contents along (one round trip); with one, the paths are filtered first and only the
+ * wanted contents read. The deadline is checked between files and inside long files, and
+ * aborts the index calls in flight.
+ */
+export async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQuery, plan: ContentPlan, filters: Filters, deadline: Deadline): Promise<Scan> {
+  const scan: Scan = { found: [], totalFiles: 0, totalMatches: 0, complete: true, countsExact: true, skipped: { binary: 0, too_large: 0 }, contents: new Map() };
+  const scope: Scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}), signal: deadline.signal };
+  const foundBy = searched.map((): Found[] => []);
+  const kept = { chars: 0 };
+  try {
+    await eachAtMost(searched, PARALLEL_REPOSITORIES, (target, i) =>
+      allOrFirstError([scanTarget(deps, target, { query, plan, filters, scope, deadline }, scan, foundBy[i] as Found[], kept), countSkipped(deps, target, filters, scope, scan, deadline)]),
+    );
+  } catch (error) {
+    if (!(error instanceof DeadlineReached) && !deadline.signal.aborted) throw error;
+    scan.complete = false;
+    scan.countsExact = false;
+  }
+  // Each repository kept at most MAX_RANKED_FILES: their first MAX_RANKED_FILES in search order are those a one-by-one scan keeps.
+  scan.found = foundBy.flat();
+  if (scan.found.length > MAX_RANKED_FILES) {
+    scan.found.length = MAX_RANKED_FILES;
+    scan.countsExact = false;
+  }
+  if (scan.found.length >= MAX_RANKED_FILES && scan.totalFiles > scan.found.length) scan.complete = false;
+  return scan;
+}
+
+interface Search {
+  query: CompiledQuery;
+  plan: ContentPlan;
+  filters: Filters;
+  scope: Scope;
+  deadline: Deadline;
+}
+
+async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, scan: Scan, found: Found[], kept: { chars: number }): Promise<void> {
+  const { query, plan, filters, scope, deadline } = search;
+  const verify = (candidate: ContentCandidate, content: string) => {
+    if (deadline.expired()) throw new DeadlineReached();
+    const hits = findHits(content, query, KEEP_LINES, deadline.expired);
+    if (hits.count > 0) {
+      scan.totalFiles += 1;
+      scan.totalMatches += hits.count;
+      if (found.length < MAX_RANKED_FILES) {
+        found.push({
+          searched: target,
+          path: candidate.path,
+          language: candidate.language,
+          count: hits.count,
+          hits: hits.lines,
+          rank: rankOf(target.repository, candidate, content, hits.lines, query),
+        });
+        if (kept.chars + content.length <= KEEP_CONTENT_CHARS) {
+          kept.chars += content.length;
+          scan.contents.set(contentKey(target, candidate.path), content);
+        }
+      } else scan.countsExact = false;
+    }
+    if (!hits.complete) throw new DeadlineReached();
+  };
+  const pages = (size: number, withContent: boolean) =>
+    pagesAhead(async (after: ContentCandidate | null) => {
+      if (deadline.expired()) throw new DeadlineReached();
+      return deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath: after?.path ?? null, limit: size, ...(withContent ? { withContent } : {}) });
+    }, size);
+
+  if (filters.include === null && filters.exclude === null) {
+    for await (const page of pages(CONTENT_PAGE, true)) for (const candidate of page) if (candidate.content != null) verify(candidate, candidate.content);
+    return;
+  }
+  for await (const page of pages(CANDIDATE_PAGE, false)) {
+    const wanted = page.filter((c) => pathAllowed(filters, c.path));
+    const batches = Array.from({ length: Math.ceil(wanted.length / CONTENT_BATCH) }, (_, i) => wanted.slice(i * CONTENT_BATCH, (i + 1) * CONTENT_BATCH));
+    const read = (batch: ContentCandidate[]) =>
+      deps.index.readContents(
+        target.snapshot,
+        batch.map((c) => c.path),
+        deadline.signal,
+      );
+    for await (const [batch, contents] of readAhead(batches, read)) {
+      const byPath = new Map(batch.map((c) => [c.path, c]));
+      for (const { path, content } of contents) if (content !== null) verify(byPath.get(path) as ContentCandidate, content);
+    }
+  }
+}
+
+async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters, scope: Scope, scan: Scan, deadline: Deadline): Promise<void> {
+  let after: string | null = null;
+  for (let seen = 0; seen < MAX_SKIPPED_SCAN;) {
+    if (deadline.expired()) throw new DeadlineReached();
+    const page = await deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath: after, limit: SKIPPED_PAGE });
+    for (const file of page) {
+      if (!pathAllowed(filters, file.path)) continue;
+      if (file.flags.binary) scan.skipped.binary += 1;
+      else if (file.flags.tooLarge) scan.skipped.too_large += 1;
+    }
+    seen += page.length;
+    if (page.length < SKIPPED_PAGE) return;
+    after = (page[page.length - 1] as ContentCandidate).path;
+  }
+}
+
+function rankOf(repository: string, candidate: ContentCandidate, content: string, hits: LineHit[], query: CompiledQuery): RankKey {
+  const texts = lineSpans(content, new Set(hits.map((h) => h.line)), hits[hits.length - 1]?.line ?? 0);
+  let quality = 0;
+  let definition = false;
+  for (const hit of hits) {
+    const text = texts.get(hit.line) ?? '';
+    const whole = hit.ranges.some(([s, e]) => isWholeWord(text, s, e));
+    const exact = query.caseSensitive || query.exactCase.matcher(text).find();
+    quality = Math.max(quality, Number(whole) + Number(exact));
+    if (!definition) definition = hit.ranges.some(([s, e]) => isDefinition(text, s, e));
+  }
+  return { quality, definition, tier: tierOf(candidate.path, candidate.flags), depth: candidate.path.split('/').length, length: candidate.path.length, repository, path: candidate.path };
+}
+
+/** Runs `work` on every item, at most `most` at once; after a failure no new item starts, and the first failure is thrown once all have stopped. */
+async function eachAtMost<T>(items: readonly T[], most: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (failure === null && next < items.length) {
+      const index = next++;
+      try {
+        await work(items[index] as T, index);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(most, items.length) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
+}
+
+/** Waits for every one (none keeps working behind the answer), then throws the first failure, if any. */
+async function allOrFirstError(work: Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
