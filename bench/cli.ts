@@ -3,7 +3,8 @@
  * smoke: no timing assertions). Options: --only=indexing,freshness,reads,reads-load,suggest,search
  * --backends=elasticsearch,sqlite --out=<dir> --keep (keep the scratch folder) --cpu-prof (V8 CPU
  * profile of each indexer process, summarized in results.md, kept in <out>/cpu-profiles/)
- * --report-check (also writes the report from every row's samples repeated past a full run's count).
+ * --report-check (also writes the report from every row's samples repeated past a full run's count)
+ * --large-files=N (the large repository's size; quick runs use 2,000, full runs 55,000).
  * Writes bench/results/<timestamp>/results.json, results.md and SVG charts. See docs/benchmarks.md.
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -36,6 +37,7 @@ function options() {
       keep: { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
       'report-check': { type: 'boolean', default: false },
+      'large-files': { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -56,7 +58,14 @@ function options() {
     keep: values.keep ?? false,
     cpuProf: values['cpu-prof'] ?? false,
     reportCheck: values['report-check'] ?? false,
+    largeFiles: values['large-files'] === undefined ? undefined : positiveInteger(values['large-files'], 'large-files'),
   };
+}
+
+function positiveInteger(text: string, what: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${what}: a whole number of at least 1 (got ${text})`);
+  return n;
 }
 
 function stamp(date: Date): string {
@@ -65,7 +74,7 @@ function stamp(date: Date): string {
 
 async function main(): Promise<number> {
   const opts = options();
-  const config = benchConfig(opts.mode);
+  const config = { ...benchConfig(opts.mode), ...(opts.largeFiles !== undefined ? { largeFiles: opts.largeFiles } : {}) };
   const startedAt = new Date();
   const log = (line: string) => process.stderr.write(`[bench ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
   const results: Results = {
