@@ -140,6 +140,18 @@ export function describeContentCases(ctx: ConformanceContext): void {
       expect(await ctx.store().unsearchableFiles(at(id + 50_000, 1), { includeGenerated: false, afterPath: null, limit: 10 })).toEqual([]);
     });
 
+    it('counts the files it lists as not searched, by why, in every scope', async () => {
+      for (const generation of [1, 2, 3]) {
+        for (const scope of [{ includeGenerated: false }, { includeGenerated: true }, { includeGenerated: true, language: 'JSON' }, { includeGenerated: true, language: 'TypeScript' }]) {
+          const listed = await ctx.store().unsearchableFiles(at(id, generation), { ...scope, afterPath: null, limit: 100 });
+          const expected = { binary: listed.filter((c) => c.flags.binary).length, tooLarge: listed.filter((c) => !c.flags.binary && c.flags.tooLarge).length };
+          expect(await ctx.store().countUnsearchable(at(id, generation), scope)).toEqual(expected);
+        }
+      }
+      expect(await ctx.store().countUnsearchable(at(id, 1), { includeGenerated: false })).toEqual({ binary: 1, tooLarge: 1 });
+      expect(await ctx.store().countUnsearchable(at(id + 50_000, 1), { includeGenerated: true })).toEqual({ binary: 0, tooLarge: 0 });
+    });
+
     it('reads contents of visible paths, in path order, leaving out missing ones', async () => {
       const contents = await ctx.store().readContents(at(id, 1), ['src/retry.ts', 'assets/logo.png', 'nope.ts', 'src/old.ts', 'src/later.ts']);
       const byPath = (path: string) => docs.find((d) => d.path === path && d.ref === MAIN)?.content;

@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { contentTrigrams, type FileDocument, type FileFlags } from '@gitdex/contracts';
-import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot } from '@gitdex/ports';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount } from '@gitdex/ports';
 import { MAX_PAGE, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';
 import { compareCodePoints, visibleFilter } from './queries';
@@ -57,7 +57,7 @@ export function planQuery(plan: ContentPlan): Query | null {
   }
 }
 
-function scopeFilters(scope: ContentScope): Query[] {
+function scopeFilters(scope: Pick<ContentScope, 'language' | 'includeGenerated'>): Query[] {
   return [
     ...(scope.language !== undefined ? [{ term: { language: scope.language } }] : []),
     ...(scope.includeGenerated ? [] : [{ term: { 'flags.vendored': false } }, { term: { 'flags.generated': false } }]),
@@ -111,6 +111,27 @@ export function searchCandidates(ctx: StoreContext, snapshot: Snapshot, plan: Co
 export function unsearchableFiles(ctx: StoreContext, snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
   const unsearchable: Query = { bool: { should: [{ term: { 'flags.binary': true } }, { term: { 'flags.tooLarge': true } }], minimum_should_match: 1 } };
   return candidatePage(ctx, [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }, unsearchable], scope);
+}
+
+const IS_BINARY: Query = { term: { 'flags.binary': true } };
+
+/** One request: the two counts as filter aggregations over the visible files of the scope. */
+export async function countUnsearchable(ctx: StoreContext, snapshot: Snapshot, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): Promise<UnsearchableCount> {
+  const response = await ctx.client.search(
+    {
+      index: ctx.files,
+      size: 0,
+      track_total_hits: false,
+      query: { bool: { filter: [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }] } },
+      aggs: {
+        binary: { filter: IS_BINARY },
+        tooLarge: { filter: { bool: { filter: [{ term: { 'flags.tooLarge': true } }], must_not: [IS_BINARY] } } },
+      },
+    },
+    scope.signal ? { signal: scope.signal } : {},
+  );
+  const count = (name: string) => (response.aggregations?.[name] as estypes.AggregationsSingleBucketAggregateBase | undefined)?.doc_count ?? 0;
+  return { binary: count('binary'), tooLarge: count('tooLarge') };
 }
 
 export async function readContents(ctx: StoreContext, snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {

@@ -4,6 +4,7 @@ import type {
   ContentCandidate,
   ContentPlan,
   ContentScope,
+  UnsearchableCount,
   FileContent,
   FileSummary,
   FileWrite,
@@ -222,6 +223,10 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
     return this.call('unsearchableFiles', (ctx) => contentSearch.unsearchableFiles(ctx, snapshot, scope));
+  }
+
+  countUnsearchable(snapshot: Snapshot, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): Promise<UnsearchableCount> {
+    return this.call('countUnsearchable', (ctx) => contentSearch.countUnsearchable(ctx, snapshot, scope));
   }
 
   readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {

@@ -36,6 +36,12 @@ export interface ContentCandidate {
   content?: FileDocument['content'];
 }
 
+/** Visible files that were not searched, by why: binary, or too large to index (and not binary). */
+export interface UnsearchableCount {
+  binary: number;
+  tooLarge: number;
+}
+
 export interface FileContent {
   path: string;
   content: FileDocument['content'];

@@ -1,5 +1,5 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
-import type { ContentCandidate, ContentPlan, ContentScope, FileContent } from './content-search';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount } from './content-search';
 
 /**
  * Options of one read. signal: the caller gave up (deadline passed, request cancelled);
@@ -132,6 +132,8 @@ export interface IndexStore {
   searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]>;
   /** Visible files that were not searchable (binary or too large), in path order after scope.afterPath. */
   unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]>;
+  /** How many unsearchableFiles there are in the scope (its language and vendored/generated filters), counted by the index. */
+  countUnsearchable(snapshot: Snapshot, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): Promise<UnsearchableCount>;
   /** The content of these visible paths (missing ones left out), in path order. */
   readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]>;
 }

@@ -15,4 +15,4 @@ export {
   type IndexStore,
 } from './index-store';
 export { type SourceRepository, type SourceCommit, type TreeEntry, type SourceTree, type Source } from './source';
-export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent } from './content-search';
+export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount } from './content-search';

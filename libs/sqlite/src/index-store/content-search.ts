@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { contentTrigramCodes, trigramWordOfCode, type FileFlags } from '@gitdex/contracts';
-import type { ContentCandidate, ContentPlan, ContentScope, FileContent } from '@gitdex/ports';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount } from '@gitdex/ports';
 
 const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
 /** Trigrams of one substring used in a MATCH: a spread subset is as correct (weaker) and keeps the expression small. */
@@ -62,6 +62,7 @@ export interface ContentStatements {
   withContent: Statement<Params, CandidateRow>;
   unsearchable: Statement<Params, CandidateRow>;
   contents: Statement<Params, FileContent>;
+  countUnsearchable: Statement<Params, UnsearchableCount>;
 }
 
 /** Statements of search_code, prepared once per connection. */
@@ -76,6 +77,10 @@ export function prepareContentStatements(db: Database): ContentStatements {
     unsearchable: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
       WHERE ${SCOPE_FILTER} AND f.kind = 'file' AND (f.summary ->> '$.flags.binary' = 1 OR f.summary ->> '$.flags.tooLarge' = 1)
       ORDER BY f.path, f.from_gen LIMIT @limit`),
+    countUnsearchable: db.prepare<Params, UnsearchableCount>(`SELECT
+        coalesce(sum(f.summary ->> '$.flags.binary' = 1), 0) AS binary,
+        coalesce(sum(f.summary ->> '$.flags.binary' = 0 AND f.summary ->> '$.flags.tooLarge' = 1), 0) AS tooLarge
+      FROM files f WHERE ${SCOPE_FILTER} AND f.kind = 'file'`),
     contents: db.prepare<Params, FileContent>(`SELECT f.path AS path, b.content AS content FROM files f JOIN file_bodies b ON b.fid = f.fid
       WHERE f.scope_id = @s AND ${VISIBLE_F} AND f.path IN (SELECT value FROM json_each(@paths)) ORDER BY f.path`),
   };
@@ -108,6 +113,12 @@ export function unsearchableFiles(st: ContentStatements, s: number, g: number, s
   scope.signal?.throwIfAborted();
   if (scope.limit <= 0) return [];
   return st.unsearchable.all(params(s, g, scope)).map(candidateOf);
+}
+
+export function countUnsearchable(st: ContentStatements, s: number, g: number, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): UnsearchableCount {
+  scope.signal?.throwIfAborted();
+  const { limit: _unused, ...counted } = params(s, g, { ...scope, afterPath: null, limit: 0 });
+  return st.countUnsearchable.get(counted) as UnsearchableCount;
 }
 
 export function readContents(st: ContentStatements, s: number, g: number, paths: string[], signal?: AbortSignal): FileContent[] {

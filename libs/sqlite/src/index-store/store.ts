@@ -5,6 +5,7 @@ import {
   type ContentCandidate,
   type ContentPlan,
   type ContentScope,
+  type UnsearchableCount,
   type FileContent,
   type FileSummary,
   type FileWrite,
@@ -358,6 +359,14 @@ export class SqliteIndexStore implements IndexStore {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
       if (s === undefined) return [];
       return contentSearch.unsearchableFiles(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, scope);
+    });
+  }
+
+  countUnsearchable(snapshot: Snapshot, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): Promise<UnsearchableCount> {
+    return this.run('countUnsearchable', (st) => {
+      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
+      if (s === undefined) return { binary: 0, tooLarge: 0 };
+      return contentSearch.countUnsearchable(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, scope);
     });
   }
 

@@ -159,7 +159,14 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
   }
 }
 
+/** Binary and too large files in the scope: counted by the index, or (with a path filter it cannot apply) listed and filtered here. */
 async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters, scope: Scope, scan: Scan, deadline: Deadline): Promise<void> {
+  if (filters.include === null && filters.exclude === null) {
+    const counted = await deps.index.countUnsearchable(target.snapshot, scope);
+    scan.skipped.binary += counted.binary;
+    scan.skipped.too_large += counted.tooLarge;
+    return;
+  }
   let after: string | null = null;
   for (let seen = 0; seen < MAX_SKIPPED_SCAN;) {
     if (deadline.expired()) throw new DeadlineReached();

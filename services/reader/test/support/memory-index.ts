@@ -4,6 +4,7 @@ import {
   type ContentCandidate,
   type ContentPlan,
   type ContentScope,
+  type UnsearchableCount,
   type FileContent,
   type FileSummary,
   type FileWrite,
@@ -243,6 +244,13 @@ export class MemoryIndexStore implements IndexStore {
       .filter((d) => d.kind === 'file' && (d.flags.binary || d.flags.tooLarge))
       .slice(0, Math.max(0, scope.limit))
       .map(candidateOf);
+  }
+
+  async countUnsearchable(snapshot: Snapshot, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): Promise<UnsearchableCount> {
+    this.touch('countUnsearchable');
+    scope.signal?.throwIfAborted();
+    const files = this.scoped(snapshot, { ...scope, afterPath: null, limit: 0 }).filter((d) => d.kind === 'file');
+    return { binary: files.filter((d) => d.flags.binary).length, tooLarge: files.filter((d) => !d.flags.binary && d.flags.tooLarge).length };
   }
 
   async readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {
