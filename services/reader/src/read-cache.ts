@@ -103,12 +103,16 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     const hit = metadata.get(key);
     return hit !== undefined && now() - hit.at < ttl;
   };
-  /** An answer the index gave to a lookup asked at `at`, kept as if that lookup had been made on its own. */
-  const seed = (key: string, at: number, value: unknown): void => {
+  /** A lookup asked at `at` as part of another request, kept as if it had been made on its own (and shared while in flight). */
+  const seed = (key: string, at: number, value: Promise<unknown>): void => {
     const hit = metadata.get(key);
     if (hit && hit.at > at) return;
     if (metadata.size >= 10_000) metadata.clear();
-    metadata.set(key, { at, value: Promise.resolve(value), refreshing: false });
+    const entry = { at, value, refreshing: false };
+    metadata.set(key, entry);
+    value.catch(() => {
+      if (metadata.get(key) === entry) metadata.delete(key);
+    });
   };
 
   const cached: Partial<IndexStore> = {
@@ -131,9 +135,20 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       }
       // The window counts from when the lookups were asked, as for lookups made one by one.
       const at = now();
-      const answer = await index.lookupForRead(request);
-      seed(nameKey, at, answer.repository);
-      seed(statesKey, at, learn(answer.refStates, request.repositoryId));
+      const answer = index.lookupForRead(request).then((found) => {
+        learn(found.refStates, request.repositoryId);
+        return found;
+      });
+      seed(
+        nameKey,
+        at,
+        answer.then((found) => found.repository),
+      );
+      seed(
+        statesKey,
+        at,
+        answer.then((found) => found.refStates),
+      );
       return answer;
     },
   };

@@ -64,6 +64,28 @@ describe('a cold read', () => {
     expect(made()).toEqual({ getFile: 1 });
   });
 
+  it('cold reads at the same time share the lookups in flight, each asking for its file', async () => {
+    const { index, deps, made, later } = await coldReader();
+    await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
+    later();
+    made();
+    const paths = ['src/a.ts', 'src/b.ts', 'src/lib/c.ts'];
+    const answers = await Promise.all(paths.map((path) => readFile(deps, null, { repository: 'octo/api', path })));
+    expect(made()).toEqual({ lookupForRead: 1, getFile: 2 });
+    for (const [i, path] of paths.entries()) expect(answers[i]).toEqual(await readFile(unaided(index), null, { repository: 'octo/api', path }));
+  });
+
+  it('a failed lookup is not kept: the next read asks again', async () => {
+    const { index, deps, made, later } = await coldReader();
+    await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
+    later();
+    made();
+    jest.spyOn(index, 'lookupForRead').mockRejectedValueOnce(new Error('engine down'));
+    await expect(readFile(deps, null, { repository: 'octo/api', path: 'src/a.ts' })).rejects.toThrow('engine down');
+    expect((await readFile(deps, null, { repository: 'octo/api', path: 'src/a.ts' })).structured.content).toBe('a');
+    expect(made()).toEqual({ lookupForRead: 2 });
+  });
+
   it('sees a flip at once, and never a version still being indexed', async () => {
     const { index, deps, made, later } = await coldReader();
     const read = async (path: string) => (await readFile(deps, null, { repository: 'octo/api', path })).structured.content;
