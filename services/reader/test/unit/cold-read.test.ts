@@ -156,5 +156,16 @@ describe('a cold read', () => {
     expect(calls).not.toHaveProperty('findRepositoryByName');
     expect(calls).not.toHaveProperty('listRefStates');
     expect(answer).toEqual(await listFiles(unaided(index), null, { repository: 'octo/api', folder: 'src' }));
+    made();
+    // The next page, later: the cursor's repository and ref are checked against one lookup too.
+    const cursor = (await listFiles(deps, null, { repository: 'octo/api', folder: 'src', limit: 1 })).structured.next_cursor as string;
+    later();
+    made();
+    const next = await listFiles(deps, null, { repository: 'octo/api', cursor });
+    const paging = made();
+    expect(paging).toMatchObject({ lookupForRead: 1 });
+    expect(paging).not.toHaveProperty('findRepositoryByName');
+    expect(paging).not.toHaveProperty('listRefStates');
+    expect(next).toEqual(await listFiles(unaided(index), null, { repository: 'octo/api', cursor }));
   });
 });
