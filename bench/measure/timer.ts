@@ -25,13 +25,15 @@ export async function repeat(samples: number, warmup: number, fn: (i: number) =>
 /**
  * Measures several contenders in the same loop, alternating which goes first, so that
  * noise from other processes lands on all of them alike. Answers the samples per name.
+ * pauseMs: a wait before each call, not measured (reads spaced as a caller's are).
  */
-export async function interleave(samples: number, warmup: number, contenders: Record<string, (i: number) => Promise<unknown>>): Promise<Record<string, number[]>> {
+export async function interleave(samples: number, warmup: number, contenders: Record<string, (i: number) => Promise<unknown>>, pauseMs = 0): Promise<Record<string, number[]>> {
   const names = Object.keys(contenders);
   const out: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let i = 0; i < warmup + samples; i += 1) {
     const order = i % 2 === 0 ? names : [...names].reverse();
     for (const name of order) {
+      if (pauseMs > 0) await sleep(pauseMs);
       const started = performance.now();
       await contenders[name]!(i);
       const ms = performance.now() - started;

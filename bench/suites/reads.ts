@@ -9,7 +9,7 @@ import { callOk, connectHttp, connectStdio, textOf, type McpConnection } from '.
 import { figure, row, type Row } from '../report/model';
 import { formatNumber } from '../report/format';
 import { extent, median } from '../measure/stats';
-import { interleave, repeat } from '../measure/timer';
+import { interleave, repeat, sleep } from '../measure/timer';
 import type { Backend } from '../setup/backends';
 import { startTimingProxy } from '../measure/http-proxy';
 import type { SuiteContext } from './context';
@@ -117,6 +117,12 @@ async function freshGitdex(backend: Backend, transport: Transport): Promise<McpC
 }
 
 const COLD_TARGETS = { read: { median: 1.0, p99: 1.5 }, list: { median: 1.0 } };
+/**
+ * Wait before each cold call, unmeasured: longer than the reader's 100 ms reuse of
+ * repository and ref-state answers, as an agent's next read (seconds later) is; calls back
+ * to back would reuse them and hide what a first read costs.
+ */
+const AGENT_PAUSE_MS = 150;
 
 function coldRow(backend: Backend, label: string, gitdex: number[], filesystem: number[], bounds: { median: number; p99?: number }): Row {
   const value = figure(`gitdex (${backend.name})`, 'ms', gitdex);
@@ -150,14 +156,24 @@ async function coldPass(
     await callOk(gitdex.client, 'list_files', { repository, folder: cold.warmupFolder, limit: 300 });
     await callOk(fs.client, 'read_text_file', { path: join(checkout, cold.warmupFile) });
     await callOk(fs.client, 'list_directory', { path: join(checkout, cold.warmupFolder) });
-    const reads = await interleave(files.length, 0, {
-      gitdex: (i) => callOk(gitdex.client, 'read_file', { repository, path: files[i]! }),
-      filesystem: (i) => callOk(fs.client, 'read_text_file', { path: join(checkout, files[i]!) }),
-    });
-    const lists = await interleave(folders.length, 0, {
-      gitdex: (i) => callOk(gitdex.client, 'list_files', { repository, folder: folders[i]!, limit: 300 }),
-      filesystem: (i) => callOk(fs.client, 'list_directory', { path: join(checkout, folders[i]!) }),
-    });
+    const reads = await interleave(
+      files.length,
+      0,
+      {
+        gitdex: (i) => callOk(gitdex.client, 'read_file', { repository, path: files[i]! }),
+        filesystem: (i) => callOk(fs.client, 'read_text_file', { path: join(checkout, files[i]!) }),
+      },
+      AGENT_PAUSE_MS,
+    );
+    const lists = await interleave(
+      folders.length,
+      0,
+      {
+        gitdex: (i) => callOk(gitdex.client, 'list_files', { repository, folder: folders[i]!, limit: 300 }),
+        filesystem: (i) => callOk(fs.client, 'list_directory', { path: join(checkout, folders[i]!) }),
+      },
+      AGENT_PAUSE_MS,
+    );
     return { reads, lists };
   } finally {
     await gitdex.close();
@@ -181,6 +197,7 @@ async function coldProfile(ctx: SuiteContext, backend: Backend, cold: ColdTarget
     await callOk(gitdex.client, 'read_file', { repository, path: cold.warmupFile });
     const calls: { ms: number; requests: number; esMs: number; bytes: number; answer: number; ops: string[] }[] = [];
     for (const path of files) {
+      await sleep(AGENT_PAUSE_MS);
       const before = proxy.requests.length;
       const started = Date.now();
       const t = performance.now();
@@ -199,9 +216,9 @@ async function coldProfile(ctx: SuiteContext, backend: Backend, cold: ColdTarget
     const ops = new Map<string, number>();
     for (const c of calls) for (const op of c.ops) ops.set(op, (ops.get(op) ?? 0) + 1);
     return [
-      `profiling pass: a fresh stdio reader with its Elasticsearch behind a timing proxy read ${calls.length} distinct files once each (not part of the figures: the proxy adds a hop)`,
-      `Elasticsearch requests per cold read_file: median ${median(calls.map((c) => c.requests))}, max ${extent(calls.map((c) => c.requests)).max}; by operation over all calls: ${[...ops].map(([op, n]) => `${op} ×${n}`).join(', ')} (the repository and ref-state lookups are reused for 100 ms only: a read more than 100 ms after the last, as an agent's next read is, makes them again, before getFile)`,
-      `per call, median: the whole call ${formatNumber(median(calls.map((c) => c.ms)), 'ms')}; Elasticsearch (through the proxy) ${formatNumber(median(calls.map((c) => c.esMs)), 'ms')}; fetched from Elasticsearch ${(median(calls.map((c) => c.bytes)) / 1024).toFixed(1)} KB (the whole FileDocument: content, tokens, trigrams, ancestors) for an answer of ${(median(calls.map((c) => c.answer)) / 1024).toFixed(1)} KB`,
+      `profiling pass: a fresh stdio reader with its Elasticsearch behind a timing proxy read ${calls.length} distinct files once each, ${AGENT_PAUSE_MS} ms apart (not part of the figures: the proxy adds a hop)`,
+      `Elasticsearch requests per cold read_file: median ${median(calls.map((c) => c.requests))}, max ${extent(calls.map((c) => c.requests)).max}; by operation over all calls: ${[...ops].map(([op, n]) => `${op} ×${n}`).join(', ')} (the repository and ref-state answers are reused for 100 ms only: a read later than that, as an agent's next read is, asks for them again; once the reader has read the name before, with the file's newest versions in the same _msearch)`,
+      `per call, median: the whole call ${formatNumber(median(calls.map((c) => c.ms)), 'ms')}; Elasticsearch (through the proxy) ${formatNumber(median(calls.map((c) => c.esMs)), 'ms')}; fetched from Elasticsearch ${(median(calls.map((c) => c.bytes)) / 1024).toFixed(1)} KB (whole FileDocuments: content, tokens, trigrams, ancestors; up to 3 versions of the file with the _msearch) for an answer of ${(median(calls.map((c) => c.answer)) / 1024).toFixed(1)} KB`,
       `the rest of a call, median ${formatNumber(median(calls.map((c) => c.ms - c.esMs)), 'ms')}: the process hop, MCP framing and validation on both sides, formatting the text and structured result`,
     ];
   } finally {
@@ -232,10 +249,16 @@ export async function readsSuite(ctx: SuiteContext, backend: Backend): Promise<v
       for (const name of ['gitdex', 'filesystem']) for (const v of more[name]!) lists[name]!.push(v);
     }
     const over = transport === 'stdio' ? 'MCP stdio' : 'MCP Streamable HTTP (filesystem server: stdio, it has no HTTP)';
-    const read = coldRow(backend, `cold (first touch): read_file of ${files.length} distinct files, each once, fresh reader, ${over}`, reads.gitdex!, reads.filesystem!, COLD_TARGETS.read);
+    const read = coldRow(
+      backend,
+      `cold (first touch): read_file of ${files.length} distinct files, each once, ${AGENT_PAUSE_MS} ms apart, fresh reader, ${over}`,
+      reads.gitdex!,
+      reads.filesystem!,
+      COLD_TARGETS.read,
+    );
     const list = coldRow(
       backend,
-      `cold (first touch): list_files of all ${cold.folders.length} folders, each once per fresh reader (${rounds} readers), ${over}`,
+      `cold (first touch): list_files of all ${cold.folders.length} folders, each once per fresh reader (${rounds} readers), ${AGENT_PAUSE_MS} ms apart, ${over}`,
       lists.gitdex!,
       lists.filesystem!,
       COLD_TARGETS.list,

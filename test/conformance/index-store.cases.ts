@@ -13,6 +13,7 @@ import { describeGenerationCases } from './index-store.cases-generations';
 import { describeListingCases } from './index-store.cases-listings';
 import { describeLookupCases } from './index-store.cases-lookups';
 import { describeByteCases } from './index-store.cases-bytes';
+import { describeReadLookupCases } from './index-store.cases-read-lookup';
 
 export interface ConformanceContext {
   store(): IndexStore;
@@ -66,5 +67,6 @@ export function describeIndexStoreConformance(name: string, makeStore: () => Pro
     describeLookupCases(ctx);
     describeContentCases(ctx);
     describeByteCases(ctx);
+    describeReadLookupCases(ctx);
   });
 }

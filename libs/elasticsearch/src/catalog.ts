@@ -1,3 +1,4 @@
+import type { estypes } from '@elastic/elasticsearch';
 import type { RefState, RepositoryDocument } from '@gitdex/contracts';
 import { bulkWrite } from './bulk';
 import { isDocumentNotFound } from './errors';
@@ -6,7 +7,7 @@ import { deleteMatching } from './scan';
 import { readOptions, reposTarget, searchSorted, type StoreContext } from './context';
 
 /** The repos index holds both kinds; the contract document rides in `doc`. */
-interface CatalogSource<T> {
+export interface CatalogSource<T> {
   kind: 'repository' | 'ref';
   repositoryId: number;
   fullNameLower?: string;
@@ -32,17 +33,20 @@ export function getRepository(ctx: StoreContext, repositoryId: number): Promise<
   return getDoc<RepositoryDocument>(ctx, repositoryDocumentId(repositoryId));
 }
 
-export async function findRepositoryByName(ctx: StoreContext, fullName: string): Promise<RepositoryDocument | null> {
-  const hits = await searchSorted<CatalogSource<RepositoryDocument>>(
-    ctx,
-    {
-      index: ctx.repos,
-      query: { bool: { filter: [{ term: { kind: 'repository' } }, { term: { fullNameLower: fullName.toLowerCase() } }] } },
-      sort: [{ repositoryId: 'asc' }],
-    },
-    1,
-  );
+/** The search of findRepositoryByName (one hit), shared with lookupForRead's multi-search. */
+export function byNameSearch(fullName: string): Pick<estypes.SearchRequest, 'query' | 'sort'> {
+  return {
+    query: { bool: { filter: [{ term: { kind: 'repository' } }, { term: { fullNameLower: fullName.toLowerCase() } }] } },
+    sort: [{ repositoryId: 'asc' }],
+  };
+}
+
+export function repositoryOf(hits: estypes.SearchHit<CatalogSource<RepositoryDocument>>[]): RepositoryDocument | null {
   return hits[0]?._source?.doc ?? null;
+}
+
+export async function findRepositoryByName(ctx: StoreContext, fullName: string): Promise<RepositoryDocument | null> {
+  return repositoryOf(await searchSorted<CatalogSource<RepositoryDocument>>(ctx, { index: ctx.repos, ...byNameSearch(fullName) }, 1));
 }
 
 export async function listRepositories(ctx: StoreContext): Promise<RepositoryDocument[]> {
@@ -72,10 +76,18 @@ export function getRefState(ctx: StoreContext, repositoryId: number, ref: string
   return getDoc<RefState>(ctx, refStateDocumentId(repositoryId, ref));
 }
 
-export async function listRefStates(ctx: StoreContext, repositoryId?: number): Promise<RefState[]> {
+/** The search of listRefStates (every hit), shared with lookupForRead's multi-search. */
+export function refStatesSearch(repositoryId?: number): Pick<estypes.SearchRequest, 'query' | 'sort'> {
   const filter = [{ term: { kind: 'ref' } }, ...(repositoryId === undefined ? [] : [{ term: { repositoryId } }])];
-  const hits = await searchSorted<CatalogSource<RefState>>(ctx, { index: ctx.repos, query: { bool: { filter } }, sort: [{ repositoryId: 'asc' }, { ref: 'asc' }] }, Infinity);
+  return { query: { bool: { filter } }, sort: [{ repositoryId: 'asc' }, { ref: 'asc' }] };
+}
+
+export function refStatesOf(hits: estypes.SearchHit<CatalogSource<RefState>>[]): RefState[] {
   return hits.map((hit) => (hit._source as CatalogSource<RefState>).doc);
+}
+
+export async function listRefStates(ctx: StoreContext, repositoryId?: number): Promise<RefState[]> {
+  return refStatesOf(await searchSorted<CatalogSource<RefState>>(ctx, { index: ctx.repos, ...refStatesSearch(repositoryId) }, Infinity));
 }
 
 export function putRefState(ctx: StoreContext, state: RefState): Promise<void> {

@@ -13,6 +13,8 @@ import type {
   IndexCallOptions,
   IndexStats,
   IndexStore,
+  ReadLookup,
+  ReadLookupResult,
   Snapshot,
   SuggestCandidate,
   SuggestQuery,
@@ -25,6 +27,7 @@ import { toPortError } from './errors';
 import * as reads from './file-reads';
 import * as writes from './file-writes';
 import * as listings from './listings';
+import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
 import { ensureIndices, reindex, type ReindexResult } from './setup';
@@ -146,6 +149,10 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   listRefStates(repositoryId?: number, options?: IndexCallOptions): Promise<RefState[]> {
     return this.read('listRefStates', options, (ctx) => catalog.listRefStates(ctx, repositoryId));
+  }
+
+  lookupForRead(request: ReadLookup, options?: IndexCallOptions): Promise<ReadLookupResult> {
+    return this.read('lookupForRead', options, (ctx) => readLookup.lookupForRead(ctx, request));
   }
 
   putRefState(state: RefState): Promise<void> {

@@ -72,6 +72,41 @@ export interface IndexStats {
   totalBytes: number;
 }
 
+/**
+ * What a read looks up before it reads, asked in one round trip (IndexStore.lookupForRead):
+ * a repository by name, the ref states of the repository the name stood for when last
+ * looked up (a guess: the caller checks the answer's repository id), and optionally the
+ * newest versions of one path in one ref of it, from which the caller picks the version
+ * visible at the ref state's generation (visibleVersion).
+ */
+export interface ReadLookup {
+  /** Looked up exactly as findRepositoryByName(fullName). */
+  fullName: string;
+  /** Whose ref states to answer, as listRefStates(repositoryId). */
+  repositoryId: number;
+  versions?: VersionsLookup;
+}
+
+/** Versions of `path` in `ref` of the looked-up repository that may be visible at `since` or later. */
+export interface VersionsLookup {
+  ref: string;
+  path: string;
+  /** Leaves out versions retired at or before this generation (0: none left out). */
+  since: number;
+  /** How many, newest fromGeneration first. */
+  limit: number;
+}
+
+export interface ReadLookupResult {
+  repository: RepositoryDocument | null;
+  refStates: RefState[];
+  /**
+   * Up to `limit` versions (whole documents, as getFile answers them), newest fromGeneration
+   * first; null when not asked, or not looked up (a caching wrapper may leave the file to getFile).
+   */
+  versions: FileDocument[] | null;
+}
+
 /** Summary fields of a file without its content, for listings. */
 export type FileSummary = Omit<FileDocument, 'content' | 'tokens' | 'trigrams' | 'contentBase64'>;
 
@@ -96,6 +131,8 @@ export interface IndexStore {
   getRefState(repositoryId: number, ref: string, options?: IndexCallOptions): Promise<RefState | null>;
   listRefStates(repositoryId?: number, options?: IndexCallOptions): Promise<RefState[]>;
   putRefState(state: RefState): Promise<void>;
+  /** findRepositoryByName, listRefStates and the newest versions of a path at once: one round trip where the engine is remote. */
+  lookupForRead(request: ReadLookup, options?: IndexCallOptions): Promise<ReadLookupResult>;
   /** Removes a ref's state and every file document of it. */
   deleteRef(repositoryId: number, ref: string): Promise<void>;
 

@@ -13,6 +13,10 @@ export {
   type IndexStats,
   type FileSummary,
   type IndexStore,
+  type ReadLookup,
+  type VersionsLookup,
+  type ReadLookupResult,
 } from './index-store';
+export { visibleVersion } from './visible-version';
 export { type SourceRepository, type SourceCommit, type TreeEntry, type SourceTree, type Source } from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount } from './content-search';

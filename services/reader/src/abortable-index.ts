@@ -11,6 +11,7 @@ const OPTIONS_AT: Partial<Record<keyof IndexStore, number>> = {
   listRepositories: 0,
   getRefState: 2,
   listRefStates: 1,
+  lookupForRead: 1,
   visibleEntries: 3,
   lookupEntries: 2,
   getFile: 2,

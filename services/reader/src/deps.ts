@@ -2,6 +2,7 @@ import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
 import type { EventPublisher, IndexStore } from '@gitdex/ports';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
+import { ReadHints } from './address/read-hints';
 import { unseenLimiter, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 import type { Log } from '@gitdex/observability';
 
@@ -86,6 +87,8 @@ export interface ReaderDeps {
   sites: PublishedSite[];
   /** Repositories queued for a backfill by this process, and when: queues each at most once in a while. */
   backfillsQueued: Map<number, number>;
+  /** What names and refs stood for when last read: guesses that let a read look up in one round trip. */
+  readHints: ReadHints;
   lookup: RepositoryLookup | undefined;
   queueUnseen: QueueUnseenPolicy;
   /** Buckets of GitHub lookups of unseen repositories, per caller. */
@@ -126,6 +129,7 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     logger: options.logger,
     sites: options.sites ?? [],
     backfillsQueued: new Map(),
+    readHints: new ReadHints(),
     lookup: options.lookup,
     queueUnseen: options.queueUnseen ?? 'tokens',
     unseenLookups: unseenLimiter(options.unseenLookupsPerMinute, options.now ? () => (options.now as () => Date)().getTime() : undefined),

@@ -25,7 +25,10 @@ type SnapshotAnswer = FileDocument | null | FolderCount[] | { files: FileSummary
  *
  * Repositories and ref states are reused for a moment (100 ms by default), so a burst of
  * calls costs the index one lookup each; past half that time a call starts a fresh lookup
- * in the background, so steady traffic never waits for one. Everything else passes through.
+ * in the background, so steady traffic never waits for one. lookupForRead (a repository,
+ * its ref states and a file's versions in one round trip) answers from those when both are
+ * still reused, leaving the file to getFile; else it asks the index and keeps the
+ * repository and ref states it answered under the same rule. Everything else passes through.
  */
 export function withReadCache(index: IndexStore, options: ReadCacheOptions = {}): IndexStore {
   const ttl = options.metadataTtlMs ?? 100;
@@ -95,6 +98,23 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     return key === null ? fetch() : (answers.get(`${key}\0${what}`, fetch) as Promise<T>);
   };
 
+  /** A metadata answer still within the reuse window, without starting a refresh. */
+  const within = (key: string): boolean => {
+    const hit = metadata.get(key);
+    return hit !== undefined && now() - hit.at < ttl;
+  };
+  /** A lookup asked at `at` as part of another request, kept as if it had been made on its own (and shared while in flight). */
+  const seed = (key: string, at: number, value: Promise<unknown>): void => {
+    const hit = metadata.get(key);
+    if (hit && hit.at > at) return;
+    if (metadata.size >= 10_000) metadata.clear();
+    const entry = { at, value, refreshing: false };
+    metadata.set(key, entry);
+    value.catch(() => {
+      if (metadata.get(key) === entry) metadata.delete(key);
+    });
+  };
+
   const cached: Partial<IndexStore> = {
     getFile: (snapshot, path) => pinned(snapshot, `file\0${path}`, () => index.getFile(snapshot, path)),
     listFolders: (scope) => pinned(scope, `folders\0${scopeKey(scope)}`, () => index.listFolders(scope)),
@@ -105,6 +125,32 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     listRepositories: () => fresh<RepositoryDocument[]>('repos', () => index.listRepositories()),
     listRefStates: (id) => fresh<RefState[]>(`states\0${id ?? '*'}`, async () => learn(await index.listRefStates(id), id)),
     getRefState: async (id, ref) => learnOne(id, ref, await index.getRefState(id, ref)),
+    lookupForRead: async (request) => {
+      const nameKey = `name\0${request.fullName}`;
+      const statesKey = `states\0${request.repositoryId}`;
+      if (within(nameKey) && within(statesKey)) {
+        // Both reused under the usual rule; the file is left to getFile, whose answers are kept per snapshot.
+        const [repository, refStates] = await Promise.all([cached.findRepositoryByName!(request.fullName), cached.listRefStates!(request.repositoryId)]);
+        return { repository, refStates, versions: null };
+      }
+      // The window counts from when the lookups were asked, as for lookups made one by one.
+      const at = now();
+      const answer = index.lookupForRead(request).then((found) => {
+        learn(found.refStates, request.repositoryId);
+        return found;
+      });
+      seed(
+        nameKey,
+        at,
+        answer.then((found) => found.repository),
+      );
+      seed(
+        statesKey,
+        at,
+        answer.then((found) => found.refStates),
+      );
+      return answer;
+    },
   };
   // Methods that pass through are bound once, not on every call.
   const bound = new Map<PropertyKey, unknown>();

@@ -94,6 +94,9 @@ function build(db: Database) {
     getFile: p<FileBodyRow>(`SELECT f.fid, f.scope_id, f.summary, f.retired_gen, b.content, b.tokens, b.trigrams
       FROM files f JOIN file_bodies b ON b.fid = f.fid
       WHERE f.scope_id = @s AND f.path = @path AND ${VISIBLE_F} ORDER BY f.from_gen DESC LIMIT 1`),
+    fileVersions: p<FileBodyRow>(`SELECT f.fid, f.scope_id, f.summary, f.retired_gen, b.content, b.tokens, b.trigrams
+      FROM files f JOIN file_bodies b ON b.fid = f.fid
+      WHERE f.scope_id = @s AND f.path = @path AND (f.retired_gen IS NULL OR f.retired_gen > @since) ORDER BY f.from_gen DESC LIMIT @limit`),
     rootFolders: p<{ path: string; fileCount: number }>(`SELECT folder AS path, COUNT(*) AS fileCount FROM file_folders
       WHERE scope_id = @s AND folder_depth <= @maxDepth AND ${VISIBLE}
       GROUP BY folder ORDER BY folder LIMIT @cap`),

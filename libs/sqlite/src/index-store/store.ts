@@ -14,6 +14,8 @@ import {
   type IndexCallOptions,
   type IndexStats,
   type IndexStore,
+  type ReadLookup,
+  type ReadLookupResult,
   type Snapshot,
   type SuggestCandidate,
   type SuggestQuery,
@@ -178,6 +180,19 @@ export class SqliteIndexStore implements IndexStore {
     return this.read('listRefStates', options, (st) => {
       const docs = (repositoryId === undefined ? st.listRefStates.all() : st.listRefStatesOf.all({ repositoryId })) as string[];
       return docs.map((doc) => JSON.parse(doc) as RefState);
+    });
+  }
+
+  /** One synchronous run of the three lookups: nothing to save here, but the port asks for it. */
+  lookupForRead(request: ReadLookup, options?: IndexCallOptions): Promise<ReadLookupResult> {
+    return this.read('lookupForRead', options, (st) => {
+      const { fullName, repositoryId, versions } = request;
+      const repository = parseOrNull<RepositoryDocument>(st.findRepository.get({ name: fullName.toLowerCase() }));
+      const refStates = (st.listRefStatesOf.all({ repositoryId }) as string[]).map((doc) => JSON.parse(doc) as RefState);
+      if (!versions) return { repository, refStates, versions: null };
+      const s = this.scope(st, repositoryId, versions.ref);
+      const rows = s === undefined || versions.limit <= 0 ? [] : (st.fileVersions.all({ s, path: versions.path, since: versions.since, limit: versions.limit }) as FileBodyRow[]);
+      return { repository, refStates, versions: rows.map((row) => withRawBytes(documentOf(row), row.fid, st.raw)) };
     });
   }
 

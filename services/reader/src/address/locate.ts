@@ -1,9 +1,10 @@
-import type { RepositoryDocument } from '@gitdex/contracts';
+import type { FileDocument, RepositoryDocument } from '@gitdex/contracts';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef } from '../freshness';
-import { findRepository, resolveTarget, type Target } from '../target';
+import type { Target } from '../target';
 import { invalid } from '../tool-error';
 import { looksLikeUrl, parseGithubUrl, splitRefAndPath } from './github-url';
+import { openRepository, openTarget } from './open-repository';
 import { normalizeRepoPath } from './repo-path';
 
 /** What a tool reads: the repository's readable ref, a path in it, and lines a URL named. */
@@ -13,6 +14,8 @@ export interface Located {
   path: string;
   startLine?: number;
   endLine?: number;
+  /** The file at `path`, when it was fetched with the lookups (null: there is none); absent: ask getFile. */
+  file?: FileDocument | null;
 }
 
 /**
@@ -30,10 +33,11 @@ export async function locate(
   const isUrl = looksLikeUrl(raw.trim());
   // Plain paths are checked before any lookup: a bad argument costs no round trip.
   const plainPath = isUrl ? '' : normalizeRepoPath(raw, what === 'file' ? 'path' : what);
-  const repository = await findRepository(deps, principal, input.repository);
+  const opened = await openRepository(deps, principal, input.repository, !isUrl && what === 'file' && plainPath !== '' ? { ref: input.ref, path: plainPath } : undefined);
+  const repository = opened.repository;
   if (!isUrl) {
-    const target = await resolveTarget(deps, repository, input.ref);
-    return { repository, target, path: plainPath };
+    const { target, file } = await openTarget(deps, opened, input.ref);
+    return { repository, target, path: plainPath, ...(file !== undefined ? { file } : {}) };
   }
 
   const argument = what === 'file' ? 'path' : what;
@@ -47,12 +51,12 @@ export async function locate(
   }
   if (what === 'file' && location.kind === 'folder') throw invalid('path: that URL is a folder (tree); list it with list_files, or give a file URL (blob)');
   if (what === 'folder' && location.kind === 'file') throw invalid('folder: that URL is a file (blob); read it with read_file, or give a folder URL (tree)');
-  const states = await deps.index.listRefStates(repository.repositoryId);
+  const states = opened.states ?? (await deps.index.listRefStates(repository.repositoryId));
   const split = splitRefAndPath(
     location.rest,
     states.map((s) => shortRef(s.ref)),
   );
-  const target = await resolveTarget(deps, repository, input.ref ?? split.ref, states);
+  const { target } = await openTarget(deps, opened, input.ref ?? split.ref, states);
   const path = normalizeRepoPath(split.path, what === 'file' ? 'path' : what);
   return {
     repository,

@@ -8,7 +8,8 @@ import { flagWords, flagsOutput, formatBytes, formatCount } from '../format/text
 import { treeUrl } from '../github-links';
 import { decodeCursor, encodeCursor, type ListCursor } from '../list/cursor';
 import { pathNotFound } from '../not-found';
-import { findRepository, matchRef, resolveTarget } from '../target';
+import { matchRef, resolveTarget } from '../target';
+import { openRepository } from '../address/open-repository';
 import { invalid, ToolError } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
 
@@ -68,11 +69,12 @@ async function startListing(deps: ReaderDeps, principal: Principal | null, input
 }
 
 async function continueListing(deps: ReaderDeps, principal: Principal | null, input: ListFilesInput, cursor: ListCursor): Promise<Listing> {
-  const repository = await findRepository(deps, principal, input.repository);
+  const opened = await openRepository(deps, principal, input.repository);
+  const repository = opened.repository;
   if (cursor.r !== repository.repositoryId) throw invalid('cursor: it belongs to a listing of another repository; pass the same repository as for the first page, or leave cursor out');
   if (input.depth !== undefined && input.depth !== cursor.d) throw invalid(`cursor: it continues a listing of depth ${cursor.d}; pass the same depth or leave depth out`);
   if (input.ref !== undefined) {
-    const named = matchRef(await deps.index.listRefStates(repository.repositoryId), input.ref);
+    const named = matchRef(opened.states ?? (await deps.index.listRefStates(repository.repositoryId)), input.ref);
     if (named?.ref !== cursor.ref) throw invalid(`cursor: it continues a listing of ${shortRef(cursor.ref)}; pass that ref or leave ref out`);
   }
   if (input.folder !== undefined) {
@@ -85,7 +87,7 @@ async function continueListing(deps: ReaderDeps, principal: Principal | null, in
     new ToolError('CURSOR_EXPIRED', `This cursor lists ${repository.fullName} at commit ${shortSha(cursor.c)}, but ${why}, so the listing cannot go on consistently. Start again without cursor.`);
   let current;
   try {
-    current = await resolveTarget(deps, repository, cursor.ref);
+    current = await resolveTarget(deps, repository, cursor.ref, opened.states);
   } catch (error) {
     if (error instanceof ToolError && (error.code === 'NOT_FOUND' || error.code === 'NOT_INDEXED')) throw expired(`${shortRef(cursor.ref)} is no longer indexed`);
     throw error;

@@ -45,7 +45,7 @@ export async function readFile(deps: ReaderDeps, principal: Principal | null, in
   const end = input.end_line ?? (input.start_line === undefined ? located.endLine : undefined);
   if (start !== undefined && end !== undefined && end < start) throw invalid(`the URL's line range ends (${end}) before it starts (${start}); pass start_line and end_line instead`);
 
-  const file = await deps.index.getFile(target.snapshot, path);
+  const file = located.file !== undefined ? located.file : await deps.index.getFile(target.snapshot, path);
   if (!file) {
     const folder = await deps.index.listFiles({ ...target.snapshot, folder: path, depth: ANY_DEPTH }, null, 1);
     if (folder.total > 0) {

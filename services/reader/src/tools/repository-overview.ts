@@ -4,7 +4,7 @@ import type { FileSummary, Snapshot } from '@gitdex/ports';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { cutText, flagWords, flagsOutput, formatBytes, formatCount, resultChars } from '../format/text';
-import { findRepository, resolveTarget } from '../target';
+import { openRepository, openTarget } from '../address/open-repository';
 import { pendingLine, type ToolAnswer } from './answer';
 
 /** Root entries shown; the rest are counted (list_files shows them). */
@@ -14,8 +14,9 @@ const ROOT_FILES = 1000;
 
 /** repository_overview: indexed commit, counts, languages, the root's entries and the README. */
 export async function repositoryOverview(deps: ReaderDeps, principal: Principal | null, input: RepositoryOverviewInput): Promise<ToolAnswer<RepositoryOverviewOutput>> {
-  const repository = await findRepository(deps, principal, input.repository);
-  const target = await resolveTarget(deps, repository, input.ref);
+  const opened = await openRepository(deps, principal, input.repository);
+  const { repository } = opened;
+  const { target } = await openTarget(deps, opened, input.ref);
   const { snapshot, state } = target;
   const root = { ...snapshot, folder: '', depth: 1 };
   const [stats, folders, files] = await Promise.all([deps.index.stats(snapshot), deps.index.listFolders(root), deps.index.listFiles(root, null, ROOT_FILES)]);

@@ -12,6 +12,8 @@ import {
   type FolderScope,
   type IndexStats,
   type IndexStore,
+  type ReadLookup,
+  type ReadLookupResult,
   type Snapshot,
   type SuggestCandidate,
   type SuggestQuery,
@@ -75,6 +77,19 @@ export class MemoryIndexStore implements IndexStore {
   async listRefStates(repositoryId?: number): Promise<RefState[]> {
     this.touch('listRefStates');
     return [...this.refStates.values()].filter((s) => repositoryId === undefined || s.repositoryId === repositoryId).sort((a, b) => a.repositoryId - b.repositoryId || cmp(a.ref, b.ref));
+  }
+  async lookupForRead(request: ReadLookup): Promise<ReadLookupResult> {
+    this.touch('lookupForRead');
+    const lower = request.fullName.toLowerCase();
+    const repository = [...this.repositories.values()].find((r) => r.fullNameLower === lower) ?? null;
+    const refStates = [...this.refStates.values()].filter((s) => s.repositoryId === request.repositoryId).sort((a, b) => cmp(a.ref, b.ref));
+    const asked = request.versions;
+    if (!asked) return { repository, refStates, versions: null };
+    const versions = [...this.files.values()]
+      .filter((d) => d.repositoryId === request.repositoryId && d.ref === asked.ref && d.path === asked.path && (d.retiredAtGeneration ?? Infinity) > asked.since)
+      .sort((a, b) => b.fromGeneration - a.fromGeneration)
+      .slice(0, Math.max(0, asked.limit));
+    return { repository, refStates, versions: structuredClone(versions) };
   }
   async putRefState(state: RefState): Promise<void> {
     this.touch('putRefState');

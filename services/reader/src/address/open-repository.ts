@@ -1,0 +1,52 @@
+import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
+import { visibleVersion, type VersionsLookup } from '@gitdex/ports';
+import type { Principal, ReaderDeps } from '../deps';
+import { findRepository, resolveTarget, type Target } from '../target';
+import { parseRepositoryName } from './repository-name';
+
+/** Versions of one file asked with a cold read's first lookups; a few cover a ref's newest and the one being indexed. */
+const VERSIONS_AHEAD = 3;
+
+/** A repository a caller may read, with what was looked up with it. */
+export interface OpenedRepository {
+  repository: RepositoryDocument;
+  /** Its ref states, when they were fetched with it (else resolveTarget asks). */
+  states?: RefState[];
+  /** Versions of the file asked for, when they were fetched with it. */
+  versions?: { asked: VersionsLookup; found: FileDocument[] };
+}
+
+/**
+ * findRepository, in one round trip with the repository's ref states (and the newest
+ * versions of `file`, if given) when the name was read before: the repository it stood
+ * for then is a guess, checked against the repository the index answers now. Every answer
+ * is as fresh as the lookups made one by one; a wrong guess costs the usual lookups.
+ */
+export async function openRepository(deps: ReaderDeps, principal: Principal | null, input: string, file?: { ref: string | undefined; path: string }): Promise<OpenedRepository> {
+  const name = parseRepositoryName(input, deps.githubWebUrl);
+  const guess = deps.readHints.repositoryOf(name);
+  if (guess) {
+    const ref = file ? deps.readHints.refOf(name, file.ref) : undefined;
+    const asked = file && ref !== undefined ? { ref, path: file.path, since: deps.readHints.generationOf(guess.repositoryId, ref), limit: VERSIONS_AHEAD } : undefined;
+    const answer = await deps.index.lookupForRead({ fullName: name, repositoryId: guess.repositoryId, ...(asked ? { versions: asked } : {}) });
+    const repository = answer.repository;
+    if (repository?.repositoryId === guess.repositoryId && deps.access(repository, principal)) {
+      deps.readHints.learnRepository(name, repository);
+      return { repository, states: answer.refStates, ...(asked && answer.versions ? { versions: { asked, found: answer.versions } } : {}) };
+    }
+    // The name went or moved, or this caller may not read it: findRepository says which (the answer is reused).
+    if (repository?.repositoryId !== guess.repositoryId) deps.readHints.forgetRepository(name);
+  }
+  const repository = await findRepository(deps, principal, input);
+  deps.readHints.learnRepository(name, repository);
+  return { repository };
+}
+
+/** resolveTarget on what was opened, and the file asked for when its fetched versions decide it (undefined: ask getFile). */
+export async function openTarget(deps: ReaderDeps, opened: OpenedRepository, refInput: string | undefined, known?: RefState[]): Promise<{ target: Target; file: FileDocument | null | undefined }> {
+  const target = await resolveTarget(deps, opened.repository, refInput, known ?? opened.states);
+  deps.readHints.learnRead(refInput, target.snapshot);
+  const versions = opened.versions;
+  const file = versions && versions.asked.ref === target.snapshot.ref ? visibleVersion(versions.found, target.snapshot.generation, versions.asked) : undefined;
+  return { target, file };
+}

@@ -1,0 +1,80 @@
+/** Conformance cases: lookupForRead answers what findRepositoryByName, listRefStates and getFile answer. */
+import { visibleVersion, type ReadLookup } from '@gitdex/ports';
+import { MAIN, makeFile, makeRefState, makeRepository, put, retire } from './index-store.fixtures';
+import type { ConformanceContext } from './index-store.cases';
+
+export function describeReadLookupCases(ctx: ConformanceContext): void {
+  describe('lookupForRead', () => {
+    let id = 0;
+    let name = '';
+    const path = 'src/app.ts';
+    beforeAll(async () => {
+      id = ctx.repositoryId();
+      name = `Read-${id}/Ahead`;
+      const store = ctx.store();
+      await store.putRepository(makeRepository(id, name));
+      await store.putRefState(makeRefState(id, MAIN, { generation: 4 }));
+      await store.putRefState(makeRefState(id, 'refs/heads/dev', { generation: 2 }));
+      // Generation 1 retired at 3, 3 served until 6, 6 being indexed; the same path in dev and a neighbour.
+      const first = makeFile({ repositoryId: id, path, content: 'one\n' });
+      const second = makeFile({ repositoryId: id, path, content: 'two\n', fromGeneration: 3 });
+      const third = makeFile({ repositoryId: id, path, content: 'three\n', fromGeneration: 6 });
+      const binary = makeFile({ repositoryId: id, path: 'logo.png', content: null, flags: { binary: true, vendored: false, generated: false, tooLarge: false }, contentBase64: 'iVBORw0KGgo=' });
+      await ctx.write([put(first), put(second), put(third), put(makeFile({ repositoryId: id, path, ref: 'refs/heads/dev' })), put(makeFile({ repositoryId: id, path: 'src/app.tsx' })), put(binary)]);
+      await ctx.write([retire(first, 3), retire(second, 6)]);
+    });
+
+    const lookup = (request: Partial<ReadLookup> = {}) => ctx.store().lookupForRead({ fullName: name.toUpperCase(), repositoryId: id, ...request });
+
+    it('answers the repository by name and the ref states as the lookups one by one do', async () => {
+      const store = ctx.store();
+      const answer = await lookup();
+      expect(answer.repository).toEqual(await store.findRepositoryByName(name));
+      expect(answer.refStates).toEqual(await store.listRefStates(id));
+      expect(answer.refStates.map((state) => state.ref)).toEqual(['refs/heads/dev', MAIN]);
+      expect(answer.versions).toBeNull();
+    });
+
+    it('answers the newest versions of the path in the ref, visible or not, newest first', async () => {
+      const answer = await lookup({ versions: { ref: MAIN, path, since: 0, limit: 10 } });
+      expect(answer.versions?.map((v) => [v.fromGeneration, v.retiredAtGeneration ?? null, v.content])).toEqual([
+        [6, null, 'three\n'],
+        [3, 6, 'two\n'],
+        [1, 3, 'one\n'],
+      ]);
+      const two = await lookup({ versions: { ref: MAIN, path, since: 0, limit: 2 } });
+      expect(two.versions?.map((v) => v.fromGeneration)).toEqual([6, 3]);
+      const since = await lookup({ versions: { ref: MAIN, path, since: 3, limit: 10 } });
+      expect(since.versions?.map((v) => v.fromGeneration)).toEqual([6, 3]);
+      expect((await lookup({ versions: { ref: MAIN, path: 'src/none.ts', since: 0, limit: 3 } })).versions).toEqual([]);
+      expect((await lookup({ versions: { ref: 'refs/heads/none', path, since: 0, limit: 3 } })).versions).toEqual([]);
+    });
+
+    it('the version picked at each generation is the document getFile answers, byte for byte', async () => {
+      const store = ctx.store();
+      for (const [filePath, asked] of [
+        [path, { since: 0, limit: 3 }],
+        [path, { since: 0, limit: 1 }],
+        [path, { since: 3, limit: 3 }],
+        ['logo.png', { since: 0, limit: 3 }],
+        ['src/none.ts', { since: 0, limit: 3 }],
+      ] as const) {
+        const answer = await lookup({ versions: { ref: MAIN, path: filePath, ...asked } });
+        for (const generation of [1, 2, 3, 4, 5, 6, 7]) {
+          const picked = visibleVersion(answer.versions ?? [], generation, asked);
+          if (picked === undefined) continue;
+          expect(JSON.stringify(picked)).toBe(JSON.stringify(await store.getFile({ repositoryId: id, ref: MAIN, generation }, filePath)));
+        }
+      }
+      const all = await lookup({ versions: { ref: MAIN, path, since: 0, limit: 3 } });
+      expect([1, 2, 3, 4, 5, 6, 7].map((g) => visibleVersion(all.versions ?? [], g, { since: 0, limit: 3 })?.fromGeneration ?? null)).toEqual([1, 1, 3, 3, 3, 6, 6]);
+      const binary = await lookup({ versions: { ref: MAIN, path: 'logo.png', since: 0, limit: 3 } });
+      expect(binary.versions?.[0]?.contentBase64).toBe('iVBORw0KGgo=');
+    });
+
+    it('answers no repository for an unknown name and no states for an unknown id', async () => {
+      const answer = await ctx.store().lookupForRead({ fullName: `read-${id}/missing`, repositoryId: ctx.repositoryId(), versions: { ref: MAIN, path, since: 0, limit: 3 } });
+      expect(answer).toEqual({ repository: null, refStates: [], versions: [] });
+    });
+  });
+}
