@@ -57,18 +57,30 @@ function timeCommand(command: string, args: string[], cwd: string): number {
   return performance.now() - started;
 }
 
-/** Bytes of the index per byte of content (content trigrams only, and everything), per backend. */
+/**
+ * Bytes of the index per byte of content (content trigrams only, and everything), per
+ * backend. The content is what the index holds, counted by the index itself: every
+ * repository and version the run wrote, not one repository's checkout.
+ */
 async function indexOverhead(ctx: SuiteContext, backend: Backend): Promise<string[]> {
-  const contentBytes = ctx.repos.medium.corpus.bytes;
   if (backend.name === 'elasticsearch' && ctx.engines) {
-    const prefix = backend.readEnv.ELASTICSEARCH_INDEX_PREFIX;
-    const url = `${ctx.engines.elasticsearchUrl}/${prefix}-files/_disk_usage?run_expensive_tasks=true`;
-    const usage = (await (await fetch(url, { method: 'POST' })).json()) as Record<string, { store_size_in_bytes?: number; fields?: Record<string, { total_in_bytes?: number }> }>;
+    const files = `${ctx.engines.elasticsearchUrl}/${backend.readEnv.ELASTICSEARCH_INDEX_PREFIX}-files`;
+    const post = async <T>(url: string, body?: unknown): Promise<T> =>
+      (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })).json()) as T;
+    // Every document with content holds the empty term (content-search.ts): their sizes summed are the content indexed.
+    const sized = await post<{ aggregations?: { bytes?: { value?: number } } }>(`${files}/_search`, {
+      size: 0,
+      query: { term: { contentTrigrams: '' } },
+      aggs: { bytes: { sum: { field: 'size' } } },
+    });
+    const contentBytes = sized.aggregations?.bytes?.value ?? 0;
+    const usage = await post<Record<string, { store_size_in_bytes?: number; fields?: Record<string, { total_in_bytes?: number }> }>>(`${files}/_disk_usage?run_expensive_tasks=true`);
     const index = Object.values(usage).find((v) => v && typeof v === 'object' && 'fields' in v);
     const trigrams = index?.fields?.contentTrigrams?.total_in_bytes ?? 0;
     const total = index?.store_size_in_bytes ?? 0;
+    if (contentBytes === 0) return ['Elasticsearch: overhead not measured (no content indexed)'];
     return [
-      `Elasticsearch: content trigrams ${(trigrams / contentBytes).toFixed(2)} bytes per byte of content; the whole files index ${(total / contentBytes).toFixed(2)} (content stored once in _source, compressed)`,
+      `Elasticsearch: content trigrams ${(trigrams / contentBytes).toFixed(2)} bytes per byte of content; the whole files index ${(total / contentBytes).toFixed(2)} (content stored once in _source, compressed; ${(contentBytes / 1e6).toFixed(1)} MB of content in the index, every version the run wrote)`,
     ];
   }
   const dataDir = backend.readEnv.GITDEX_DATA_DIR;
@@ -76,8 +88,12 @@ async function indexOverhead(ctx: SuiteContext, backend: Backend): Promise<strin
   if (!file) return ['SQLite: index file not found for the overhead'];
   const db = new Database(file, { readonly: true });
   try {
+    const contentBytes = db.prepare(`SELECT COALESCE(SUM(LENGTH(CAST(content AS BLOB))), 0) FROM file_bodies WHERE content IS NOT NULL`).pluck().get() as number;
     const fts = db.prepare(`SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE 'file_text%'`).pluck().get() as number;
-    return [`SQLite: FTS5 trigram index ${(fts / contentBytes).toFixed(2)} bytes per byte of content; the whole file ${(statSync(file).size / contentBytes).toFixed(2)}`];
+    if (contentBytes === 0) return ['SQLite: overhead not measured (no content indexed)'];
+    return [
+      `SQLite: FTS5 trigram index ${(fts / contentBytes).toFixed(2)} bytes per byte of content; the whole file ${(statSync(file).size / contentBytes).toFixed(2)} (${(contentBytes / 1e6).toFixed(1)} MB of content in the index)`,
+    ];
   } catch (error) {
     return [`SQLite: overhead not measured (${error instanceof Error ? error.message : String(error)})`];
   } finally {
