@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { callOk } from '../mcp/clients';
 import { exportTree } from '../data/git-repo';
@@ -12,9 +12,7 @@ import { mediumCheckout, startGitdexStdio } from './reads';
 
 interface SearchCase {
   label: string;
-  args: { query: string; regex?: boolean; case_sensitive?: boolean };
-  /** search_code over every repository instead of the medium one. */
-  everywhere?: boolean;
+  args: { query: string; regex?: boolean; case_sensitive?: boolean; repositories?: string[] };
   /** Flags for rg and git grep (-F for literals, -i, …). */
   flags: string[];
   /** A query with a rare trigram: held to the selective targets on the large corpus. */
@@ -50,9 +48,10 @@ function pickWords(checkout: string, files: string[]): { rare: string; common: s
   return { rare, common: 'return' };
 }
 
-function timeCommand(command: string, args: string[], cwd: string): number {
+/** Runs a search command in `cwd` over `paths` (relative to it) and answers its time. */
+function timeCommand(command: string, args: string[], cwd: string, paths: string[]): number {
   const started = performance.now();
-  const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
+  const result = spawnSync(command, [...args, '--', ...paths], { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
   if (result.status !== 0 && result.status !== 1) throw new Error(`${command} ${args.join(' ')} exited ${result.status}`);
   return performance.now() - started;
 }
@@ -107,6 +106,8 @@ interface SearchTarget {
   fullName: string;
   checkout: string;
   files: string[];
+  /** What ripgrep and git grep search, relative to the checkout (default: all of it). */
+  paths?: string[];
 }
 
 async function searchTargets(ctx: SuiteContext, backend: Backend): Promise<SearchTarget[]> {
@@ -136,8 +137,22 @@ function casesOf(target: SearchTarget): SearchCase[] {
     { label: 'regex "function\\s+\\w+Error\\("', args: { query: 'function\\s+\\w+Error\\(', regex: true, case_sensitive: true }, flags: ['-E'] },
     { label: `case-insensitive literal "${rare.toLowerCase()}"`, args: { query: rare.toLowerCase(), case_sensitive: false }, flags: ['-F', '-i'], selective: true },
   ];
-  if (target.name === 'medium') cases.push({ label: `every repository, literal "${rare}"`, args: { query: rare, case_sensitive: true }, everywhere: true, flags: ['-F'] });
   return cases;
+}
+
+/**
+ * Several repositories in one call (`repositories`: every target), beside ripgrep and git
+ * grep over the checkouts of all of them: the same files on both sides.
+ */
+function severalRepositories(targets: SearchTarget[]): { target: SearchTarget; case: SearchCase } | null {
+  const [first] = targets;
+  if (!first || targets.length < 2) return null;
+  const { rare } = pickWords(first.checkout, first.files);
+  const names = targets.map((t) => t.name).join(' + ');
+  return {
+    target: { ...first, checkout: dirname(first.checkout), paths: targets.map((t) => basename(t.checkout)) },
+    case: { label: `${targets.length} repositories (${names}), literal "${rare}"`, args: { query: rare, case_sensitive: true, repositories: targets.map((t) => t.fullName) }, flags: ['-F'] },
+  };
 }
 
 /**
@@ -165,38 +180,39 @@ export async function searchSuite(ctx: SuiteContext, backend: Backend): Promise<
   const gitdex = await startGitdexStdio(backend);
   const { samples, warmup } = ctx.config.search;
   try {
-    for (const target of targets) {
-      for (const c of casesOf(target)) {
-        const args = { ...c.args, ...(c.everywhere ? {} : { repository: target.fullName }), limit: 20, context_lines: 0 };
-        const mine: number[] = [];
-        const rgTimes: number[] = [];
-        const gitTimes: number[] = [];
-        // git grep -E has no \s/\w in ERE of every libc: give it -P for the regex case.
-        const gitFlags = c.flags.map((f) => (f === '-E' ? '-P' : f));
-        for (let i = 0; i < warmup + samples; i += 1) {
-          const started = performance.now();
-          await callOk(gitdex.client, 'search_code', args);
-          const took = performance.now() - started;
-          const r = rg ? timeCommand(rg, ['-n', '--no-heading', '-uu', ...c.flags.filter((f) => f !== '-E'), '-e', c.args.query, '.'], target.checkout) : NaN;
-          // The checkout is a plain export of the commit: git grep --no-index reads the same files.
-          const g = timeCommand('git', ['grep', '--no-index', '-n', '-I', ...gitFlags, '-e', c.args.query], target.checkout);
-          if (i < warmup) continue;
-          mine.push(took);
-          rgTimes.push(r);
-          gitTimes.push(g);
-        }
-        const label = `${target.name}: ${c.label}`;
-        const value = figure(`gitdex search_code (${backend.name}) via MCP stdio`, 'ms', mine);
-        const baseline = rg ? figure('ripgrep on a checkout', 'ms', rgTimes) : figure('git grep on a checkout', 'ms', gitTimes);
-        const ratio = value.summary.median / baseline.summary.median;
-        ctx.results.rows.push(
-          row({ suite: 'search', backend: backend.name, case: label, value, baseline, target: targetOf(target, c, backend, value, ratio) }),
-          row({ suite: 'search', backend: backend.name, case: `${label} (beside git grep)`, value, baseline: figure('git grep on a checkout', 'ms', gitTimes) }),
-        );
-        ctx.log(
-          `  ${backend.name} ${label}: gitdex ${value.summary.median.toFixed(1)} ms, rg ${Number.isFinite(baseline.summary.median) ? baseline.summary.median.toFixed(1) : '-'} ms, git grep ${figure('g', 'ms', gitTimes).summary.median.toFixed(1)} ms`,
-        );
+    const several = severalRepositories(targets);
+    const runs = [...targets.flatMap((target) => casesOf(target).map((c) => ({ target, case: c }))), ...(several ? [several] : [])];
+    for (const { target, case: c } of runs) {
+      const args = { ...c.args, ...(c.args.repositories ? {} : { repository: target.fullName }), limit: 20, context_lines: 0 };
+      const paths = target.paths ?? ['.'];
+      const mine: number[] = [];
+      const rgTimes: number[] = [];
+      const gitTimes: number[] = [];
+      // git grep -E has no \s/\w in ERE of every libc: give it -P for the regex case.
+      const gitFlags = c.flags.map((f) => (f === '-E' ? '-P' : f));
+      for (let i = 0; i < warmup + samples; i += 1) {
+        const started = performance.now();
+        await callOk(gitdex.client, 'search_code', args);
+        const took = performance.now() - started;
+        const r = rg ? timeCommand(rg, ['-n', '--no-heading', '-uu', ...c.flags.filter((f) => f !== '-E'), '-e', c.args.query], target.checkout, paths) : NaN;
+        // The checkout is a plain export of the commit: git grep --no-index reads the same files.
+        const g = timeCommand('git', ['grep', '--no-index', '-n', '-I', ...gitFlags, '-e', c.args.query], target.checkout, paths);
+        if (i < warmup) continue;
+        mine.push(took);
+        rgTimes.push(r);
+        gitTimes.push(g);
       }
+      const label = c.args.repositories ? c.label : `${target.name}: ${c.label}`;
+      const value = figure(`gitdex search_code (${backend.name}) via MCP stdio`, 'ms', mine);
+      const baseline = rg ? figure('ripgrep on a checkout', 'ms', rgTimes) : figure('git grep on a checkout', 'ms', gitTimes);
+      const ratio = value.summary.median / baseline.summary.median;
+      ctx.results.rows.push(
+        row({ suite: 'search', backend: backend.name, case: label, value, baseline, target: targetOf(target, c, backend, value, ratio) }),
+        row({ suite: 'search', backend: backend.name, case: `${label} (beside git grep)`, value, baseline: figure('git grep on a checkout', 'ms', gitTimes) }),
+      );
+      ctx.log(
+        `  ${backend.name} ${label}: gitdex ${value.summary.median.toFixed(1)} ms, rg ${Number.isFinite(baseline.summary.median) ? baseline.summary.median.toFixed(1) : '-'} ms, git grep ${figure('g', 'ms', gitTimes).summary.median.toFixed(1)} ms`,
+      );
     }
   } finally {
     await gitdex.close();

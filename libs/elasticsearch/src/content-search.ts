@@ -108,9 +108,10 @@ export function searchCandidates(ctx: StoreContext, snapshot: Snapshot, plan: Co
   return candidatePage(ctx, filter, scope);
 }
 
+const UNSEARCHABLE: Query = { bool: { should: [{ term: { 'flags.binary': true } }, { term: { 'flags.tooLarge': true } }], minimum_should_match: 1 } };
+
 export function unsearchableFiles(ctx: StoreContext, snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
-  const unsearchable: Query = { bool: { should: [{ term: { 'flags.binary': true } }, { term: { 'flags.tooLarge': true } }], minimum_should_match: 1 } };
-  return candidatePage(ctx, [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }, unsearchable], scope);
+  return candidatePage(ctx, [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }, UNSEARCHABLE], scope);
 }
 
 const IS_BINARY: Query = { term: { 'flags.binary': true } };
@@ -122,7 +123,8 @@ export async function countUnsearchable(ctx: StoreContext, snapshot: Snapshot, s
       index: ctx.files,
       size: 0,
       track_total_hits: false,
-      query: { bool: { filter: [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }] } },
+      // Only the unsearchable files are matched, so the aggregation visits those, not every file of the repository.
+      query: { bool: { filter: [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }, UNSEARCHABLE] } },
       aggs: {
         binary: { filter: IS_BINARY },
         tooLarge: { filter: { bool: { filter: [{ term: { 'flags.tooLarge': true } }], must_not: [IS_BINARY] } } },
