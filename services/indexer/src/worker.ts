@@ -3,6 +3,7 @@ import { PortError, type DeadLetterStore, type EventBatchHandler, type EventEnve
 import { parseTraceparent, type Log } from '@gitdex/observability';
 import { handleEvent, type HandleEventDeps } from './handle-event';
 import { emptyRefState } from './index-ref';
+import { OneAtATime } from './one-at-a-time';
 import type { IndexerMetrics } from './metrics';
 import { DEFAULT_RETRY_POLICY, delayBeforeRetry, describeError, type RetryPolicy } from './retry-policy';
 
@@ -20,15 +21,18 @@ export class WorkerStopping extends Error {}
 
 /**
  * Handles a batch of one partition in order. Events of one repository and ref are
- * coalesced (each converges to GitHub's current state, so only the last matters).
+ * coalesced (each converges to GitHub's current state, so only the last matters), and
+ * the events of one repository are handled one at a time across the process's members.
  * Transient failures are retried without committing; an event that still fails goes
  * to the dead letters with its reason, and the batch moves on.
  */
 export function createBatchHandler(deps: WorkerDeps): EventBatchHandler {
+  // Shared by every group member of the process: one event of a repository at a time (see OneAtATime).
+  const perRepository = new OneAtATime();
   return async (batch) => {
     const events = coalesce(batch);
     await markPending(deps, events);
-    for (const envelope of events) await processWithRetries(deps, envelope);
+    for (const envelope of events) await perRepository.run(String(envelope.event.repository.id), () => processWithRetries(deps, envelope));
   };
 }
 
