@@ -105,21 +105,25 @@ interface SearchTarget {
   name: 'medium' | 'large';
   fullName: string;
   checkout: string;
-  files: string[];
+  /** Its rare and common words, picked once from the checkout's source files. */
+  words: { rare: string; common: string };
   /** What ripgrep and git grep search, relative to the checkout (default: all of it). */
   paths?: string[];
 }
 
 async function searchTargets(ctx: SuiteContext, backend: Backend): Promise<SearchTarget[]> {
-  const sourceFiles = (repo: BenchRepo) => repo.corpus.files.map((f) => f.path).filter((p) => /\.(js|ts|mjs|cjs)$/.test(p));
-  const targets: SearchTarget[] = [{ name: 'medium', fullName: ctx.repos.medium.fullName, checkout: await mediumCheckout(ctx), files: sourceFiles(ctx.repos.medium) }];
+  const target = (name: SearchTarget['name'], repo: BenchRepo, checkout: string): SearchTarget => {
+    const files = repo.corpus.files.map((f) => f.path).filter((p) => /\.(js|ts|mjs|cjs)$/.test(p));
+    return { name, fullName: repo.fullName, checkout, words: pickWords(checkout, files) };
+  };
+  const targets: SearchTarget[] = [target('medium', ctx.repos.medium, await mediumCheckout(ctx))];
   // The large repository is indexed only by runs with the indexing suite; its one-file pushes
   // moved its head, and the index with it, so the checkout is taken now.
   const large = ctx.repos.large;
   if (large && largeIndexed(ctx, backend)) {
     const checkout = join(ctx.workDir, 'checkout-large');
     if (!existsSync(checkout)) await exportTree(large.dir, checkout);
-    targets.push({ name: 'large', fullName: large.fullName, checkout, files: sourceFiles(large) });
+    targets.push(target('large', large, checkout));
   }
   return targets;
 }
@@ -130,7 +134,7 @@ function largeIndexed(ctx: SuiteContext, backend: Backend): boolean {
 }
 
 function casesOf(target: SearchTarget): SearchCase[] {
-  const { rare, common } = pickWords(target.checkout, target.files);
+  const { rare, common } = target.words;
   const cases: SearchCase[] = [
     { label: `selective literal "${rare}"`, args: { query: rare, case_sensitive: true }, flags: ['-F'], selective: true },
     { label: `common literal "${common}"`, args: { query: common, case_sensitive: true }, flags: ['-F'] },
@@ -147,7 +151,7 @@ function casesOf(target: SearchTarget): SearchCase[] {
 function severalRepositories(targets: SearchTarget[]): { target: SearchTarget; case: SearchCase } | null {
   const [first] = targets;
   if (!first || targets.length < 2) return null;
-  const { rare } = pickWords(first.checkout, first.files);
+  const { rare } = first.words;
   const names = targets.map((t) => t.name).join(' + ');
   return {
     target: { ...first, checkout: dirname(first.checkout), paths: targets.map((t) => basename(t.checkout)) },

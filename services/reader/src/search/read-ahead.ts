@@ -10,33 +10,45 @@ const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
   );
 
 /**
- * The contents of each batch in turn, the next batch already being read while the caller
- * verifies this one, so the index's fetch and the verification overlap. A failed read is
- * thrown when its batch is reached.
+ * The answers of a chain of reads (the first asked when iteration starts), each next one
+ * already asked for (`next` of the answer before) while the caller works on the one yielded. A failed read is thrown when its turn
+ * comes; null from `next` ends the chain.
  */
-export async function* readAhead<T>(batches: readonly T[][], read: (batch: T[]) => Promise<FileContent[]>): AsyncGenerator<[T[], FileContent[]]> {
-  let next = batches[0] !== undefined ? settle(read(batches[0])) : null;
-  for (let i = 0; next !== null; i += 1) {
-    const current: Settled<FileContent[]> = await next;
-    const following = batches[i + 1];
-    next = following !== undefined ? settle(read(following)) : null;
+async function* ahead<T>(first: () => Promise<T> | null, next: (answer: T, index: number) => Promise<T> | null): AsyncGenerator<T> {
+  const started = first();
+  let pending = started === null ? null : settle(started);
+  for (let index = 0; pending !== null; index += 1) {
+    const current: Settled<T> = await pending;
     if (!current.ok) throw current.error;
-    yield [batches[i] as T[], current.value];
+    const following = next(current.value, index);
+    pending = following === null ? null : settle(following);
+    yield current.value;
   }
+}
+
+/**
+ * The contents of each batch in turn, the next batch already being read while the caller
+ * verifies this one, so the index's fetch and the verification overlap.
+ */
+export function readAhead<T>(batches: readonly T[][], read: (batch: T[]) => Promise<FileContent[]>): AsyncGenerator<[T[], FileContent[]]> {
+  const readBatch = (i: number): Promise<[T[], FileContent[]]> | null => {
+    const batch = batches[i];
+    return batch === undefined ? null : read(batch).then((contents): [T[], FileContent[]] => [batch, contents]);
+  };
+  return ahead(
+    () => readBatch(0),
+    (_, index) => readBatch(index + 1),
+  );
 }
 
 /**
  * The pages of a paged read (each after the last item of the one before), the next page
  * already asked for while the caller works on this one. A page shorter than `pageSize` is
- * the last. A failed read is thrown when its page is reached.
+ * the last.
  */
-export async function* pagesAhead<T>(read: (after: T | null) => Promise<T[]>, pageSize: number): AsyncGenerator<T[]> {
-  let next: Promise<Settled<T[]>> | null = settle(read(null));
-  while (next !== null) {
-    const current: Settled<T[]> = await next;
-    if (!current.ok) throw current.error;
-    const page: T[] = current.value;
-    next = page.length >= pageSize ? settle(read(page[page.length - 1] as T)) : null;
-    yield page;
-  }
+export function pagesAhead<T>(read: (after: T | null) => Promise<T[]>, pageSize: number): AsyncGenerator<T[]> {
+  return ahead(
+    () => read(null),
+    (page) => (page.length >= pageSize ? read(page[page.length - 1] as T) : null),
+  );
 }

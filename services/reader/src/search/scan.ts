@@ -134,10 +134,7 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
     if (!hits.complete) throw new DeadlineReached();
   };
   const pages = (size: number, withContent: boolean) =>
-    pagesAhead(async (after: ContentCandidate | null) => {
-      if (deadline.expired()) throw new DeadlineReached();
-      return deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath: after?.path ?? null, limit: size, ...(withContent ? { withContent } : {}) });
-    }, size);
+    filePages(deadline, size, (afterPath) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit: size, ...(withContent ? { withContent } : {}) }));
 
   if (filters.include === null && filters.exclude === null) {
     for await (const page of pages(CONTENT_PAGE, true)) for (const candidate of page) if (candidate.content != null) verify(candidate, candidate.content);
@@ -167,19 +164,24 @@ async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters
     scan.skipped.too_large += counted.tooLarge;
     return;
   }
-  let after: string | null = null;
-  for (let seen = 0; seen < MAX_SKIPPED_SCAN;) {
-    if (deadline.expired()) throw new DeadlineReached();
-    const page = await deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath: after, limit: SKIPPED_PAGE });
+  let seen = 0;
+  for await (const page of filePages(deadline, SKIPPED_PAGE, (afterPath) => deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath, limit: SKIPPED_PAGE }))) {
     for (const file of page) {
       if (!pathAllowed(filters, file.path)) continue;
       if (file.flags.binary) scan.skipped.binary += 1;
       else if (file.flags.tooLarge) scan.skipped.too_large += 1;
     }
     seen += page.length;
-    if (page.length < SKIPPED_PAGE) return;
-    after = (page[page.length - 1] as ContentCandidate).path;
+    if (seen >= MAX_SKIPPED_SCAN) return;
   }
+}
+
+/** Pages of files in path order from the index, the next asked for ahead; none is asked once the deadline has passed. */
+function filePages(deadline: Deadline, size: number, read: (afterPath: string | null) => Promise<ContentCandidate[]>): AsyncGenerator<ContentCandidate[]> {
+  return pagesAhead(async (after: ContentCandidate | null) => {
+    if (deadline.expired()) throw new DeadlineReached();
+    return read(after?.path ?? null);
+  }, size);
 }
 
 function rankOf(repository: string, candidate: ContentCandidate, content: string, hits: LineHit[], query: CompiledQuery): RankKey {
