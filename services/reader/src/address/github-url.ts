@@ -17,9 +17,19 @@ export interface GithubLocation {
 
 const FILE_VIEWS = new Set(['blob', 'raw', 'blame']);
 
-/** Whether the text looks like a URL or an scp-style git address rather than owner/name. */
-export function looksLikeUrl(text: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^git@[^:]+:/i.test(text) || /^(www\.)?[a-z0-9.-]+\.[a-z]{2,}\/[^/]+\/[^/]+/i.test(text);
+/**
+ * Whether the text is a URL or an scp-style git address rather than owner/name or a path.
+ * Without a scheme, only when it starts with a GitHub host (github.com, its raw host, or the
+ * configured web URL's): a path's first folder may look like a host name
+ * (`jdk.jpackage/jdk/…`, `example.com/index.html`) and is still a path.
+ */
+export function looksLikeUrl(text: string, githubWebUrl: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^git@[^:]+:/i.test(text)) return true;
+  const host = /^([^/]+)\//
+    .exec(text)?.[1]
+    ?.toLowerCase()
+    .replace(/^www\./, '');
+  return host !== undefined && (host === 'github.com' || host === 'raw.githubusercontent.com' || host === hostOf(githubWebUrl));
 }
 
 export function parseGithubUrl(input: string, githubWebUrl: string): GithubLocation | null {

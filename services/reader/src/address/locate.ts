@@ -30,7 +30,7 @@ export async function locate(
   what: 'file' | 'folder' | 'query',
 ): Promise<Located> {
   const raw = input.path ?? '';
-  const isUrl = looksLikeUrl(raw.trim());
+  const isUrl = looksLikeUrl(raw.trim(), deps.githubWebUrl);
   // Plain paths are checked before any lookup: a bad argument costs no round trip.
   const plainPath = isUrl ? '' : normalizeRepoPath(raw, what === 'file' ? 'path' : what);
   const opened = await openRepository(deps, principal, input.repository, !isUrl && what === 'file' && plainPath !== '' ? { ref: input.ref, path: plainPath } : undefined);

@@ -7,7 +7,7 @@ const FULL_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 /** The owner/name a caller means by "owner/name", "owner/name.git" or a GitHub URL. */
 export function parseRepositoryName(input: string, githubWebUrl: string): string {
   const text = input.trim();
-  if (looksLikeUrl(text)) {
+  if (looksLikeUrl(text, githubWebUrl)) {
     const location = parseGithubUrl(text, githubWebUrl);
     if (!location) {
       throw invalid(`repository: ${JSON.stringify(truncate(text))} is not a GitHub repository URL; give "owner/name" or a URL such as ${githubWebUrl}/owner/name`);

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ReadFileOutput } from '@gitdex/contracts';
-import { commitSha, pushCommit } from '../support/documents';
+import { commitSha, pushCommit, seedRepository } from '../support/documents';
 import { call, connectInMemory, failed, ok, textOf } from '../support/mcp-client';
 import { createWorld, SUBMODULE_COMMIT, type IndexKind, type World } from '../support/world';
 
@@ -17,6 +17,15 @@ describe.each<IndexKind>(['sqlite', 'memory'])('read_file (%s index)', (kind) =>
     ({ client, close } = await connectInMemory(world.deps));
   });
   afterEach(async () => close());
+
+  test('a path whose first folder looks like a host name is a path, for every tool, not a URL', async () => {
+    await seedRepository(world.index, { id: 60, fullName: 'octo/hosts', files: { 'jdk.jpackage/jdk/Info.java': 'class Info {}\n', 'example.com/index.html': '<p>hi</p>\n' } });
+    const hosts = (tool: string, args: Record<string, unknown>) => call(client, tool, { repository: 'octo/hosts', ...args });
+    expect(ok<ReadFileOutput>(await hosts('read_file', { path: 'jdk.jpackage/jdk/Info.java' })).content).toBe('class Info {}');
+    expect(ok<ReadFileOutput>(await hosts('read_file', { path: 'example.com/index.html' })).content).toBe('<p>hi</p>');
+    expect(ok<{ entries: { path: string }[] }>(await hosts('list_files', { folder: 'jdk.jpackage/jdk' })).entries.map((e) => e.path)).toEqual(['jdk.jpackage/jdk/Info.java']);
+    expect(ok<{ suggestions: { path: string }[] }>(await hosts('suggest_paths', { query: 'jdk.jpackage/jdk/Inf.java' })).suggestions[0]?.path).toBe('jdk.jpackage/jdk/Info.java');
+  });
 
   test('numbered lines of a range, with the total, where to read on and the GitHub URL of the lines', async () => {
     const result = await read({ path: 'src/server/http-server.ts', start_line: 10, end_line: 14 });

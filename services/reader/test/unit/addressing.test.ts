@@ -34,11 +34,17 @@ describe('parseGithubUrl', () => {
     expect(lineRange('#heading')).toEqual({});
   });
 
-  test('looksLikeUrl tells URLs from owner/name and paths', () => {
-    expect(looksLikeUrl('octo/api')).toBe(false);
-    expect(looksLikeUrl('src/index.ts')).toBe(false);
-    expect(looksLikeUrl('github.com/octo/api')).toBe(true);
-    expect(looksLikeUrl('https://github.com/octo/api')).toBe(true);
+  test('looksLikeUrl tells URLs from owner/name and paths, also paths whose first folder looks like a host', () => {
+    const web = 'https://ghe.example.com';
+    expect(looksLikeUrl('octo/api', web)).toBe(false);
+    expect(looksLikeUrl('src/index.ts', web)).toBe(false);
+    expect(looksLikeUrl('jdk.jpackage/jdk/jpackage/internal/BundlerParamInfo.java', web)).toBe(false);
+    expect(looksLikeUrl('example.com/octo/index.html', web)).toBe(false);
+    expect(looksLikeUrl('github.com/octo/api', web)).toBe(true);
+    expect(looksLikeUrl('www.github.com/octo/api', web)).toBe(true);
+    expect(looksLikeUrl('ghe.example.com/octo/api/blob/main/a.ts', web)).toBe(true);
+    expect(looksLikeUrl('https://github.com/octo/api', web)).toBe(true);
+    expect(looksLikeUrl('git@github.com:octo/api.git', web)).toBe(true);
   });
 });
 
