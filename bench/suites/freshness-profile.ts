@@ -123,6 +123,9 @@ export async function elasticsearchProfile(ctx: SuiteContext, backend: Backend, 
     ];
     return { freshness, indexing: await bulkShareProfile(ctx, backend, proxy.requests) };
   } finally {
+    // Back to an indexer on the engine itself: one left on the closed proxy would retry every
+    // event it is handed (a redelivered one included) for the rest of the run.
+    await backend.restartIndexer({});
     await proxy.close();
   }
 }
