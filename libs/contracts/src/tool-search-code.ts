@@ -74,7 +74,11 @@ export const SearchCodeOutputSchema = z.object({
   total_files: z.number().int().describe('Files that match (all pages).'),
   total_matches: z.number().int().describe('Matching lines in those files.'),
   counts_exact: z.boolean().describe('False when counting stopped early (deadline or result cap): the totals are lower bounds.'),
-  complete: z.boolean().describe('False when the deadline stopped the search: more files may match.'),
+  complete: z
+    .boolean()
+    .describe(
+      'False when the search stopped before every file was searched: at its deadline, or at its cap of matching files (the page ranks those found first, in path order). More files may match.',
+    ),
   offset: z.number().int().describe('Files on earlier pages.'),
   next_cursor: z.string().nullable().describe('Pass back as cursor for the next page; null on the last page.'),
   skipped: z.object({ binary: z.number().int(), too_large: z.number().int() }).describe('Files in scope that were not searched: binary, or too large to keep content for.'),

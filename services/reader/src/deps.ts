@@ -28,6 +28,11 @@ export interface ReaderLimits {
   timeoutMs: number;
   /** search_code stops searching after this long (at most half of timeoutMs) and answers what it found, complete: false. */
   searchDeadlineMs: number;
+  /**
+   * search_code ranks at most this many matching files, the first in search order
+   * (repositories, then paths), and stops there: complete and counts_exact false.
+   */
+  searchMaxFiles: number;
   /** Bytes a byte read returns when max_bytes is left out, and the most it may ask for. */
   defaultBytes: number;
   maxBytes: number;
@@ -42,6 +47,7 @@ export const DEFAULT_LIMITS: ReaderLimits = {
   maxResultChars: 60_000,
   timeoutMs: 10_000,
   searchDeadlineMs: 4_000,
+  searchMaxFiles: 5_000,
   defaultBytes: 65_536,
   maxBytes: 65_536,
 };

@@ -16,8 +16,6 @@ const CANDIDATE_PAGE = 500;
 const CONTENT_BATCH = 50;
 /** Repositories searched at once: a search of many waits on the index once for several. */
 const PARALLEL_REPOSITORIES = 4;
-/** Matching files ranked at most: past this, counting stops (counts_exact: false). */
-export const MAX_RANKED_FILES = 5_000;
 /** Matching lines kept per file (match_count counts them all). */
 const KEEP_LINES = 20;
 /** Unsearchable files counted per repository at most. */
@@ -58,10 +56,19 @@ export interface Scan {
   totalMatches: number;
   complete: boolean;
   countsExact: boolean;
+  /** Why the scan stopped before the end, if it did. */
+  stoppedBy: 'deadline' | 'result cap' | null;
   skipped: { binary: number; too_large: number };
   /** Contents of matching files, by contentKey, as far as KEEP_CONTENT_CHARS allows. */
   contents: Map<string, string>;
 }
+
+/**
+ * Thrown when a repository's scan holds `maxFiles` matching files (limits.searchMaxFiles): a
+ * query that matches everywhere (`return`) answers from the first ones instead of reading the
+ * whole corpus to its deadline, as zoekt's and Sourcegraph's match limits do.
+ */
+class ResultCapReached extends Error {}
 
 type Scope = Omit<ContentScope, 'afterPath' | 'limit'> & { signal: AbortSignal };
 
@@ -77,26 +84,26 @@ const pathAllowed = (filters: Filters, path: string) => (filters.include === nul
  * aborts the index calls in flight.
  */
 export async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQuery, plan: ContentPlan, filters: Filters, deadline: Deadline): Promise<Scan> {
-  const scan: Scan = { found: [], totalFiles: 0, totalMatches: 0, complete: true, countsExact: true, skipped: { binary: 0, too_large: 0 }, contents: new Map() };
+  const maxFiles = deps.limits.searchMaxFiles;
+  const scan: Scan = { found: [], totalFiles: 0, totalMatches: 0, complete: true, countsExact: true, stoppedBy: null, skipped: { binary: 0, too_large: 0 }, contents: new Map() };
   const scope: Scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}), signal: deadline.signal };
   const foundBy = searched.map((): Found[] => []);
   const kept = { chars: 0 };
   try {
     await eachAtMost(searched, PARALLEL_REPOSITORIES, (target, i) =>
-      allOrFirstError([scanTarget(deps, target, { query, plan, filters, scope, deadline }, scan, foundBy[i] as Found[], kept), countSkipped(deps, target, filters, scope, scan, deadline)]),
+      allOrFirstError([scanTarget(deps, target, { query, plan, filters, scope, deadline, maxFiles }, scan, foundBy[i] as Found[], kept), countSkipped(deps, target, filters, scope, scan, deadline)]),
     );
   } catch (error) {
-    if (!(error instanceof DeadlineReached) && !deadline.signal.aborted) throw error;
+    if (error instanceof ResultCapReached && !deadline.expired()) scan.stoppedBy = 'result cap';
+    else if (error instanceof DeadlineReached || deadline.signal.aborted) scan.stoppedBy = 'deadline';
+    else throw error;
     scan.complete = false;
     scan.countsExact = false;
   }
-  // Each repository kept at most MAX_RANKED_FILES: their first MAX_RANKED_FILES in search order are those a one-by-one scan keeps.
+  // Each repository kept at most maxFiles, and a capped one ended the search (no later
+  // repository starts): their first maxFiles in search order are those a one-by-one scan keeps.
   scan.found = foundBy.flat();
-  if (scan.found.length > MAX_RANKED_FILES) {
-    scan.found.length = MAX_RANKED_FILES;
-    scan.countsExact = false;
-  }
-  if (scan.found.length >= MAX_RANKED_FILES && scan.totalFiles > scan.found.length) scan.complete = false;
+  if (scan.found.length > maxFiles) scan.found.length = maxFiles;
   return scan;
 }
 
@@ -106,6 +113,7 @@ interface Search {
   filters: Filters;
   scope: Scope;
   deadline: Deadline;
+  maxFiles: number;
 }
 
 async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, scan: Scan, found: Found[], kept: { chars: number }): Promise<void> {
@@ -116,22 +124,21 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
     if (hits.count > 0) {
       scan.totalFiles += 1;
       scan.totalMatches += hits.count;
-      if (found.length < MAX_RANKED_FILES) {
-        found.push({
-          searched: target,
-          path: candidate.path,
-          language: candidate.language,
-          count: hits.count,
-          hits: hits.lines,
-          rank: rankOf(target.repository, candidate, content, hits.lines, query),
-        });
-        if (kept.chars + content.length <= KEEP_CONTENT_CHARS) {
-          kept.chars += content.length;
-          scan.contents.set(contentKey(target, candidate.path), content);
-        }
-      } else scan.countsExact = false;
+      found.push({
+        searched: target,
+        path: candidate.path,
+        language: candidate.language,
+        count: hits.count,
+        hits: hits.lines,
+        rank: rankOf(target.repository, candidate, content, hits.lines, query),
+      });
+      if (kept.chars + content.length <= KEEP_CONTENT_CHARS) {
+        kept.chars += content.length;
+        scan.contents.set(contentKey(target, candidate.path), content);
+      }
     }
     if (!hits.complete) throw new DeadlineReached();
+    if (found.length >= search.maxFiles) throw new ResultCapReached();
   };
   const pages = (size: number, withContent: boolean) =>
     filePages(deadline, size, (afterPath) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit: size, ...(withContent ? { withContent } : {}) }));

@@ -201,7 +201,11 @@ function textOf(out: SearchCodeOutput, searched: Searched[], blocks: string[], s
       : formatCount(searched.length, 'repository', 'repositories');
   const totals = `${formatCount(out.total_files, 'file')}, ${formatCount(out.total_matches, 'matching line')}${out.counts_exact ? '' : ' at least'}`;
   const lines = [`search_code ${JSON.stringify(out.query)} (${mode}) in ${where}: ${totals}`];
-  if (!out.complete) lines.push('Note: the search stopped at its deadline (or result cap) before every file was searched: more files may match. Narrow it with repository, path or language.');
+  if (scan.stoppedBy === 'result cap')
+    lines.push(
+      `Note: the search stopped at its cap of ${formatCount(scan.found.length, 'matching file')}, the first in path order, and ranked those: more files may match. Narrow it with repository, path or language.`,
+    );
+  else if (!out.complete) lines.push('Note: the search stopped at its deadline before every file was searched: more files may match. Narrow it with repository, path or language.');
   if (out.skipped.binary + out.skipped.too_large > 0) lines.push(`Not searched: ${formatCount(out.skipped.binary, 'binary file')}, ${formatCount(out.skipped.too_large, 'file')} too large to index.`);
   const pending = searched.filter((t) => t.freshness.pending);
   if (pending.length > 0) lines.push(`Note: newer pushes are being indexed for ${pending.map((t) => t.repository).join(', ')}; this searched the commits shown.`);

@@ -96,6 +96,26 @@ describe.each<IndexKind>(['sqlite', 'memory'])('search_code (%s index)', (kind) 
     expect(other.code).toBe('INVALID_ARGUMENT');
   });
 
+  test('the cap of matching files: the scan stops there, ranks the first ones in path order and says so', async () => {
+    const capped = await createWorld(kind, { limits: { searchMaxFiles: 3 } });
+    await seedRepository(capped.index, { id: 40, fullName: 'octo/code', files: CODE });
+    const connection = await connectInMemory(capped.deps);
+    try {
+      const result = await call(connection.client, 'search_code', { repository: 'octo/code', query: 'retryAfterMs', limit: 2 });
+      const first = ok<SearchCodeOutput>(result);
+      // README.md, src/client.ts and src/deep/… come first in path order; src/retry.ts (the definition) is past the cap.
+      expect(first).toMatchObject({ total_files: 3, counts_exact: false, complete: false });
+      expect(textOf(result)).toContain('stopped at its cap of 3 matching files');
+      const rest = ok<SearchCodeOutput>(await call(connection.client, 'search_code', { repository: 'octo/code', query: 'retryAfterMs', limit: 2, cursor: first.next_cursor }));
+      expect([...first.files, ...rest.files].map((f) => f.path)).toEqual(['README.md', 'src/client.ts', 'src/deep/nested/folder/use.ts']);
+      expect(rest.next_cursor).toBeNull();
+      // Under the cap nothing changes: every match, counted exactly.
+      expect(ok<SearchCodeOutput>(await call(connection.client, 'search_code', { repository: 'octo/code', query: 'Number(' }))).toMatchObject({ total_files: 1, counts_exact: true, complete: true });
+    } finally {
+      await connection.close();
+    }
+  });
+
   test('a pushed line is found and a removed one is not', async () => {
     await pushCommit(world.index, { repositoryId: 40, ref: 'refs/heads/main', label: 'push', put: { 'src/retry.ts': 'export const brandNewLine = 1;\n' } });
     expect(ok<SearchCodeOutput>(await search({ query: 'brandNewLine' })).files.map((f) => f.path)).toEqual(['src/retry.ts']);
