@@ -1,4 +1,4 @@
-/** Conformance cases: lookupForRead answers what findRepositoryByName, listRefStates and getFile answer. */
+/** Conformance cases: lookupForRead and visibleFiles answer what findRepositoryByName, listRefStates and getFile answer. */
 import { visibleVersion, type ReadLookup } from '@gitdex/ports';
 import { MAIN, makeFile, makeRefState, makeRepository, put, retire } from './index-store.fixtures';
 import type { ConformanceContext } from './index-store.cases';
@@ -70,6 +70,22 @@ export function describeReadLookupCases(ctx: ConformanceContext): void {
       expect([1, 2, 3, 4, 5, 6, 7].map((g) => visibleVersion(all.versions ?? [], g, { since: 0, limit: 3 })?.fromGeneration ?? null)).toEqual([1, 1, 3, 3, 3, 6, 6]);
       const binary = await lookup({ versions: { ref: MAIN, path: 'logo.png', since: 0, limit: 3 } });
       expect(binary.versions?.[0]?.contentBase64).toBe('iVBORw0KGgo=');
+    });
+
+    it('visibleFiles answers the documents getFile answers at each generation, in path order, up to maxSize, a page at a time', async () => {
+      const store = ctx.store();
+      for (const generation of [1, 3, 4, 6]) {
+        const snapshot = { repositoryId: id, ref: MAIN, generation };
+        const all = await store.visibleFiles(snapshot, null, 100, 1_000_000);
+        expect(all.map((doc) => doc.path)).toEqual(['logo.png', path, 'src/app.tsx']);
+        for (const doc of all) expect(JSON.stringify(doc)).toBe(JSON.stringify(await store.getFile(snapshot, doc.path)));
+        const paged = [...(await store.visibleFiles(snapshot, null, 2, 1_000_000)), ...(await store.visibleFiles(snapshot, path, 2, 1_000_000))];
+        expect(paged.map((doc) => doc.path)).toEqual(['logo.png', path, 'src/app.tsx']);
+      }
+      // 'three\n' is 6 bytes, 'two\n' 4: the size bound leaves out what is bigger.
+      const small = await store.visibleFiles({ repositoryId: id, ref: MAIN, generation: 6 }, null, 100, 5);
+      expect(small.map((doc) => doc.path)).not.toContain(path);
+      expect(await store.visibleFiles({ repositoryId: id, ref: 'refs/heads/none', generation: 6 }, null, 100, 1_000_000)).toEqual([]);
     });
 
     it('answers no repository for an unknown name and no states for an unknown id', async () => {

@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { FileDocument } from '@gitdex/contracts';
 import type { FileSummary, Snapshot, SuggestCandidate, SuggestQuery, VisibleEntry } from '@gitdex/ports';
-import { readOptions, searchSorted, type StoreContext } from './context';
+import { readOptions, searchSorted, sourcesOf, type StoreContext } from './context';
 import { compareCodePoints, scopeFilter, suggestClauses, visibleFilter, visibleQuery } from './queries';
 
 /**
@@ -50,6 +50,13 @@ export async function lookupEntries(ctx: StoreContext, snapshot: Snapshot, paths
     result.push(...hits.map(entryOf));
   }
   return result;
+}
+
+export async function visibleFiles(ctx: StoreContext, snapshot: Snapshot, afterPath: string | null, limit: number, maxSize: number): Promise<FileDocument[]> {
+  if (limit <= 0) return [];
+  const after = afterPath === null ? {} : { search_after: afterPathValues(afterPath) };
+  const hits = await searchSorted<FileDocument>(ctx, { index: ctx.files, query: visibleQuery(snapshot, { range: { size: { lte: maxSize } } }), sort: PATH_ORDER, ...after }, limit);
+  return sourcesOf(hits);
 }
 
 export async function getFile(ctx: StoreContext, snapshot: Snapshot, path: string): Promise<FileDocument | null> {

@@ -196,6 +196,10 @@ export class ElasticsearchIndexStore implements IndexStore {
     return this.read('getFile', options, (ctx) => reads.getFile(ctx, snapshot, path));
   }
 
+  visibleFiles(snapshot: Snapshot, afterPath: string | null, limit: number, maxSize: number, options?: IndexCallOptions): Promise<FileDocument[]> {
+    return this.read('visibleFiles', options, (ctx) => reads.visibleFiles(ctx, snapshot, afterPath, limit, maxSize));
+  }
+
   listFolders(scope: FolderScope, options?: IndexCallOptions): Promise<FolderCount[]> {
     return this.read('listFolders', options, (ctx) => listings.listFolders(ctx, scope));
   }

@@ -149,6 +149,11 @@ export interface IndexStore {
   /** The visible entries among these paths (missing ones are left out), in path order. */
   lookupEntries(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<VisibleEntry[]>;
   getFile(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileDocument | null>;
+  /**
+   * Visible files of at most `maxSize` bytes, each the whole document getFile answers for its
+   * path, in path order after `afterPath`: a reader loads a snapshot's small files at once.
+   */
+  visibleFiles(snapshot: Snapshot, afterPath: string | null, limit: number, maxSize: number, options?: IndexCallOptions): Promise<FileDocument[]>;
   /** Subfolders of the scope with the number of files under each, in path order. */
   listFolders(scope: FolderScope, options?: IndexCallOptions): Promise<FolderCount[]>;
   /** Files of the scope in path order, after `afterPath`, with the total in the scope. */

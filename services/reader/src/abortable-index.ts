@@ -15,6 +15,7 @@ const OPTIONS_AT: Partial<Record<keyof IndexStore, number>> = {
   visibleEntries: 3,
   lookupEntries: 2,
   getFile: 2,
+  visibleFiles: 4,
   listFolders: 1,
   listFiles: 3,
   stats: 1,

@@ -1,6 +1,6 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type { FileSummary, FolderCount, FolderScope, IndexStats, IndexStore, Snapshot } from '@gitdex/ports';
-import { PromiseLru } from './promise-lru';
+import { PromiseLru, roughSize } from './promise-lru';
 
 export interface ReadCacheOptions {
   /** How long repository and ref-state answers are reused: the most a read may lag a flip. */
@@ -11,7 +11,23 @@ export interface ReadCacheOptions {
   maxBytes?: number;
   /** Clock in milliseconds (tests). */
   now?: () => number;
+  /**
+   * Repositories and ref states used within this long are looked up again in the background
+   * past half the reuse window, so a read never waits for them while an agent works on a
+   * repository (two small requests per repository every 50–75 ms). 0 (default): off.
+   */
+  keepFreshMs?: number;
+  /**
+   * On the first file read of a ref's current snapshot, load its small files (up to
+   * `maxFileBytes` each, `maxBytes` of answers in all) in the background, so the files an
+   * agent reads next are answered from memory; a ref is loaded again at most every
+   * `everyMs` (a busy ref flips on every push). Off when left out.
+   */
+  preload?: { maxFileBytes: number; maxBytes: number; everyMs: number };
 }
+
+/** Files asked for a page when a snapshot's small files are loaded. */
+const PRELOAD_PAGE = 500;
 
 type SnapshotAnswer = FileDocument | null | FolderCount[] | { files: FileSummary[]; total: number } | IndexStats;
 
@@ -33,38 +49,71 @@ type SnapshotAnswer = FileDocument | null | FolderCount[] | { files: FileSummary
 export function withReadCache(index: IndexStore, options: ReadCacheOptions = {}): IndexStore {
   const ttl = options.metadataTtlMs ?? 100;
   const now = options.now ?? Date.now;
-  const metadata = new Map<string, { at: number; value: Promise<unknown>; refreshing: boolean }>();
+  const keepFreshMs = options.keepFreshMs ?? 0;
+  const metadata = new Map<string, Lookup>();
   const answers = new PromiseLru<SnapshotAnswer>({ maxEntries: options.maxEntries ?? 10_000, maxBytes: options.maxBytes ?? 64 * 1024 * 1024 });
   /** The served state of each ref as last answered by the index: repositoryId → ref → "generation commit". */
   const current = new Map<number, Map<string, string>>();
+
+  /** Looks `hit` up again; the answer in hand serves until the fresh one arrives, and a failed refresh may be tried again. */
+  const refresh = (key: string, hit: Lookup, at: number): void => {
+    hit.refreshing = true;
+    const next: Lookup = { at, value: hit.fetch(), fetch: hit.fetch, usedAt: hit.usedAt, refreshing: false };
+    next.value.then(
+      () => {
+        if (metadata.get(key) !== hit) return;
+        next.usedAt = hit.usedAt;
+        metadata.set(key, next);
+      },
+      () => {
+        hit.refreshing = false;
+      },
+    );
+  };
+
+  // Lookups used within keepFreshMs are refreshed past half their time, checked every quarter,
+  // so the fresh answer has a quarter of the window to arrive before the old one expires. The
+  // timer runs only while some are.
+  let keeper: NodeJS.Timeout | null = null;
+  const keepFresh = (): void => {
+    if (keepFreshMs <= 0 || keeper !== null) return;
+    keeper = setInterval(
+      () => {
+        const at = now();
+        let hot = 0;
+        for (const [key, hit] of metadata) {
+          if (at - hit.usedAt >= keepFreshMs) continue;
+          hot += 1;
+          if (at - hit.at >= ttl / 2 && !hit.refreshing) refresh(key, hit, at);
+        }
+        if (hot === 0 && keeper !== null) {
+          clearInterval(keeper);
+          keeper = null;
+        }
+      },
+      Math.max(1, Math.floor(ttl / 4)),
+    );
+    keeper.unref?.();
+  };
 
   const fresh = <T>(key: string, fetch: () => Promise<T>): Promise<T> => {
     const at = now();
     const hit = metadata.get(key);
     if (hit && at - hit.at < ttl) {
-      if (at - hit.at >= ttl / 2 && !hit.refreshing) {
-        hit.refreshing = true;
-        const next = { at, value: fetch(), refreshing: false };
-        // The answer in hand serves until the fresh one arrives; a failed refresh may be tried again.
-        next.value.then(
-          () => {
-            if (metadata.get(key) === hit) metadata.set(key, next);
-          },
-          () => {
-            hit.refreshing = false;
-          },
-        );
-      }
+      hit.usedAt = at;
+      if (at - hit.at >= ttl / 2 && !hit.refreshing) refresh(key, hit, at);
       return hit.value as Promise<T>;
     }
     if (metadata.size >= 10_000) metadata.clear();
-    const entry = { at, value: fetch(), refreshing: false };
+    const value = fetch();
+    const entry: Lookup = { at, value, fetch, usedAt: at, refreshing: false };
     metadata.set(key, entry);
     // A failed lookup is not kept: the next call asks the index again.
-    entry.value.catch(() => {
+    value.catch(() => {
       if (metadata.get(key) === entry) metadata.delete(key);
     });
-    return entry.value;
+    keepFresh();
+    return value;
   };
 
   const remember = (repositoryId: number, ref: string, state: RefState | null): void => {
@@ -104,19 +153,55 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     return hit !== undefined && now() - hit.at < ttl;
   };
   /** A lookup asked at `at` as part of another request, kept as if it had been made on its own (and shared while in flight). */
-  const seed = (key: string, at: number, value: Promise<unknown>): void => {
+  const seed = (key: string, at: number, value: Promise<unknown>, fetch: () => Promise<unknown>): void => {
     const hit = metadata.get(key);
     if (hit && hit.at > at) return;
     if (metadata.size >= 10_000) metadata.clear();
-    const entry = { at, value, refreshing: false };
+    const entry: Lookup = { at, value, fetch, usedAt: at, refreshing: false };
     metadata.set(key, entry);
     value.catch(() => {
       if (metadata.get(key) === entry) metadata.delete(key);
     });
+    keepFresh();
+  };
+
+  // Snapshots whose small files were loaded (or are loading), by ref, with when.
+  const preloaded = new Map<string, { key: string; at: number }>();
+  /** Loads the small files of a ref's current snapshot into `answers`, as getFile would keep them one by one. */
+  const preload = (snapshot: Snapshot): void => {
+    const plan = options.preload;
+    const key = keyOf(snapshot);
+    if (!plan || key === null) return;
+    const ref = `${snapshot.repositoryId}\0${snapshot.ref}`;
+    const last = preloaded.get(ref);
+    const at = now();
+    if (last && (last.key === key || at - last.at < plan.everyMs)) return;
+    if (preloaded.size >= 10_000) preloaded.clear();
+    preloaded.set(ref, { key, at });
+    void (async () => {
+      let bytes = 0;
+      let after: string | null = null;
+      // Stops at the budget, or once the snapshot is no longer its ref's current state.
+      while (bytes < plan.maxBytes && keyOf(snapshot) === key) {
+        const page = await index.visibleFiles(snapshot, after, PRELOAD_PAGE, plan.maxFileBytes);
+        for (const doc of page) {
+          bytes += roughSize(doc);
+          void answers.get(`${key}\0file\0${doc.path}`, () => Promise.resolve(doc));
+        }
+        if (page.length < PRELOAD_PAGE) return;
+        after = (page[page.length - 1] as FileDocument).path;
+      }
+    })().catch(() => {
+      // Nothing is lost: reads ask the index file by file, as without a preload; a later read may load it again.
+      if (preloaded.get(ref)?.key === key) preloaded.delete(ref);
+    });
   };
 
   const cached: Partial<IndexStore> = {
-    getFile: (snapshot, path) => pinned(snapshot, `file\0${path}`, () => index.getFile(snapshot, path)),
+    getFile: (snapshot, path) => {
+      preload(snapshot);
+      return pinned(snapshot, `file\0${path}`, () => index.getFile(snapshot, path));
+    },
     listFolders: (scope) => pinned(scope, `folders\0${scopeKey(scope)}`, () => index.listFolders(scope)),
     listFiles: (scope, afterPath, limit) => pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit)),
     stats: (snapshot) => pinned(snapshot, 'stats', () => index.stats(snapshot)),
@@ -137,17 +222,21 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       const at = now();
       const answer = index.lookupForRead(request).then((found) => {
         learn(found.refStates, request.repositoryId);
+        const read = request.versions && found.refStates.find((state) => state.ref === request.versions?.ref);
+        if (read) preload({ repositoryId: request.repositoryId, ref: read.ref, generation: read.generation });
         return found;
       });
       seed(
         nameKey,
         at,
         answer.then((found) => found.repository),
+        () => index.findRepositoryByName(request.fullName),
       );
       seed(
         statesKey,
         at,
         answer.then((found) => found.refStates),
+        async () => learn(await index.listRefStates(request.repositoryId), request.repositoryId),
       );
       return answer;
     },
@@ -165,6 +254,18 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       return method;
     },
   });
+}
+
+/** A repository or ref-state lookup kept for the reuse window. */
+interface Lookup {
+  /** When it was asked: it is reused until `at + ttl`. */
+  at: number;
+  value: Promise<unknown>;
+  /** How to ask it again. */
+  fetch: () => Promise<unknown>;
+  /** When a call last used it (keepFreshMs). */
+  usedAt: number;
+  refreshing: boolean;
 }
 
 function scopeKey(scope: FolderScope): string {

@@ -94,6 +94,9 @@ function build(db: Database) {
     getFile: p<FileBodyRow>(`SELECT f.fid, f.scope_id, f.summary, f.retired_gen, b.content, b.tokens, b.trigrams
       FROM files f JOIN file_bodies b ON b.fid = f.fid
       WHERE f.scope_id = @s AND f.path = @path AND ${VISIBLE_F} ORDER BY f.from_gen DESC LIMIT 1`),
+    visibleFiles: p<FileBodyRow>(`SELECT f.fid, f.scope_id, f.summary, f.retired_gen, b.content, b.tokens, b.trigrams
+      FROM files f JOIN file_bodies b ON b.fid = f.fid
+      WHERE f.scope_id = @s AND f.path > @after AND f.size <= @maxSize AND ${VISIBLE_F} ORDER BY f.path, f.from_gen LIMIT @limit`),
     fileVersions: p<FileBodyRow>(`SELECT f.fid, f.scope_id, f.summary, f.retired_gen, b.content, b.tokens, b.trigrams
       FROM files f JOIN file_bodies b ON b.fid = f.fid
       WHERE f.scope_id = @s AND f.path = @path AND (f.retired_gen IS NULL OR f.retired_gen > @since) ORDER BY f.from_gen DESC LIMIT @limit`),

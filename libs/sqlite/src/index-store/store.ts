@@ -275,6 +275,15 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
+  visibleFiles(snapshot: Snapshot, afterPath: string | null, limit: number, maxSize: number, options?: IndexCallOptions): Promise<FileDocument[]> {
+    return this.read('visibleFiles', options, (st) => {
+      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
+      if (s === undefined || limit <= 0) return [];
+      const rows = st.visibleFiles.all({ s, g: snapshot.generation, after: afterPath ?? '', maxSize, limit }) as FileBodyRow[];
+      return rows.map((row) => withRawBytes(documentOf(row), row.fid, st.raw));
+    });
+  }
+
   listFolders(scope: FolderScope, options?: IndexCallOptions): Promise<FolderCount[]> {
     return this.read('listFolders', options, (st) => {
       const s = this.scope(st, scope.repositoryId, scope.ref);

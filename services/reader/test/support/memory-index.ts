@@ -165,6 +165,13 @@ export class MemoryIndexStore implements IndexStore {
     const doc = this.visible(snapshot).find((d) => d.path === path);
     return doc ? structuredClone(doc) : null;
   }
+  async visibleFiles(snapshot: Snapshot, afterPath: string | null, limit: number, maxSize: number): Promise<FileDocument[]> {
+    this.touch('visibleFiles');
+    return this.visible(snapshot)
+      .filter((d) => (afterPath === null || cmp(d.path, afterPath) > 0) && d.size <= maxSize)
+      .slice(0, limit)
+      .map((d) => structuredClone(d));
+  }
   async listFolders(scope: FolderScope): Promise<FolderCount[]> {
     this.touch('listFolders');
     const counts = new Map<string, number>();

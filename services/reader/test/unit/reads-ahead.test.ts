@@ -1,0 +1,117 @@
+import { SqliteIndexStore } from '@gitdex/sqlite';
+import { resolveDeps } from '../../src/deps';
+import { withReadCache, type ReadCacheOptions } from '../../src/read-cache';
+import { readFile } from '../../src/tools/read-file';
+import { pushCommit, seedRepository } from '../support/documents';
+
+const REF = 'refs/heads/main';
+const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n', 'big.txt': 'x'.repeat(5_000) };
+const TTL = 40;
+/** Past the reuse window: the lookups a read made have expired unless kept fresh. */
+const pause = (ms = TTL * 3) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A reader on the real SQLite adapter behind the read cache with the options an agent's
+ * reads over a remote index get (short times, so the test waits milliseconds), every call
+ * of the read path counted.
+ */
+async function reader(options: Partial<ReadCacheOptions> = {}) {
+  const index = new SqliteIndexStore({ file: ':memory:' });
+  await index.ensureReady();
+  await seedRepository(index, { id: 1, fullName: 'octo/api', files: FILES });
+  const spies = {
+    lookupForRead: jest.spyOn(index, 'lookupForRead'),
+    getFile: jest.spyOn(index, 'getFile'),
+    visibleFiles: jest.spyOn(index, 'visibleFiles'),
+    listRefStates: jest.spyOn(index, 'listRefStates'),
+  };
+  const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 0 }, ...options }) });
+  const read = async (path: string) => (await readFile(deps, null, { repository: 'octo/api', path })).structured.content;
+  /** Calls of the read path since the last look (background lookups left out: they are what keeps a read from waiting). */
+  const waited = () => {
+    const counts = { lookupForRead: spies.lookupForRead.mock.calls.length, getFile: spies.getFile.mock.calls.length };
+    spies.lookupForRead.mockClear();
+    spies.getFile.mockClear();
+    return counts;
+  };
+  return { index, deps, read, waited, spies };
+}
+
+describe('reads ahead of an agent', () => {
+  it('a file read after the reuse window waits for no index call: lookups kept fresh, small files loaded on the first read', async () => {
+    const { index, deps, read, waited } = await reader();
+    expect(await read('README.md')).toBe('# A');
+    await pause();
+    waited();
+    for (const path of ['src/a.ts', 'src/b.ts', 'src/lib/c.ts']) {
+      await pause();
+      const answer = await readFile(deps, null, { repository: 'octo/api', path });
+      expect(waited()).toEqual({ lookupForRead: 0, getFile: 0 });
+      // Byte for byte what the index alone answers.
+      expect(answer).toEqual(await readFile(resolveDeps({ index }), null, { repository: 'octo/api', path }));
+      waited();
+    }
+    // Bigger than maxFileBytes: not loaded ahead, read from the index.
+    expect(await read('big.txt')).toHaveLength(5_000);
+    expect(waited()).toEqual({ lookupForRead: 0, getFile: 1 });
+  });
+
+  it('sees a push within the reuse window, and reads the new commit, never the old one', async () => {
+    const { index, read } = await reader();
+    expect(await read('src/a.ts')).toBe('a');
+    await pause();
+    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/a.ts': 'changed\n' }, remove: ['src/b.ts'] });
+    await pause();
+    expect(await read('src/a.ts')).toBe('changed');
+    await expect(read('src/b.ts')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('loads a ref again at most every everyMs: reads between go to the index, file by file, and are right', async () => {
+    const { index, read, spies } = await reader({ preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 60_000 } });
+    expect(await read('src/a.ts')).toBe('a');
+    await pause();
+    expect(spies.visibleFiles).toHaveBeenCalledTimes(1);
+    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/b.ts': 'new b\n' } });
+    await pause();
+    expect(await read('src/b.ts')).toBe('new b');
+    expect(await read('src/a.ts')).toBe('a');
+    expect(spies.visibleFiles).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops at its budget of bytes', async () => {
+    const many = Object.fromEntries(Array.from({ length: 1_200 }, (_, i) => [`f/${String(i).padStart(4, '0')}.txt`, `${i}\n`]));
+    const index = new SqliteIndexStore({ file: ':memory:' });
+    await index.ensureReady();
+    await seedRepository(index, { id: 1, fullName: 'octo/api', files: many });
+    const visibleFiles = jest.spyOn(index, 'visibleFiles');
+    const getFile = jest.spyOn(index, 'getFile');
+    // A page of 500 small documents is far more than 1,000 bytes: one page, then the budget stops it.
+    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, preload: { maxFileBytes: 1_000, maxBytes: 1_000, everyMs: 0 } }) });
+    await readFile(deps, null, { repository: 'octo/api', path: 'f/0000.txt' });
+    await pause();
+    expect(visibleFiles).toHaveBeenCalledTimes(1);
+    getFile.mockClear();
+    await readFile(deps, null, { repository: 'octo/api', path: 'f/0100.txt' });
+    await readFile(deps, null, { repository: 'octo/api', path: 'f/1100.txt' });
+    expect(getFile.mock.calls.map(([, path]) => path)).toEqual(['f/1100.txt']);
+  });
+
+  it('a failed load costs nothing: reads ask the index file by file', async () => {
+    const { read, spies, waited } = await reader();
+    spies.visibleFiles.mockRejectedValueOnce(new Error('engine busy'));
+    expect(await read('README.md')).toBe('# A');
+    await pause();
+    waited();
+    expect(await read('src/a.ts')).toBe('a');
+    expect(waited()).toEqual({ lookupForRead: 0, getFile: 1 });
+  });
+
+  it('stops looking up in the background once nothing was read for keepFreshMs', async () => {
+    const { read, spies } = await reader({ keepFreshMs: 150 });
+    await read('README.md');
+    await pause(400);
+    spies.listRefStates.mockClear();
+    await pause(200);
+    expect(spies.listRefStates).not.toHaveBeenCalled();
+  });
+});
