@@ -31,6 +31,8 @@ interface Listing {
   subtreeFiles: number;
   cursor: ListCursor | null;
   supersededBy?: string;
+  /** A first page's folders and files (up to the page's limit), asked for with the check that the folder exists. */
+  firstPage?: { folders: FolderCount[]; files: { files: FileSummary[]; total: number } };
 }
 
 /**
@@ -42,14 +44,20 @@ export async function listFiles(deps: ReaderDeps, principal: Principal | null, i
   const limit = input.limit ?? Math.min(DEFAULT_LIMIT, deps.limits.maxListEntries);
   if (limit > deps.limits.maxListEntries) throw invalid(`limit: at most ${deps.limits.maxListEntries} entries a page; page on with next_cursor`);
   if (input.depth !== undefined && input.depth > deps.limits.maxDepth) throw invalid(`depth: at most ${deps.limits.maxDepth}`);
-  const listing = input.cursor ? await continueListing(deps, principal, input, decodeCursor(input.cursor)) : await startListing(deps, principal, input);
+  const listing = input.cursor ? await continueListing(deps, principal, input, decodeCursor(input.cursor)) : await startListing(deps, principal, input, limit);
   return page(deps, listing, limit);
 }
 
-async function startListing(deps: ReaderDeps, principal: Principal | null, input: ListFilesInput): Promise<Listing> {
+async function startListing(deps: ReaderDeps, principal: Principal | null, input: ListFilesInput, limit: number): Promise<Listing> {
   const { repository, target, path: folder } = await locate(deps, principal, { repository: input.repository, path: input.folder, ref: input.ref }, 'folder');
   const depth = input.depth ?? 1;
-  const subtree = await deps.index.listFiles({ ...target.snapshot, folder, depth: ANY_DEPTH }, null, 1);
+  const scope: FolderScope = { ...target.snapshot, folder, depth };
+  // The page's folders and files are asked for beside the check, not after it: one round trip instead of three.
+  const [subtree, folders, files] = await Promise.all([
+    deps.index.listFiles({ ...target.snapshot, folder, depth: ANY_DEPTH }, null, 1),
+    deps.index.listFolders(scope),
+    deps.index.listFiles(scope, null, limit),
+  ]);
   if (subtree.total === 0 && folder !== '') {
     const file = await deps.index.getFile(target.snapshot, folder);
     if (file) throw invalid(`${folder} is a file, not a folder: read it with read_file (path "${folder}")`);
@@ -65,6 +73,7 @@ async function startListing(deps: ReaderDeps, principal: Principal | null, input
     depth,
     subtreeFiles: subtree.total,
     cursor: null,
+    firstPage: { folders, files },
   };
 }
 
@@ -115,7 +124,7 @@ async function continueListing(deps: ReaderDeps, principal: Principal | null, in
 async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<ToolAnswer<ListFilesOutput>> {
   const scope: FolderScope = { ...listing.snapshot, folder: listing.folder, depth: listing.depth };
   const cursor = listing.cursor;
-  const folders = await deps.index.listFolders(scope);
+  const folders = listing.firstPage?.folders ?? (await deps.index.listFolders(scope));
   const budget = deps.limits.maxResultChars - OVERHEAD_CHARS;
   const entries: ListEntry[] = [];
   const lines: string[] = [];
@@ -148,11 +157,12 @@ async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<
   let filesTotal: number;
   if (!full && entries.length < limit) {
     const after = cursor?.p === 'files' ? cursor.a : null;
-    const result = await deps.index.listFiles(scope, after, limit - entries.length);
+    // The first page's files came in path order up to the whole limit: their first ones are what a smaller page holds.
+    const result = listing.firstPage?.files ?? (await deps.index.listFiles(scope, after, limit - entries.length));
     filesTotal = result.total;
-    for (const file of result.files) if (!add(formatFile(file))) break;
+    for (const file of result.files.slice(0, limit - entries.length)) if (!add(formatFile(file))) break;
   } else {
-    filesTotal = (await deps.index.listFiles(scope, null, 1)).total;
+    filesTotal = listing.firstPage?.files.total ?? (await deps.index.listFiles(scope, null, 1)).total;
   }
 
   const total = folders.length + filesTotal;

@@ -168,4 +168,27 @@ describe('a cold read', () => {
     expect(paging).not.toHaveProperty('listRefStates');
     expect(next).toEqual(await listFiles(unaided(index), null, { repository: 'octo/api', cursor }));
   });
+
+  it("list_files asks for a first page's folders and files beside the check that the folder exists, not after it", async () => {
+    const { index } = await coldReader();
+    const started: string[] = [];
+    let finished = 0;
+    for (const method of ['listFiles', 'listFolders'] as const) {
+      // The adapter's own method: coldReader already spies on these.
+      const original = SqliteIndexStore.prototype[method].bind(index) as (...args: unknown[]) => Promise<unknown>;
+      jest.spyOn(index, method).mockImplementation(async (...args: unknown[]) => {
+        started.push(`${method} after ${finished} finished`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        finished += 1;
+        return original(...args);
+      });
+    }
+    const answer = await listFiles(unaided(index), null, { repository: 'octo/api', folder: 'src', limit: 2 });
+    // The folder check, the folders and the files: all three asked before any answered.
+    expect(started).toEqual(['listFiles after 0 finished', 'listFolders after 0 finished', 'listFiles after 0 finished']);
+    jest.restoreAllMocks();
+    // Folders first, then as many files as the page has room for: what asking for them one by one answers.
+    expect(answer.structured.entries.map((e) => e.path)).toEqual(['src/lib', 'src/a.ts']);
+    expect(answer.structured.total_entries).toBe(3);
+  });
 });
