@@ -46,7 +46,8 @@ export function benchConfig(mode: 'quick' | 'full'): BenchConfig {
     indexRepeats: { small: 5, medium: 3, large: 2 },
     onePushRepeats: 15,
     freshness: { repositories: 24, idleSamples: 100, streamRate: 3, streamSeconds: 60, pollMs: 20 },
-    reads: { warmup: 20, samples: 300, coldFiles: 200 },
+    // 100 distinct files per transport and up to 4 fresh readers for the listings: `--only=reads,suggest` in about 5 minutes.
+    reads: { warmup: 20, samples: 300, coldFiles: 100 },
     load: { levels: [1, 8, 32, 128], seconds: 12 },
     suggest: { perKind: 30, seed: 7 },
     // A common literal on the large corpus takes about a second a call in each of the three tools.
