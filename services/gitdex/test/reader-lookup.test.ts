@@ -14,7 +14,7 @@ describe('the reader asks the adapters source about repositories gitdex never sa
         return fullName === 'newco/open' ? repository : null;
       },
     };
-    const adapters = { index: {}, publisher: {}, source, engines: { eventLog: 'sqlite', index: 'sqlite' } } as unknown as Adapters;
+    const adapters = { index: {}, publisher: {}, source } as unknown as Adapters;
     const options = readerOptions(loadEnv({ GITDEX_QUEUE_UNSEEN: 'anonymous' }), adapters, {} as Logger);
     expect(options.queueUnseen).toBe('anonymous');
     expect(await options.lookup?.('newco/open')).toEqual(repository);

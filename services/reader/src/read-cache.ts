@@ -183,6 +183,9 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       let after: string | null = null;
       // Stops at the budget, or once the snapshot is no longer its ref's current state.
       while (bytes < plan.maxBytes && keyOf(snapshot) === key) {
+        // Each page after the calls waiting to run: an in-process index answers synchronously,
+        // and the loop would otherwise hold the event loop (and the read that started it) for every page.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const page = await index.visibleFiles(snapshot, after, PRELOAD_PAGE, plan.maxFileBytes);
         for (const doc of page) {
           bytes += roughSize(doc);
