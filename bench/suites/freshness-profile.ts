@@ -121,7 +121,8 @@ export async function elasticsearchProfile(ctx: SuiteContext, backend: Backend, 
       ...(await githubPhases(ctx, samples, ctx.standIn.requests.list())),
       ...elasticsearchBreakdown(samples, proxy.requests),
     ];
-    return { freshness, indexing: await bulkShareProfile(ctx, backend, proxy.requests) };
+    // The full index of the large repository needs it built: only runs with the indexing suite build it.
+    return { freshness, indexing: ctx.repos.large ? await bulkShareProfile(ctx, backend, proxy.requests) : [] };
   } finally {
     // Back to an indexer on the engine itself: one left on the closed proxy would retry every
     // event it is handed (a redelivered one included) for the rest of the run.
