@@ -4,26 +4,12 @@
  * (no read cache). Where the HTTP rows of the reads table lose to a stdio baseline.
  * Run: npx tsx --tsconfig bench/tsconfig.json bench/micro/http-floor.ts
  */
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Registry } from 'prom-client';
-import { SqliteIndexStore } from '@gitdex/sqlite';
-import { createReaderApp } from '@gitdex/reader';
 import { median } from '../measure/stats';
-import { seedRepository } from '../../services/reader/test/support/documents';
+import { httpReader } from './http-reader';
 
 async function main() {
-  const index = new SqliteIndexStore({ file: ':memory:' });
-  await index.ensureReady();
   const files = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`src/f${i}.ts`, 'const x = 1;\n'.repeat(100)]));
-  await seedRepository(index, { id: 1, fullName: 'octo/api', files });
-  const app = createReaderApp({ index }, { registry: new Registry() });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(url));
+  const { client, url, close } = await httpReader('octo/api', files);
   for (let i = 0; i < 20; i += 1) await client.callTool({ name: 'read_file', arguments: { repository: 'octo/api', path: `src/f${i % 5}.ts` } });
   const reads: number[] = [];
   for (let i = 0; i < 200; i += 1) {
@@ -46,7 +32,6 @@ async function main() {
     fetches.push(performance.now() - t);
   }
   console.log(`GET /healthz p50 ${median(fetches).toFixed(2)} ms`);
-  await client.close();
-  server.close();
+  await close();
 }
 void main();

@@ -4,30 +4,16 @@
  * A micro-benchmark in one process (no engines); `npm run bench` measures the reader as a
  * separate process. Run: npx tsx bench/micro/mcp-latency.ts [calls]
  */
-import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Registry } from 'prom-client';
-import { SqliteIndexStore } from '@gitdex/sqlite';
-import { createReaderApp } from '@gitdex/reader';
 import { median, percentile } from '../measure/stats';
 import { loadPaths, makeCases } from '../../services/reader/test/support/suggest-cases';
-import { seedRepository } from '../../services/reader/test/support/documents';
+import { httpReader } from './http-reader';
 
 const calls = Number(process.argv[2] ?? 300);
 
 async function main() {
-  const index = new SqliteIndexStore({ file: ':memory:' });
-  await index.ensureReady();
   const paths = loadPaths('zod');
   const files = Object.fromEntries(paths.map((p, i) => [p, `// ${p}\n${'const x = 1;\n'.repeat(50 + (i % 200))}`]));
-  await seedRepository(index, { id: 1, fullName: 'colinhacks/zod', files });
-  const app = createReaderApp({ index }, { registry: new Registry() });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(url));
+  const { client, close } = await httpReader('colinhacks/zod', files);
   const cases = makeCases(paths, { perKind: Math.ceil(calls / 13), seed: 3 });
 
   const run = async (label: string, args: (i: number) => { name: string; arguments: Record<string, unknown> }) => {
@@ -45,9 +31,7 @@ async function main() {
   await run('read_file', (i) => ({ name: 'read_file', arguments: { repository: 'colinhacks/zod', path: paths[i % paths.length] } }));
   await run('list_files', () => ({ name: 'list_files', arguments: { repository: 'colinhacks/zod', folder: 'src/v4', depth: 2 } }));
   await run('overview', () => ({ name: 'repository_overview', arguments: { repository: 'colinhacks/zod' } }));
-  await client.close();
-  server.close();
-  await index.close();
+  await close();
 }
 
 void main();
