@@ -26,6 +26,13 @@ export interface ReadCacheOptions {
   preload?: { maxFileBytes: number; maxBytes: number; everyMs: number };
 }
 
+/**
+ * Lookups kept fresh at most (a repository's name and its ref states are two): 8 repositories
+ * an agent or several are reading at once, at most 16 small requests every 50–75 ms. Others are
+ * looked up when read, as without keepFreshMs.
+ */
+const KEEP_FRESH_MOST = 16;
+
 /** Files asked for a page when a snapshot's small files are loaded. */
 const PRELOAD_PAGE = 500;
 
@@ -72,21 +79,19 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
   };
 
   // Lookups used within keepFreshMs are refreshed past half their time, checked every quarter,
-  // so the fresh answer has a quarter of the window to arrive before the old one expires. The
-  // timer runs only while some are.
+  // so the fresh answer has a quarter of the window to arrive before the old one expires; only
+  // the most recently used (KEEP_FRESH_MOST), so the background load stays bounded however many
+  // repositories are read. The timer runs only while some are.
   let keeper: NodeJS.Timeout | null = null;
   const keepFresh = (): void => {
     if (keepFreshMs <= 0 || keeper !== null) return;
     keeper = setInterval(
       () => {
         const at = now();
-        let hot = 0;
-        for (const [key, hit] of metadata) {
-          if (at - hit.usedAt >= keepFreshMs) continue;
-          hot += 1;
-          if (at - hit.at >= ttl / 2 && !hit.refreshing) refresh(key, hit, at);
-        }
-        if (hot === 0 && keeper !== null) {
+        const hot = [...metadata].filter(([, hit]) => at - hit.usedAt < keepFreshMs);
+        if (hot.length > KEEP_FRESH_MOST) hot.sort(([, a], [, b]) => b.usedAt - a.usedAt).length = KEEP_FRESH_MOST;
+        for (const [key, hit] of hot) if (at - hit.at >= ttl / 2 && !hit.refreshing) refresh(key, hit, at);
+        if (hot.length === 0 && keeper !== null) {
           clearInterval(keeper);
           keeper = null;
         }

@@ -106,6 +106,22 @@ describe('reads ahead of an agent', () => {
     expect(waited()).toEqual({ lookupForRead: 0, getFile: 1 });
   });
 
+  it('keeps at most 8 repositories fresh, the most recently read: the background load is bounded', async () => {
+    const index = new SqliteIndexStore({ file: ':memory:' });
+    await index.ensureReady();
+    for (let id = 1; id <= 12; id += 1) await seedRepository(index, { id, fullName: `octo/r${id}`, files: { 'a.txt': `${id}\n` } });
+    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 5_000 }) });
+    for (let id = 1; id <= 12; id += 1) await readFile(deps, null, { repository: `octo/r${id}`, path: 'a.txt' });
+    const states = jest.spyOn(index, 'listRefStates');
+    await pause(200);
+    const refreshed = new Set(states.mock.calls.map(([id]) => id));
+    // At most 8 (16 lookups); the most recent in; the oldest out (reads in one millisecond tie at the edge).
+    expect(refreshed.size).toBeGreaterThan(0);
+    expect(refreshed.size).toBeLessThanOrEqual(8);
+    expect(refreshed.has(12)).toBe(true);
+    for (const old of [1, 2, 3]) expect(refreshed.has(old)).toBe(false);
+  });
+
   it('stops looking up in the background once nothing was read for keepFreshMs', async () => {
     const { read, spies } = await reader({ keepFreshMs: 150 });
     await read('README.md');
