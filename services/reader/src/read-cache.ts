@@ -33,6 +33,9 @@ export interface ReadCacheOptions {
  */
 const KEEP_FRESH_MOST = 16;
 
+/** Lookups of every repository (a search of all of them): as large as the installation, never refreshed in the background. */
+const ALL_REPOSITORIES = new Set(['repos', 'states\0*']);
+
 /** Files asked for a page when a snapshot's small files are loaded. */
 const PRELOAD_PAGE = 500;
 
@@ -88,7 +91,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     keeper = setInterval(
       () => {
         const at = now();
-        const hot = [...metadata].filter(([, hit]) => at - hit.usedAt < keepFreshMs);
+        const hot = [...metadata].filter(([key, hit]) => at - hit.usedAt < keepFreshMs && !ALL_REPOSITORIES.has(key));
         if (hot.length > KEEP_FRESH_MOST) hot.sort(([, a], [, b]) => b.usedAt - a.usedAt).length = KEEP_FRESH_MOST;
         for (const [key, hit] of hot) if (at - hit.at >= ttl / 2 && !hit.refreshing) refresh(key, hit, at);
         if (hot.length === 0 && keeper !== null) {

@@ -122,6 +122,20 @@ describe('reads ahead of an agent', () => {
     for (const old of [1, 2, 3]) expect(refreshed.has(old)).toBe(false);
   });
 
+  it('never refreshes the lookups of every repository in the background (a search of all of them): they are as large as the installation', async () => {
+    const index = new SqliteIndexStore({ file: ':memory:' });
+    await index.ensureReady();
+    await seedRepository(index, { id: 1, fullName: 'octo/api', files: FILES });
+    const cached = withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 5_000 });
+    const repositories = jest.spyOn(index, 'listRepositories');
+    const states = jest.spyOn(index, 'listRefStates');
+    await cached.listRepositories();
+    await cached.listRefStates();
+    await pause(200);
+    expect(repositories).toHaveBeenCalledTimes(1);
+    expect(states.mock.calls.filter(([id]) => id === undefined)).toHaveLength(1);
+  });
+
   it('stops looking up in the background once nothing was read for keepFreshMs', async () => {
     const { read, spies } = await reader({ keepFreshMs: 150 });
     await read('README.md');
