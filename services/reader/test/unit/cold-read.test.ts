@@ -173,16 +173,17 @@ describe('a cold read', () => {
     const { index } = await coldReader();
     const started: string[] = [];
     let finished = 0;
-    for (const method of ['listFiles', 'listFolders'] as const) {
-      // The adapter's own method: coldReader already spies on these.
-      const original = SqliteIndexStore.prototype[method].bind(index) as (...args: unknown[]) => Promise<unknown>;
-      jest.spyOn(index, method).mockImplementation(async (...args: unknown[]) => {
+    // The adapter's own methods (coldReader already spies on these), each answering 20 ms late.
+    const delayed =
+      <A extends unknown[], R>(method: string, original: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
         started.push(`${method} after ${finished} finished`);
         await new Promise((resolve) => setTimeout(resolve, 20));
         finished += 1;
         return original(...args);
-      });
-    }
+      };
+    jest.spyOn(index, 'listFiles').mockImplementation(delayed('listFiles', SqliteIndexStore.prototype.listFiles.bind(index)));
+    jest.spyOn(index, 'listFolders').mockImplementation(delayed('listFolders', SqliteIndexStore.prototype.listFolders.bind(index)));
     const answer = await listFiles(unaided(index), null, { repository: 'octo/api', folder: 'src', limit: 2 });
     // The folder check, the folders and the files: all three asked before any answered.
     expect(started).toEqual(['listFiles after 0 finished', 'listFolders after 0 finished', 'listFiles after 0 finished']);
