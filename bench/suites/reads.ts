@@ -9,7 +9,7 @@ import { callOk, connectHttp, connectStdio, textOf, type McpConnection } from '.
 import { figure, row, type Row } from '../report/model';
 import { formatNumber } from '../report/format';
 import { extent, median } from '../measure/stats';
-import { interleave, repeat, sleep } from '../measure/timer';
+import { interleave, repeat, sleep, timed } from '../measure/timer';
 import type { Backend } from '../setup/backends';
 import { startTimingProxy } from '../measure/http-proxy';
 import type { SuiteContext } from './context';
@@ -156,14 +156,9 @@ async function coldPass(
   const gitdex = await freshGitdex(backend, transport);
   const fs = await connectStdio(process.execPath, [FILESYSTEM_SERVER, checkout], {});
   try {
-    const timed = async (call: () => Promise<unknown>) => {
-      const started = performance.now();
-      await call();
-      return performance.now() - started;
-    };
     const first = {
-      gitdex: await timed(() => callOk(gitdex.client, 'read_file', { repository, path: cold.warmupFile })),
-      filesystem: await timed(() => callOk(fs.client, 'read_text_file', { path: join(checkout, cold.warmupFile) })),
+      gitdex: (await timed(() => callOk(gitdex.client, 'read_file', { repository, path: cold.warmupFile }))).ms,
+      filesystem: (await timed(() => callOk(fs.client, 'read_text_file', { path: join(checkout, cold.warmupFile) }))).ms,
     };
     await callOk(gitdex.client, 'list_files', { repository, folder: cold.warmupFolder, limit: 300 });
     await callOk(fs.client, 'list_directory', { path: join(checkout, cold.warmupFolder) });

@@ -68,12 +68,10 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
   /** Looks `hit` up again; the answer in hand serves until the fresh one arrives, and a failed refresh may be tried again. */
   const refresh = (key: string, hit: Lookup, at: number): void => {
     hit.refreshing = true;
-    const next: Lookup = { at, value: hit.fetch(), fetch: hit.fetch, usedAt: hit.usedAt, refreshing: false };
+    const next: Lookup = { at, value: hit.fetch(), fetch: hit.fetch, refreshing: false };
     next.value.then(
       () => {
-        if (metadata.get(key) !== hit) return;
-        next.usedAt = hit.usedAt;
-        metadata.set(key, next);
+        if (metadata.get(key) === hit) metadata.set(key, next);
       },
       () => {
         hit.refreshing = false;
@@ -81,46 +79,56 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     );
   };
 
-  // Lookups used within keepFreshMs are refreshed past half their time, checked every quarter,
-  // so the fresh answer has a quarter of the window to arrive before the old one expires; only
-  // the most recently used (KEEP_FRESH_MOST), so the background load stays bounded however many
-  // repositories are read. The timer runs only while some are.
+  // The lookups used last (at most KEEP_FRESH_MOST, least recently used first), with when: while
+  // used within keepFreshMs they are refreshed past half their time, checked every quarter, so
+  // the fresh answer has a quarter of the window to arrive before the old one expires. The timer
+  // runs only while some are.
+  const hot = new Map<string, number>();
   let keeper: NodeJS.Timeout | null = null;
   const keepFresh = (): void => {
-    if (keepFreshMs <= 0 || keeper !== null) return;
-    keeper = setInterval(
-      () => {
-        const at = now();
-        const hot = [...metadata].filter(([key, hit]) => at - hit.usedAt < keepFreshMs && !ALL_REPOSITORIES.has(key));
-        if (hot.length > KEEP_FRESH_MOST) hot.sort(([, a], [, b]) => b.usedAt - a.usedAt).length = KEEP_FRESH_MOST;
-        for (const [key, hit] of hot) if (at - hit.at >= ttl / 2 && !hit.refreshing) refresh(key, hit, at);
-        if (hot.length === 0 && keeper !== null) {
-          clearInterval(keeper);
-          keeper = null;
-        }
-      },
-      Math.max(1, Math.floor(ttl / 4)),
-    );
-    keeper.unref?.();
+    const at = now();
+    for (const [key, usedAt] of hot) {
+      if (at - usedAt >= keepFreshMs) {
+        hot.delete(key);
+        continue;
+      }
+      const hit = metadata.get(key);
+      if (hit && at - hit.at >= ttl / 2 && !hit.refreshing) refresh(key, hit, at);
+    }
+    if (hot.size === 0 && keeper !== null) {
+      clearInterval(keeper);
+      keeper = null;
+    }
+  };
+  /** Marks a lookup used at `at`: kept fresh from now on, unless it lists every repository. */
+  const use = (key: string, at: number): void => {
+    if (keepFreshMs <= 0 || ALL_REPOSITORIES.has(key)) return;
+    hot.delete(key);
+    hot.set(key, at);
+    if (hot.size > KEEP_FRESH_MOST) hot.delete(hot.keys().next().value as string);
+    if (keeper === null) {
+      keeper = setInterval(keepFresh, Math.max(1, Math.floor(ttl / 4)));
+      keeper.unref?.();
+    }
   };
 
   const fresh = <T>(key: string, fetch: () => Promise<T>): Promise<T> => {
     const at = now();
     const hit = metadata.get(key);
     if (hit && at - hit.at < ttl) {
-      hit.usedAt = at;
+      use(key, at);
       if (at - hit.at >= ttl / 2 && !hit.refreshing) refresh(key, hit, at);
       return hit.value as Promise<T>;
     }
     if (metadata.size >= 10_000) metadata.clear();
     const value = fetch();
-    const entry: Lookup = { at, value, fetch, usedAt: at, refreshing: false };
+    const entry: Lookup = { at, value, fetch, refreshing: false };
     metadata.set(key, entry);
     // A failed lookup is not kept: the next call asks the index again.
     value.catch(() => {
       if (metadata.get(key) === entry) metadata.delete(key);
     });
-    keepFresh();
+    use(key, at);
     return value;
   };
 
@@ -165,12 +173,12 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     const hit = metadata.get(key);
     if (hit && hit.at > at) return;
     if (metadata.size >= 10_000) metadata.clear();
-    const entry: Lookup = { at, value, fetch, usedAt: at, refreshing: false };
+    const entry: Lookup = { at, value, fetch, refreshing: false };
     metadata.set(key, entry);
     value.catch(() => {
       if (metadata.get(key) === entry) metadata.delete(key);
     });
-    keepFresh();
+    use(key, at);
   };
 
   // Snapshots whose small files were loaded (or are loading), by ref, with when.
@@ -274,8 +282,6 @@ interface Lookup {
   value: Promise<unknown>;
   /** How to ask it again. */
   fetch: () => Promise<unknown>;
-  /** When a call last used it (keepFreshMs). */
-  usedAt: number;
   refreshing: boolean;
 }
 
