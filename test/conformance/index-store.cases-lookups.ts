@@ -147,6 +147,24 @@ export function describeLookupCases(ctx: ConformanceContext): void {
       expect(await store.findRetired(at(id, 9), 'never.ts')).toBeNull();
     });
 
+    it('retiredPaths answers the paths findRetired answers for, distinct, in path order, at most limit', async () => {
+      const id = ctx.repositoryId();
+      const files = ['z.ts', 'moved/file.ts', 'a/ü.ts', 'a/z.ts', 'stays.ts'].map((path) => makeFile({ repositoryId: id, path, content: `${path} v1\n` }));
+      const [z, moved, umlaut, az] = files as [FileDocument, FileDocument, FileDocument, FileDocument, FileDocument];
+      const movedAgain = makeFile({ repositoryId: id, path: 'moved/file.ts', content: 'v2\n', fromGeneration: 2 });
+      await ctx.write(files.map(put));
+      await ctx.write([retire(moved, 2), put(movedAgain), retire(z, 2), retire(umlaut, 2)]);
+      await ctx.write([retire(movedAgain, 3), retire(az, 3)]);
+      const store = ctx.store();
+      expect(await store.retiredPaths(at(id, 1), 10)).toEqual([]);
+      expect(await store.retiredPaths(at(id, 2), 10)).toEqual(['a/ü.ts', 'moved/file.ts', 'z.ts']);
+      expect(await store.retiredPaths(at(id, 3), 10)).toEqual(['a/z.ts', 'a/ü.ts', 'moved/file.ts', 'z.ts']);
+      expect(await store.retiredPaths(at(id, 3), 2)).toEqual(['a/z.ts', 'a/ü.ts']);
+      expect(await store.retiredPaths(at(id, 3), 0)).toEqual([]);
+      expect(await store.retiredPaths({ repositoryId: id, ref: 'refs/heads/none', generation: 3 }, 10)).toEqual([]);
+      for (const path of await store.retiredPaths(at(id, 3), 10)) expect(await store.findRetired(at(id, 3), path)).not.toBeNull();
+    });
+
     it('snapshotsWithPath answers the snapshots that show the path, in the order asked', async () => {
       const id = ctx.repositoryId();
       const other = ctx.repositoryId();

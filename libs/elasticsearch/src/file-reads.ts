@@ -97,6 +97,23 @@ export async function findRetired(ctx: StoreContext, snapshot: Snapshot, path: s
   return hits[0]?._source ?? null;
 }
 
+/** One aggregation: the distinct paths, in key (code point) order, exact on any number of shards. */
+export async function retiredPaths(ctx: StoreContext, snapshot: Snapshot, limit: number): Promise<string[]> {
+  if (limit <= 0) return [];
+  const response = await ctx.client.search(
+    {
+      index: ctx.files,
+      size: 0,
+      track_total_hits: false,
+      query: { bool: { filter: [...scopeFilter(snapshot.repositoryId, snapshot.ref), { range: { retiredAtGeneration: { lte: snapshot.generation } } }] } },
+      aggs: { paths: { terms: { field: 'path', size: limit, order: { _key: 'asc' } } } },
+    },
+    readOptions(ctx),
+  );
+  const buckets = (response.aggregations?.paths as estypes.AggregationsStringTermsAggregate | undefined)?.buckets as estypes.AggregationsStringTermsBucket[] | undefined;
+  return (buckets ?? []).map((bucket) => String(bucket.key));
+}
+
 /** One request: a filters aggregation with one bucket per snapshot. */
 export async function snapshotsWithPath(ctx: StoreContext, snapshots: Snapshot[], path: string): Promise<Snapshot[]> {
   if (snapshots.length === 0) return [];

@@ -224,6 +224,10 @@ export class ElasticsearchIndexStore implements IndexStore {
     return this.read('findRetired', options, (ctx) => reads.findRetired(ctx, snapshot, path));
   }
 
+  retiredPaths(snapshot: Snapshot, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    return this.read('retiredPaths', options, (ctx) => reads.retiredPaths(ctx, snapshot, limit));
+  }
+
   snapshotsWithPath(snapshots: Snapshot[], path: string, options?: IndexCallOptions): Promise<Snapshot[]> {
     return this.read('snapshotsWithPath', options, (ctx) => reads.snapshotsWithPath(ctx, snapshots, path));
   }

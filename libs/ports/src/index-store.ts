@@ -164,6 +164,8 @@ export interface IndexStore {
   findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number, options?: IndexCallOptions): Promise<string[]>;
   /** The newest retired version of a path that is not visible any more. */
   findRetired(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSummary | null>;
+  /** The paths findRetired answers for at this snapshot (a version retired at or before its generation): distinct, in path order, at most `limit`. */
+  retiredPaths(snapshot: Snapshot, limit: number, options?: IndexCallOptions): Promise<string[]>;
   /** Which of these ref snapshots have a file at this path. */
   snapshotsWithPath(snapshots: Snapshot[], path: string, options?: IndexCallOptions): Promise<Snapshot[]>;
 

@@ -22,6 +22,7 @@ const OPTIONS_AT: Partial<Record<keyof IndexStore, number>> = {
   suggestCandidates: 2,
   findByBlobSha: 3,
   findRetired: 2,
+  retiredPaths: 2,
   snapshotsWithPath: 2,
 };
 

@@ -123,6 +123,8 @@ function build(db: Database) {
     findRetired: p<FileRow>(`SELECT fid, scope_id, summary, retired_gen FROM files
       WHERE scope_id = @s AND path = @path AND retired_gen IS NOT NULL AND retired_gen <= @g
       ORDER BY retired_gen DESC, from_gen DESC LIMIT 1`),
+    retiredPaths: v<string>(`SELECT DISTINCT path FROM files WHERE scope_id = @s AND retired_gen IS NOT NULL AND retired_gen <= @g
+      ORDER BY path LIMIT @limit`),
     snapshotsWithPath: v<number>(`SELECT j.key FROM json_each(@snapshots) j WHERE EXISTS (
         SELECT 1 FROM scopes s JOIN files f ON f.scope_id = s.scope_id
         WHERE s.repository_id = j.value ->> '$.repositoryId' AND s.ref = j.value ->> '$.ref' AND f.path = @path

@@ -359,6 +359,13 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
+  retiredPaths(snapshot: Snapshot, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    return this.read('retiredPaths', options, (st) => {
+      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
+      return s === undefined || limit <= 0 ? [] : (st.retiredPaths.all({ s, g: snapshot.generation, limit }) as string[]);
+    });
+  }
+
   snapshotsWithPath(snapshots: Snapshot[], path: string, options?: IndexCallOptions): Promise<Snapshot[]> {
     return this.read('snapshotsWithPath', options, (st) => {
       if (snapshots.length === 0) return [];

@@ -246,6 +246,14 @@ export class MemoryIndexStore implements IndexStore {
     }
     return best ? summary(best) : null;
   }
+  async retiredPaths(snapshot: Snapshot, limit: number): Promise<string[]> {
+    this.touch('retiredPaths');
+    const paths = new Set<string>();
+    for (const doc of this.files.values()) {
+      if (doc.repositoryId === snapshot.repositoryId && doc.ref === snapshot.ref && doc.retiredAtGeneration !== undefined && doc.retiredAtGeneration <= snapshot.generation) paths.add(doc.path);
+    }
+    return [...paths].sort(cmp).slice(0, Math.max(0, limit));
+  }
   async snapshotsWithPath(snapshots: Snapshot[], path: string): Promise<Snapshot[]> {
     this.touch('snapshotsWithPath');
     return snapshots.filter((s) => this.visible(s).some((d) => d.path === path));
