@@ -27,7 +27,11 @@ export interface RunningGitdex {
  * next files read are answered from memory (on SQLite too: its lookups cost little, but a
  * cold read still paid 1.3x the filesystem server's).
  */
-const READS_AHEAD = { keepFreshMs: 30_000, preload: { maxFileBytes: 128 * 1024, maxBytes: 24 * 1024 * 1024, everyMs: 30_000 } };
+const READS_AHEAD = {
+  keepFreshMs: 30_000,
+  preload: { maxFileBytes: 128 * 1024, maxBytes: 24 * 1024 * 1024, everyMs: 30_000 },
+  catalogue: { maxFiles: 100_000, maxTotalFiles: 200_000, everyMs: 30_000 },
+};
 
 /** Reader options from the configuration: limits, links and who may read what. */
 export function readerOptions(env: Env, adapters: Adapters, log: Logger): ReaderOptions {

@@ -1,6 +1,7 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type { FileSummary, FolderCount, FolderScope, IndexStats, IndexStore, Snapshot } from '@gitdex/ports';
 import { PromiseLru, roughSize } from './promise-lru';
+import { loadCatalogue, type PathCatalogue } from './path-catalogue';
 
 export interface ReadCacheOptions {
   /** How long repository and ref-state answers are reused: the most a read may lag a flip. */
@@ -24,6 +25,14 @@ export interface ReadCacheOptions {
    * `everyMs` (a busy ref flips on every push). Off when left out.
    */
   preload?: { maxFileBytes: number; maxBytes: number; everyMs: number };
+  /**
+   * On the first read, listing or suggestion of a ref's current snapshot, load its files (if it
+   * has at most `maxFiles`) into a catalogue in memory, from which listings and suggestCandidates
+   * are answered without the index (and findRetired, for the paths that never had a retired
+   * version); at most `maxTotalFiles` files in all (the refs used least recently go
+   * first), a ref loaded again at most every `everyMs`. Off when left out.
+   */
+  catalogue?: { maxFiles: number; maxTotalFiles: number; everyMs: number };
 }
 
 /**
@@ -216,13 +225,68 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     });
   };
 
+  // Path catalogues by ref (least recently used first), each for one snapshot: ready once loaded.
+  const catalogues = new Map<string, { key: string; at: number; ready: PathCatalogue | null }>();
+  /** The loaded catalogue of a ref's current snapshot, else null (and its load started, unless the ref was loaded less than everyMs ago). */
+  const catalogueOf = (snapshot: Snapshot): PathCatalogue | null => {
+    const plan = options.catalogue;
+    const key = keyOf(snapshot);
+    if (!plan || key === null) return null;
+    const ref = `${snapshot.repositoryId}\0${snapshot.ref}`;
+    const last = catalogues.get(ref);
+    if (last) {
+      catalogues.delete(ref);
+      catalogues.set(ref, last);
+      if (last.key === key || now() - last.at < plan.everyMs) return last.key === key ? last.ready : null;
+    }
+    const entry = { key, at: now(), ready: null as PathCatalogue | null };
+    catalogues.set(ref, entry);
+    if (catalogues.size > 1_000) catalogues.delete(catalogues.keys().next().value as string);
+    const mine = () => catalogues.get(ref) === entry;
+    void loadCatalogue(index, snapshot, plan.maxFiles, () => mine() && keyOf(snapshot) === key).then(
+      (catalogue) => {
+        if (!mine()) return;
+        entry.ready = catalogue;
+        // Within the budget: the refs used least recently give way.
+        let total = 0;
+        for (const other of catalogues.values()) total += other.ready?.size ?? 0;
+        for (const [otherRef, other] of catalogues) {
+          if (total <= plan.maxTotalFiles || other === entry) break;
+          total -= other.ready?.size ?? 0;
+          catalogues.delete(otherRef);
+        }
+      },
+      // Nothing is lost: suggestions ask the index, as without a catalogue; a later call may load it again.
+      () => {
+        if (mine()) catalogues.delete(ref);
+      },
+    );
+    return null;
+  };
+
   const cached: Partial<IndexStore> = {
+    suggestCandidates: (snapshot, query) => {
+      const catalogue = catalogueOf(snapshot);
+      return catalogue ? Promise.resolve(catalogue.candidates(query)) : index.suggestCandidates(snapshot, query);
+    },
+    findRetired: (snapshot, path) => {
+      const catalogue = catalogueOf(snapshot);
+      return catalogue && !catalogue.mayBeRetired(path) ? Promise.resolve(null) : index.findRetired(snapshot, path);
+    },
     getFile: (snapshot, path) => {
       preload(snapshot);
+      catalogueOf(snapshot);
       return pinned(snapshot, `file\0${path}`, () => index.getFile(snapshot, path));
     },
-    listFolders: (scope) => pinned(scope, `folders\0${scopeKey(scope)}`, () => index.listFolders(scope)),
-    listFiles: (scope, afterPath, limit) => pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit)),
+    listFolders: (scope) => {
+      const catalogue = catalogueOf(scope);
+      return catalogue ? Promise.resolve(catalogue.listFolders(scope)) : pinned(scope, `folders\0${scopeKey(scope)}`, () => index.listFolders(scope));
+    },
+    listFiles: (scope, afterPath, limit) => {
+      const catalogue = catalogueOf(scope);
+      if (catalogue) return Promise.resolve(catalogue.listFiles(scope, afterPath, limit));
+      return pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit));
+    },
     stats: (snapshot) => pinned(snapshot, 'stats', () => index.stats(snapshot)),
     findRepositoryByName: (name) => fresh<RepositoryDocument | null>(`name\0${name}`, () => index.findRepositoryByName(name)),
     getRepository: (id) => fresh<RepositoryDocument | null>(`repo\0${id}`, () => index.getRepository(id)),
@@ -242,7 +306,11 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       const answer = index.lookupForRead(request).then((found) => {
         learn(found.refStates, request.repositoryId);
         const read = request.versions && found.refStates.find((state) => state.ref === request.versions?.ref);
-        if (read) preload({ repositoryId: request.repositoryId, ref: read.ref, generation: read.generation });
+        if (read) {
+          const snapshot = { repositoryId: request.repositoryId, ref: read.ref, generation: read.generation };
+          preload(snapshot);
+          catalogueOf(snapshot);
+        }
         return found;
       });
       seed(

@@ -1,0 +1,286 @@
+import { depthOf, nameOf, pathTokens, trigramsOf } from '@gitdex/contracts';
+import { CANDIDATE_WEIGHTS as W, type FileSummary, type FolderCount, type FolderScope, type IndexStore, type Snapshot, type SuggestCandidate, type SuggestQuery } from '@gitdex/ports';
+
+/** listFolders answers at most this many folders, as the index adapters do. */
+const MAX_FOLDERS = 10_000;
+
+/**
+ * The files of one snapshot with the terms `IndexStore.suggestCandidates` matches and the
+ * folders `listFolders` counts, so that the reader can answer those and `listFiles` from
+ * memory: the same clauses and weights (CANDIDATE_WEIGHTS), the same orders (score, then path
+ * in code point order; path order for listings), the same caps, so the same answers as the
+ * index without its round trip. Built once per snapshot, file by file in path order (the order
+ * the index lists them in, which is also the tie order), then read-only.
+ */
+export class PathCatalogue {
+  private readonly files: FileSummary[] = [];
+  private readonly paths: string[] = [];
+  private readonly pathLowers: string[] = [];
+  /** Files by term, growing while the catalogue is built, packed into typed arrays when it is sealed. */
+  private byName: Postings = new Map();
+  private byTrigram: Postings = new Map();
+  private byToken: Postings = new Map();
+  /** Files by lower-cased path, for the prefix clause; sorted when the catalogue is sealed. */
+  private byPathLower: number[] = [];
+  /** Every folder (the root left out) in code point order, with its depth and the files under it. */
+  private folders: string[] = [];
+  private folderDepths = new Int32Array(0);
+  private fileDepths = new Int32Array(0);
+  private readonly filesUnder = new Map<string, number>();
+  private deepestFile = 0;
+  private sealed = false;
+  /** Scores of the query being answered, one per file; reset after each query. */
+  private scores = new Int32Array(0);
+  /** The paths with a retired version (those findRetired answers for); null: not known. */
+  private retired: Set<string> | null = null;
+
+  get size(): number {
+    return this.paths.length;
+  }
+
+  /** Adds files that come after every file added so far in code point order (as the index lists them). */
+  add(files: readonly FileSummary[]): void {
+    if (this.sealed) throw new Error('PathCatalogue: sealed catalogues take no more files');
+    for (const file of files) {
+      const at = this.paths.length;
+      const name = nameOf(file.path);
+      this.files.push(file);
+      this.paths.push(file.path);
+      this.deepestFile = Math.max(this.deepestFile, file.depth);
+      for (const folder of file.ancestors) if (folder !== '') this.filesUnder.set(folder, (this.filesUnder.get(folder) ?? 0) + 1);
+      this.pathLowers.push(file.path.toLowerCase());
+      post(this.byName, name.toLowerCase(), at);
+      for (const gram of trigramsOf(name)) post(this.byTrigram, gram, at);
+      for (const token of pathTokens(file.path)) post(this.byToken, token, at);
+    }
+  }
+
+  /** The paths findRetired answers for at this snapshot, when all of them are known. */
+  knowRetired(paths: Iterable<string>): void {
+    this.retired = new Set(paths);
+  }
+
+  /** False only when findRetired is known to answer nothing for `path`. */
+  mayBeRetired(path: string): boolean {
+    return this.retired === null || this.retired.has(path);
+  }
+
+  /** Ends the building: answers may be asked from now on. */
+  seal(): this {
+    const lowers = this.pathLowers;
+    this.byPathLower = Array.from(lowers.keys()).sort((a, b) => (lowers[a]! < lowers[b]! ? -1 : lowers[a]! > lowers[b]! ? 1 : a - b));
+    this.byName = packed(this.byName);
+    this.byTrigram = packed(this.byTrigram);
+    this.byToken = packed(this.byToken);
+    this.scores = new Int32Array(this.paths.length);
+    this.folders = [...this.filesUnder.keys()].sort(compareCodePoints);
+    this.folderDepths = Int32Array.from(this.folders, depthOf);
+    this.fileDepths = Int32Array.from(this.files, (file) => file.depth);
+    this.sealed = true;
+    return this;
+  }
+
+  /** What the index answers for `suggestCandidates(snapshot, query)` on this snapshot. */
+  candidates(query: SuggestQuery): SuggestCandidate[] {
+    if (!this.sealed) throw new Error('PathCatalogue: seal() before asking');
+    if (query.limit <= 0) return [];
+    const scores = this.scores;
+    let touched = false;
+    const addTo = (files: ArrayLike<number> | undefined, weight: number): void => {
+      if (files === undefined) return;
+      touched = true;
+      for (let i = 0; i < files.length; i += 1) {
+        const at = files[i] as number;
+        scores[at] = (scores[at] as number) + weight;
+      }
+    };
+    for (const gram of new Set(query.trigrams)) addTo(this.byTrigram.get(gram), W.trigram);
+    if (query.nameLower !== '') addTo(this.byName.get(query.nameLower), W.sameName);
+    if (query.pathLower !== '') addTo(this.withPrefix(query.pathLower), W.pathPrefix);
+    for (const token of new Set(query.tokens)) addTo(this.byToken.get(token), W.token);
+    if (!touched) return [];
+    try {
+      return this.best(query.limit);
+    } finally {
+      scores.fill(0);
+    }
+  }
+
+  /** The `limit` best scored files, best first, ties in path order: one pass for the cut-off score, one to collect. */
+  private best(limit: number): SuggestCandidate[] {
+    const scores = this.scores;
+    const counts = new Map<number, number>();
+    for (const score of scores) if (score > 0) counts.set(score, (counts.get(score) ?? 0) + 1);
+    let cutoff = 0;
+    let above = 0;
+    for (const score of [...counts.keys()].sort((a, b) => b - a)) {
+      cutoff = score;
+      above += counts.get(score) as number;
+      if (above >= limit) break;
+    }
+    // Files scoring over the cut-off all get in; those at it, in path order, while room is left.
+    let roomAtCutoff = limit - (above - (counts.get(cutoff) ?? 0));
+    const chosen: number[] = [];
+    for (let at = 0; at < scores.length; at += 1) {
+      const score = scores[at] as number;
+      if (score > cutoff) chosen.push(at);
+      else if (score === cutoff && score > 0 && roomAtCutoff > 0) {
+        chosen.push(at);
+        roomAtCutoff -= 1;
+      }
+    }
+    chosen.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
+    return chosen.map((at) => ({ path: this.paths[at] as string, blobSha: (this.files[at] as FileSummary).blobSha, score: scores[at] as number }));
+  }
+
+  /** What the index answers for `listFolders(scope)` on this snapshot. */
+  listFolders(scope: FolderScope): FolderCount[] {
+    if (scope.depth <= 0) return [];
+    const deepest = depthOf(scope.folder) + scope.depth;
+    const found: FolderCount[] = [];
+    const [from, to] = rangeUnder(this.folders, scope.folder);
+    for (let i = from; i < to && found.length < MAX_FOLDERS; i += 1) {
+      if ((this.folderDepths[i] as number) > deepest) continue;
+      const path = this.folders[i] as string;
+      found.push({ path, fileCount: this.filesUnder.get(path) as number });
+    }
+    return found;
+  }
+
+  /** What the index answers for `listFiles(scope, afterPath, limit)` on this snapshot. */
+  listFiles(scope: FolderScope, afterPath: string | null, limit: number): { files: FileSummary[]; total: number } {
+    const deepest = depthOf(scope.folder) + scope.depth;
+    const [from, to] = rangeUnder(this.paths, scope.folder);
+    let total = 0;
+    if (deepest >= this.deepestFile) total = to - from;
+    else for (const _ of this.within(from, to, deepest)) total += 1;
+    const files: FileSummary[] = [];
+    if (limit <= 0) return { files, total };
+    for (const at of this.within(afterPath === null ? from : Math.max(from, firstAfter(this.paths, afterPath)), to, deepest)) {
+      files.push(this.files[at] as FileSummary);
+      if (files.length >= limit) break;
+    }
+    return { files, total };
+  }
+
+  /** Positions from..to of the files at most `deepest` levels down: a deeper file's folder at that level is skipped whole. */
+  private *within(from: number, to: number, deepest: number): Generator<number> {
+    for (let at = from; at < to; ) {
+      if ((this.fileDepths[at] as number) <= deepest) {
+        yield at;
+        at += 1;
+      } else {
+        const path = this.paths[at] as string;
+        let slash = -1;
+        for (let level = 0; level < deepest; level += 1) slash = path.indexOf('/', slash + 1);
+        at = lowerBound(this.paths, `${path.slice(0, slash)}0`);
+      }
+    }
+  }
+
+  /** Files whose lower-cased path starts with `prefix`: a binary search, then the run after it. */
+  private withPrefix(prefix: string): number[] {
+    const order = this.byPathLower;
+    const lowers = this.pathLowers;
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((lowers[order[middle] as number] as string) < prefix) low = middle + 1;
+      else high = middle;
+    }
+    const found: number[] = [];
+    for (let i = low; i < order.length && (lowers[order[i] as number] as string).startsWith(prefix); i += 1) found.push(order[i] as number);
+    return found;
+  }
+}
+
+/**
+ * Code point order (= UTF-8 byte order = the index's keyword order). UTF-16 order differs only
+ * where a surrogate (U+D800–DFFF) meets U+E000–FFFF: those are moved into code point order.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i += 1) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Where the first entry not before `value` is, in entries sorted in code point order. */
+function lowerBound(sorted: string[], value: string, after = false): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const order = compareCodePoints(sorted[middle] as string, value);
+    if (order < 0 || (after && order === 0)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function firstAfter(sorted: string[], value: string): number {
+  return lowerBound(sorted, value, true);
+}
+
+/**
+ * The run of entries under `folder` (all of them for the root), in entries sorted in code point
+ * order: from "folder/" up to "folder0", '0' being the code point after '/'.
+ */
+function rangeUnder(sorted: string[], folder: string): [number, number] {
+  if (folder === '') return [0, sorted.length];
+  return [lowerBound(sorted, `${folder}/`), lowerBound(sorted, `${folder}0`)];
+}
+
+type Postings = Map<string, number[] | Int32Array>;
+
+function post(postings: Postings, term: string, at: number): void {
+  const files = postings.get(term) as number[] | undefined;
+  if (files === undefined) postings.set(term, [at]);
+  // A term twice in one path (a token repeated) counts once, as a term query does.
+  else if (files[files.length - 1] !== at) files.push(at);
+}
+
+/** A quarter of the memory of arrays of numbers. */
+function packed(postings: Postings): Postings {
+  return new Map([...postings].map(([term, files]) => [term, Int32Array.from(files)]));
+}
+
+/** Files asked for a page when a catalogue is loaded. */
+const CATALOGUE_PAGE = 1000;
+/** Deeper than any path: listFiles of the root at this depth lists every file. */
+const EVERY_DEPTH = 100_000;
+/** Retired paths a catalogue knows at most; past that, findRetired is asked for every path. */
+const RETIRED_MOST = 10_000;
+
+/**
+ * Loads a snapshot's catalogue from the index, page by page in path order, with its retired paths. Gives up (null)
+ * past `maxFiles`, or when `stillWanted` says the snapshot is no longer worth it (a push
+ * made it old). Waits for the calls queued behind it between pages: an in-process index
+ * answers synchronously, and the load would otherwise hold the event loop from the reads.
+ */
+export async function loadCatalogue(index: Pick<IndexStore, 'listFiles' | 'retiredPaths'>, snapshot: Snapshot, maxFiles: number, stillWanted: () => boolean = () => true): Promise<PathCatalogue | null> {
+  const catalogue = new PathCatalogue();
+  let after: string | null = null;
+  for (;;) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!stillWanted()) return null;
+    const { files, total } = await index.listFiles({ ...snapshot, folder: '', depth: EVERY_DEPTH }, after, CATALOGUE_PAGE);
+    if (total > maxFiles) return null;
+    catalogue.add(files);
+    if (files.length < CATALOGUE_PAGE) {
+      const retired = await index.retiredPaths(snapshot, RETIRED_MOST + 1);
+      if (retired.length <= RETIRED_MOST) catalogue.knowRetired(retired);
+      return catalogue.seal();
+    }
+    after = (files[files.length - 1] as FileSummary).path;
+  }
+}

@@ -1,0 +1,45 @@
+import { ancestorsOf } from '@gitdex/contracts';
+import { SqliteIndexStore } from '@gitdex/sqlite';
+import type { FileSummary, IndexStore } from '@gitdex/ports';
+import { compareCodePoints, PathCatalogue } from '../../src/path-catalogue';
+import { suggestQuery } from '../../src/suggest/candidates';
+import { AWKWARD_PATHS, expectCatalogueMatchesIndex } from '../support/catalogue-equivalence';
+import { seedRepository } from '../support/documents';
+import { loadPaths } from '../support/suggest-cases';
+
+describe('PathCatalogue answers suggestCandidates and listings as the index does', () => {
+  let index: IndexStore;
+  afterEach(async () => index?.close());
+
+  // Real trees on the real SQLite adapter (the Elasticsearch one: test/integration/catalogue-elasticsearch.test.ts).
+  test.each([
+    ['kafkajs', { suggestions: true }],
+    ['zod', { suggestions: true }],
+    ['pino', { listings: true }],
+    ['mcp-sdk', { listings: true }],
+  ])('%s: the same answers as SQLite (%j)', async (tree, what) => {
+    const paths = loadPaths(tree).concat(AWKWARD_PATHS);
+    index = new SqliteIndexStore({ file: ':memory:' });
+    await index.ensureReady();
+    await seedRepository(index, { id: 7, fullName: `o/${tree}`, files: Object.fromEntries(paths.map((p) => [p, `${p}\n`])) });
+    await expectCatalogueMatchesIndex(index, { repositoryId: 7, ref: 'refs/heads/main', generation: 1 }, paths, what);
+  });
+
+  test('code point order: a character above U+FFFF sorts after U+FF01, as in UTF-8', () => {
+    expect(compareCodePoints('\u{1F600}', '\uFF01')).toBeGreaterThan(0);
+    expect('\u{1F600}' < '\uFF01').toBe(true);
+    expect(compareCodePoints('a', 'ab')).toBeLessThan(0);
+    expect(compareCodePoints('ab', 'ab')).toBe(0);
+  });
+
+  test('ties at the cut-off are taken in path order, and a query is forgotten before the next', () => {
+    const catalogue = new PathCatalogue();
+    catalogue.add(['a/x.ts', 'b/x.ts', 'c/x.ts', 'd/y.ts'].map((path) => ({ path, blobSha: 'sha', depth: 2, ancestors: ancestorsOf(path) }) as FileSummary));
+    catalogue.seal();
+    expect(catalogue.candidates({ ...suggestQuery('x.ts'), limit: 2 }).map((c) => c.path)).toEqual(['a/x.ts', 'b/x.ts']);
+    const again = catalogue.candidates({ ...suggestQuery('y.ts'), limit: 1 });
+    expect(again).toEqual([{ path: 'd/y.ts', blobSha: 'sha', score: expect.any(Number) }]);
+    expect(again[0]!.score).toBe(catalogue.candidates({ ...suggestQuery('y.ts'), limit: 1 })[0]!.score);
+    expect(catalogue.candidates({ ...suggestQuery('qqq'), limit: 5 })).toEqual([]);
+  });
+});

@@ -1,0 +1,137 @@
+import { SqliteIndexStore } from '@gitdex/sqlite';
+import { resolveDeps } from '../../src/deps';
+import { withReadCache, type ReadCacheOptions } from '../../src/read-cache';
+import { readFile } from '../../src/tools/read-file';
+import { suggestPaths } from '../../src/tools/suggest-paths';
+import { listFiles } from '../../src/tools/list-files';
+import { pushCommit, seedRepository, type SeedOptions } from '../support/documents';
+
+const REF = 'refs/heads/main';
+const FILES = { 'README.md': '# A\n', 'src/server.ts': 's\n', 'src/client.ts': 'c\n', 'src/lib/helpers.ts': 'h\n', 'test/server.test.ts': 't\n' };
+const TTL = 40;
+const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A reader on the real SQLite adapter behind the read cache with catalogues on, the calls they answer counted. */
+async function reader(catalogue: Partial<NonNullable<ReadCacheOptions['catalogue']>> = {}, repositories: SeedOptions[] = [{ id: 1, fullName: 'octo/api', files: FILES }]) {
+  const index = new SqliteIndexStore({ file: ':memory:' });
+  await index.ensureReady();
+  for (const repository of repositories) await seedRepository(index, repository);
+  const asked = jest.spyOn(index, 'suggestCandidates');
+  const retiredAsked = jest.spyOn(index, 'findRetired');
+  const listed = [jest.spyOn(index, 'listFiles'), jest.spyOn(index, 'listFolders')];
+  const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0, ...catalogue } }) });
+  const direct = resolveDeps({ index });
+  const suggest = (query: string, repository = 'octo/api') => suggestPaths(deps, null, { repository, query });
+  const expected = (query: string, repository = 'octo/api') => suggestPaths(direct, null, { repository, query });
+  /** suggestCandidates calls that reached the index since the last look. */
+  const indexCalls = () => {
+    const count = asked.mock.calls.length;
+    asked.mockClear();
+    return count;
+  };
+  /** findRetired calls that reached the index since the last look. */
+  const retiredCalls = () => {
+    const count = retiredAsked.mock.calls.length;
+    retiredAsked.mockClear();
+    return count;
+  };
+  /** listFiles and listFolders calls that reached the index since the last look. */
+  const listCalls = () => {
+    const count = listed.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+    for (const spy of listed) spy.mockClear();
+    return count;
+  };
+  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls };
+}
+
+describe('listings and suggestions from the catalogue of a snapshot in memory', () => {
+  it('after the first listing, the next ones are answered from memory, as the index answers them', async () => {
+    const { deps, direct, listCalls } = await reader();
+    const list = (d: typeof deps, input: Record<string, unknown>) => listFiles(d, null, { repository: 'octo/api', ...input });
+    await list(deps, {});
+    await settle();
+    listCalls();
+    for (const input of [{}, { path: 'src' }, { path: 'src', depth: 3 }, { path: 'test', limit: 1 }, { depth: 5, limit: 2 }]) {
+      const answer = await list(deps, input);
+      expect(listCalls()).toBe(0);
+      expect(answer).toEqual(await list(direct, input));
+      listCalls();
+    }
+  });
+
+  it('after the first suggestion, the next ones are answered from memory, as the index answers them', async () => {
+    const { suggest, expected, indexCalls } = await reader();
+    expect((await suggest('src/srever.ts')).structured.suggestions[0]?.path).toBe('src/server.ts');
+    expect(indexCalls()).toBe(1);
+    await settle();
+    for (const query of ['src/srever.ts', 'helpers', 'client.js', 'test/server', 'READ', 'nothing-like-it']) {
+      const answer = await suggest(query);
+      expect(indexCalls()).toBe(0);
+      expect(answer).toEqual(await expected(query));
+      indexCalls();
+    }
+  });
+
+  it('a first read loads the catalogue too', async () => {
+    const { deps, suggest, indexCalls } = await reader();
+    await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
+    await settle();
+    expect((await suggest('lib/helper.ts')).structured.suggestions[0]?.path).toBe('src/lib/helpers.ts');
+    expect(indexCalls()).toBe(0);
+  });
+
+  it('after a push, never suggests from the old paths: a new file is suggested, a removed one is not', async () => {
+    const { index, suggest } = await reader({ everyMs: 60_000 });
+    await suggest('server');
+    await settle();
+    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/router.ts': 'r\n' }, remove: ['src/client.ts'] });
+    await settle(TTL * 3);
+    // Loaded less than everyMs ago: the index answers, and answers the new snapshot.
+    const paths = (await suggest('src/routr.ts')).structured.suggestions.map((s) => s.path);
+    expect(paths[0]).toBe('src/router.ts');
+    expect((await suggest('src/client.ts')).structured.suggestions.map((s) => s.path)).not.toContain('src/client.ts');
+  });
+
+  it('asks the index for a moved file only for paths that had a retired version', async () => {
+    const { index, suggest, expected, retiredCalls } = await reader();
+    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/net/client.ts': 'c\n' }, remove: ['src/client.ts'] });
+    await suggest('server');
+    await settle();
+    retiredCalls();
+    const moved = await suggest('src/client.ts');
+    expect(moved.structured.suggestions[0]).toMatchObject({ path: 'src/net/client.ts', reason: 'moved' });
+    expect(retiredCalls()).toBe(1);
+    for (const query of ['src/clinet.ts', 'src/server.js', 'README.md']) {
+      expect(await suggest(query)).toEqual(await expected(query));
+      retiredCalls();
+    }
+    await suggest('src/clinet.ts');
+    expect(retiredCalls()).toBe(0);
+  });
+
+  it('a repository with more files than maxFiles is not kept: its suggestions ask the index', async () => {
+    const { suggest, indexCalls } = await reader({ maxFiles: 3 });
+    await suggest('server');
+    await settle();
+    await suggest('client');
+    expect(indexCalls()).toBe(2);
+  });
+
+  it('keeps at most maxTotalFiles paths: the repository suggested least recently gives way', async () => {
+    const files = (prefix: string) => Object.fromEntries([1, 2, 3, 4].map((n) => [`${prefix}/f${n}.ts`, `${n}\n`]));
+    const { suggest, indexCalls } = await reader({ maxTotalFiles: 6 }, [
+      { id: 1, fullName: 'octo/one', files: files('one') },
+      { id: 2, fullName: 'octo/two', files: files('two') },
+    ]);
+    await suggest('f1.ts', 'octo/one');
+    await settle();
+    await suggest('f1.ts', 'octo/two');
+    await settle();
+    indexCalls();
+    // octo/two (4 paths) pushed octo/one (4 paths) out of a budget of 6.
+    await suggest('f2.ts', 'octo/two');
+    expect(indexCalls()).toBe(0);
+    await suggest('f2.ts', 'octo/one');
+    expect(indexCalls()).toBe(1);
+  });
+});
