@@ -44,14 +44,7 @@ export function createMcpServer(options: ReaderOptions | ReaderDeps, context: Mc
   const transport = context.transport ?? 'mcp';
   const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
 
-  const run = async (name: ToolName, args: unknown, parsed: boolean, signal?: AbortSignal): Promise<CallToolResult> => {
-    try {
-      const answer = await callTool(deps, name, args, principal, { transport, parsed, ...(context.observe ? { observe: context.observe } : {}), ...(signal ? { signal } : {}) });
-      return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
-    } catch (error) {
-      return errorResult(error);
-    }
-  };
+  const run = (name: ToolName, args: unknown, parsed: boolean, signal?: AbortSignal) => toolResult(deps, name, args, parsed, { ...context, principal, transport }, signal);
   for (const name of TOOL_NAMES) {
     const tool = TOOLS[name];
     server.registerTool(
@@ -75,6 +68,16 @@ export function createMcpServer(options: ReaderOptions | ReaderDeps, context: Mc
   registerFileResources(server, deps, principal);
   registerFilePrompts(server, deps, principal);
   return server;
+}
+
+/** A tool call's MCP result: the answer as text and structured content, or a caller error as a tool result. */
+export async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown, parsed: boolean, context: McpServerContext & { transport: string }, signal?: AbortSignal): Promise<CallToolResult> {
+  try {
+    const answer = await callTool(deps, name, args, context.principal ?? null, { transport: context.transport, parsed, ...(context.observe ? { observe: context.observe } : {}), ...(signal ? { signal } : {}) });
+    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
+  } catch (error) {
+    return errorResult(error);
+  }
 }
 
 /** A caller error as a tool result: the message for the model, code and suggestions for programs in _meta. */
