@@ -19,12 +19,19 @@ export interface WorkerDeps extends HandleEventDeps {
 /** Raised when the worker is stopping mid-retry: offsets stay uncommitted and another member takes over. */
 export class WorkerStopping extends Error {}
 
+/** Repositories of one batch handled side by side, at most. */
+export const REPOSITORIES_AT_ONCE = 4;
+
 /**
- * Handles a batch of one partition in order. Events of one repository and ref are
- * coalesced (each converges to GitHub's current state, so only the last matters), and
- * the events of one repository are handled one at a time across the process's members.
- * Transient failures are retried without committing; an event that still fails goes
- * to the dead letters with its reason, and the batch moves on.
+ * Handles a batch of one partition. Events of one repository and ref are coalesced (each
+ * converges to GitHub's current state, so only the last matters); the events of one
+ * repository are handled in order, one at a time across the process's members, and those of
+ * different repositories side by side (up to REPOSITORIES_AT_ONCE): the partitions of a
+ * member hold many repositories, and one push being indexed held back every push fetched
+ * with it (under 3 pushes a second over 24 repositories, a member with more of them than
+ * the others fell behind for good). The batch ends, and its offsets are committed, once
+ * every event is handled. Transient failures are retried without committing; an event that
+ * still fails goes to the dead letters with its reason, and the batch moves on.
  */
 export function createBatchHandler(deps: WorkerDeps): EventBatchHandler {
   // Shared by every group member of the process: one event of a repository at a time (see OneAtATime).
@@ -32,7 +39,28 @@ export function createBatchHandler(deps: WorkerDeps): EventBatchHandler {
   return async (batch) => {
     const events = coalesce(batch);
     await markPending(deps, events);
-    for (const envelope of events) await perRepository.run(String(envelope.event.repository.id), () => processWithRetries(deps, envelope));
+    const byRepository = new Map<string, EventEnvelope[]>();
+    for (const envelope of events) {
+      const key = String(envelope.event.repository.id);
+      byRepository.set(key, [...(byRepository.get(key) ?? []), envelope]);
+    }
+    const queue = [...byRepository];
+    const lane = async (): Promise<void> => {
+      try {
+        for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+          const [key, envelopes] = next;
+          for (const envelope of envelopes) await perRepository.run(key, () => processWithRetries(deps, envelope));
+        }
+      } catch (error) {
+        // Stopping: no lane starts another repository; the batch is fetched again by whoever takes over.
+        queue.length = 0;
+        throw error;
+      }
+    };
+    // Every lane runs to its end before the batch does (a stopping worker's error comes after).
+    const ends = await Promise.allSettled(Array.from({ length: Math.min(REPOSITORIES_AT_ONCE, queue.length) }, lane));
+    const failed = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected');
+    if (failed) throw failed.reason;
   };
 }
 

@@ -69,3 +69,41 @@ describe('worker retries', () => {
     expect(h.elapsed()).toBeGreaterThanOrEqual(2 * 60_000);
   });
 });
+
+describe('a batch of several repositories', () => {
+  const eventOf = (id: number): EventEnvelope => ({ ...envelope, event: { ...envelope.event, eventId: `e-${id}`, repository: { id, fullName: `o/r${id}` } } as EventEnvelope['event'] });
+
+  it('handles them side by side: one repository being indexed does not hold back the others fetched with it', async () => {
+    // GitHub answers repository 1 only once repository 2 was asked for (or after a second): one at a time, 2 is asked only after 1 gave up.
+    let askedForTwo: () => void = () => undefined;
+    const twoAsked = new Promise<void>((resolve) => (askedForTwo = resolve));
+    const seen: string[] = [];
+    const source: Source = failingSource(new PortError('INVALID', 'gone', { retriable: false }));
+    const slowFirst = async (name: string): Promise<never> => {
+      seen.push(name);
+      if (name === 'o/r2') askedForTwo();
+      if (name === 'o/r1') {
+        const timedOut = await Promise.race([twoAsked.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1_000))]);
+        seen.push(timedOut ? 'o/r1 waited alone' : 'o/r1 answered beside o/r2');
+      }
+      throw new PortError('INVALID', 'gone', { retriable: false });
+    };
+    const letters: DeadLetter[] = [];
+    const index = new SqliteIndexStore({ file: ':memory:' });
+    await index.ensureReady();
+    const handler = createBatchHandler({
+      index,
+      source: { ...source, repository: (id) => slowFirst(`o/r${String(id)}`), repositoryByName: (name) => slowFirst(name) },
+      deadLetters: { add: async (l) => void letters.push(l), list: async () => [], replay: async () => 0 },
+      refs: new RefSelection(['default']),
+      options: DEFAULT_INDEX_REF_OPTIONS,
+      retry: { maxAttempts: 1, retryBudgetMs: 0, baseDelayMs: 1, maxDelayMs: 1 },
+      now: () => new Date(),
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    await handler([eventOf(1), eventOf(2)], { heartbeat: async () => undefined });
+    expect(seen).toContain('o/r1 answered beside o/r2');
+    // Every event handled before the batch ends (its offsets are committed after).
+    expect(letters.map((l) => l.event?.repository.id).sort()).toEqual([1, 2]);
+  });
+});
