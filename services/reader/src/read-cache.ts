@@ -15,18 +15,19 @@ export interface ReadCacheOptions {
   /**
    * Repositories and ref states used within this long are looked up again in the background
    * past half the reuse window, so a read never waits for them while an agent works on a
-   * repository (two small requests per repository every 50–75 ms). 0 (default): off.
+   * repository (two small requests per repository every 50–75 ms): a repository one of whose
+   * snapshots had a second file read, a listing or a suggestion. 0 (default): off.
    */
   keepFreshMs?: number;
   /**
-   * On the first file read of a ref's current snapshot, load its small files (up to
+   * Once a second file of a ref's current snapshot is read, load its small files (up to
    * `maxFileBytes` each, `maxBytes` of answers in all) in the background, so the files an
    * agent reads next are answered from memory; a ref is loaded again at most every
    * `everyMs` (a busy ref flips on every push). Off when left out.
    */
   preload?: { maxFileBytes: number; maxBytes: number; everyMs: number };
   /**
-   * On the first read, listing or suggestion of a ref's current snapshot, load its files (if it
+   * On the first listing or suggestion of a ref's current snapshot, or its second file read, load its files (if it
    * has at most `maxFiles`) into a catalogue in memory, from which listings and suggestCandidates
    * are answered without the index (and findRetired, for the paths that never had a retired
    * version); at most `maxTotalFiles` files in all (the refs used least recently go
@@ -97,7 +98,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
   const keepFresh = (): void => {
     const at = now();
     for (const [key, usedAt] of hot) {
-      if (at - usedAt >= keepFreshMs) {
+      if (at - usedAt >= keepFreshMs || !isAtWork(key)) {
         hot.delete(key);
         continue;
       }
@@ -109,9 +110,39 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       keeper = null;
     }
   };
-  /** Marks a lookup used at `at`: kept fresh from now on, unless it lists every repository. */
+  // Repositories an agent worked on within keepFreshMs (a second file read of a snapshot, a
+  // listing, a suggestion), with when, and the ids of names looked up: only their lookups are
+  // kept fresh. A client that reads one file of each repository again and again (a freshness
+  // probe) would otherwise keep 16 lookups refreshed every 25 ms for as long as it polls.
+  const atWork = new Map<number, number>();
+  const idOfName = new Map<string, number>();
+  const nameOfId = new Map<number, string>();
+  /** Marks a repository worked on now, and its lookups (asked before it was) kept fresh from now on. */
+  const working = (repositoryId: number): void => {
+    if (atWork.size >= 10_000) atWork.clear();
+    const at = now();
+    atWork.set(repositoryId, at);
+    use(`states\0${repositoryId}`, at);
+    const name = nameOfId.get(repositoryId);
+    if (name !== undefined) use(`name\0${name}`, at);
+  };
+  const knowName = (name: string, repositoryId: number): void => {
+    if (idOfName.size >= 10_000) {
+      idOfName.clear();
+      nameOfId.clear();
+    }
+    idOfName.set(name, repositoryId);
+    nameOfId.set(repositoryId, name);
+  };
+  const isAtWork = (key: string): boolean => {
+    const [kind, rest = ''] = key.split('\0', 2);
+    const id = kind === 'name' ? idOfName.get(rest) : Number(rest);
+    const since = id === undefined ? undefined : atWork.get(id);
+    return since !== undefined && now() - since < keepFreshMs;
+  };
+  /** Marks a lookup used at `at`: kept fresh from now on if its repository is being worked on, unless it lists every repository. */
   const use = (key: string, at: number): void => {
-    if (keepFreshMs <= 0 || ALL_REPOSITORIES.has(key)) return;
+    if (keepFreshMs <= 0 || ALL_REPOSITORIES.has(key) || !isAtWork(key)) return;
     hot.delete(key);
     hot.set(key, at);
     if (hot.size > KEEP_FRESH_MOST) hot.delete(hot.keys().next().value as string);
@@ -229,6 +260,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
   const catalogues = new Map<string, { key: string; at: number; ready: PathCatalogue | null }>();
   /** The loaded catalogue of a ref's current snapshot, else null (and its load started, unless the ref was loaded less than everyMs ago). */
   const catalogueOf = (snapshot: Snapshot): PathCatalogue | null => {
+    working(snapshot.repositoryId);
     const plan = options.catalogue;
     const key = keyOf(snapshot);
     if (!plan || key === null) return null;
@@ -264,6 +296,27 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     return null;
   };
 
+  // The first file read of each ref's current snapshot. Reads ahead start with a second, other
+  // file: an agent at work reads several, while a client that reads one file of every new
+  // snapshot (a freshness probe, a CI check polling a status file) would otherwise load a whole
+  // repository on every push, and on a busy installation keep the index loading all the time.
+  const firstReads = new Map<string, { key: string; path: string }>();
+  const readAhead = (snapshot: Snapshot, path: string): void => {
+    const key = keyOf(snapshot);
+    if (key === null) return;
+    const ref = `${snapshot.repositoryId}\0${snapshot.ref}`;
+    const first = firstReads.get(ref);
+    if (first?.key !== key) {
+      if (firstReads.size >= 10_000) firstReads.clear();
+      firstReads.set(ref, { key, path });
+      return;
+    }
+    if (first.path === path) return;
+    working(snapshot.repositoryId);
+    preload(snapshot);
+    catalogueOf(snapshot);
+  };
+
   const cached: Partial<IndexStore> = {
     suggestCandidates: (snapshot, query) => {
       const catalogue = catalogueOf(snapshot);
@@ -274,8 +327,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       return catalogue && !catalogue.mayBeRetired(path) ? Promise.resolve(null) : index.findRetired(snapshot, path);
     },
     getFile: (snapshot, path) => {
-      preload(snapshot);
-      catalogueOf(snapshot);
+      readAhead(snapshot, path);
       return pinned(snapshot, `file\0${path}`, () => index.getFile(snapshot, path));
     },
     listFolders: (scope) => {
@@ -288,7 +340,12 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       return pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit));
     },
     stats: (snapshot) => pinned(snapshot, 'stats', () => index.stats(snapshot)),
-    findRepositoryByName: (name) => fresh<RepositoryDocument | null>(`name\0${name}`, () => index.findRepositoryByName(name)),
+    findRepositoryByName: (name) =>
+      fresh<RepositoryDocument | null>(`name\0${name}`, async () => {
+        const repository = await index.findRepositoryByName(name);
+        if (repository) knowName(name, repository.repositoryId);
+        return repository;
+      }),
     getRepository: (id) => fresh<RepositoryDocument | null>(`repo\0${id}`, () => index.getRepository(id)),
     listRepositories: () => fresh<RepositoryDocument[]>('repos', () => index.listRepositories()),
     listRefStates: (id) => fresh<RefState[]>(`states\0${id ?? '*'}`, async () => learn(await index.listRefStates(id), id)),
@@ -296,6 +353,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     lookupForRead: async (request) => {
       const nameKey = `name\0${request.fullName}`;
       const statesKey = `states\0${request.repositoryId}`;
+      knowName(request.fullName, request.repositoryId);
       if (within(nameKey) && within(statesKey)) {
         // Both reused under the usual rule; the file is left to getFile, whose answers are kept per snapshot.
         const [repository, refStates] = await Promise.all([cached.findRepositoryByName!(request.fullName), cached.listRefStates!(request.repositoryId)]);
@@ -305,12 +363,9 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       const at = now();
       const answer = index.lookupForRead(request).then((found) => {
         learn(found.refStates, request.repositoryId);
-        const read = request.versions && found.refStates.find((state) => state.ref === request.versions?.ref);
-        if (read) {
-          const snapshot = { repositoryId: request.repositoryId, ref: read.ref, generation: read.generation };
-          preload(snapshot);
-          catalogueOf(snapshot);
-        }
+        const state = request.versions && found.refStates.find((candidate) => candidate.ref === request.versions?.ref);
+        const read = state && request.versions ? { ...state, path: request.versions.path } : null;
+        if (read) readAhead({ repositoryId: request.repositoryId, ref: read.ref, generation: read.generation }, read.path);
         return found;
       });
       seed(

@@ -38,12 +38,13 @@ async function reader(options: Partial<ReadCacheOptions> = {}) {
 }
 
 describe('reads ahead of an agent', () => {
-  it('a file read after the reuse window waits for no index call: lookups kept fresh, small files loaded on the first read', async () => {
+  it('a file read after the reuse window waits for no index call: lookups kept fresh, small files loaded once a second file is read', async () => {
     const { index, deps, read, waited } = await reader();
     expect(await read('README.md')).toBe('# A');
+    expect(await read('src/a.ts')).toBe('a');
     await pause();
     waited();
-    for (const path of ['src/a.ts', 'src/b.ts', 'src/lib/c.ts']) {
+    for (const path of ['src/b.ts', 'src/lib/c.ts']) {
       await pause();
       const answer = await readFile(deps, null, { repository: 'octo/api', path });
       expect(waited()).toEqual({ lookupForRead: 0, getFile: 0 });
@@ -69,6 +70,7 @@ describe('reads ahead of an agent', () => {
   it('loads a ref again at most every everyMs: reads between go to the index, file by file, and are right', async () => {
     const { index, read, spies } = await reader({ preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 60_000 } });
     expect(await read('src/a.ts')).toBe('a');
+    expect(await read('README.md')).toBe('# A');
     await pause();
     expect(spies.visibleFiles).toHaveBeenCalledTimes(1);
     await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/b.ts': 'new b\n' } });
@@ -76,6 +78,19 @@ describe('reads ahead of an agent', () => {
     expect(await read('src/b.ts')).toBe('new b');
     expect(await read('src/a.ts')).toBe('a');
     expect(spies.visibleFiles).toHaveBeenCalledTimes(1);
+  });
+
+  it('a client that reads one file of every new snapshot (a freshness probe) never loads the repository', async () => {
+    const { index, read, spies } = await reader();
+    const listFiles = jest.spyOn(index, 'listFiles');
+    for (let push = 2; push <= 5; push += 1) {
+      expect(await read('src/a.ts')).toBe(push === 2 ? 'a' : `a${push - 1}`);
+      expect(await read('src/a.ts')).toBe(push === 2 ? 'a' : `a${push - 1}`);
+      await pushCommit(index, { repositoryId: 1, ref: REF, label: `octo/api@${push}`, put: { 'src/a.ts': `a${push}\n` } });
+      await pause();
+    }
+    expect(spies.visibleFiles).not.toHaveBeenCalled();
+    expect(listFiles).not.toHaveBeenCalled();
   });
 
   it('stops at its budget of bytes', async () => {
@@ -88,6 +103,7 @@ describe('reads ahead of an agent', () => {
     // A page of 500 small documents is far more than 1,000 bytes: one page, then the budget stops it.
     const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, preload: { maxFileBytes: 1_000, maxBytes: 1_000, everyMs: 0 } }) });
     await readFile(deps, null, { repository: 'octo/api', path: 'f/0000.txt' });
+    await readFile(deps, null, { repository: 'octo/api', path: 'f/0001.txt' });
     await pause();
     expect(visibleFiles).toHaveBeenCalledTimes(1);
     getFile.mockClear();
@@ -100,6 +116,7 @@ describe('reads ahead of an agent', () => {
     const { read, spies, waited } = await reader();
     spies.visibleFiles.mockRejectedValueOnce(new Error('engine busy'));
     expect(await read('README.md')).toBe('# A');
+    expect(await read('src/b.ts')).toBe('b');
     await pause();
     waited();
     expect(await read('src/a.ts')).toBe('a');
@@ -109,9 +126,11 @@ describe('reads ahead of an agent', () => {
   it('keeps at most 8 repositories fresh, the most recently read: the background load is bounded', async () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
-    for (let id = 1; id <= 12; id += 1) await seedRepository(index, { id, fullName: `octo/r${id}`, files: { 'a.txt': `${id}\n` } });
+    for (let id = 1; id <= 12; id += 1) await seedRepository(index, { id, fullName: `octo/r${id}`, files: { 'a.txt': `${id}\n`, 'b.txt': `${id}\n` } });
     const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 5_000 }) });
-    for (let id = 1; id <= 12; id += 1) await readFile(deps, null, { repository: `octo/r${id}`, path: 'a.txt' });
+    for (let id = 1; id <= 12; id += 1) {
+      for (const path of ['a.txt', 'b.txt']) await readFile(deps, null, { repository: `octo/r${id}`, path });
+    }
     const states = jest.spyOn(index, 'listRefStates');
     await pause(200);
     const refreshed = new Set(states.mock.calls.map(([id]) => id));
@@ -136,9 +155,23 @@ describe('reads ahead of an agent', () => {
     expect(states.mock.calls.filter(([id]) => id === undefined)).toHaveLength(1);
   });
 
+  it('a client that reads one file again and again is not an agent at work: nothing is looked up in the background for it', async () => {
+    const { read, spies } = await reader();
+    for (let i = 0; i < 5; i += 1) {
+      await read('README.md');
+      await pause(TTL / 2);
+    }
+    spies.listRefStates.mockClear();
+    spies.lookupForRead.mockClear();
+    await pause(200);
+    expect(spies.listRefStates).not.toHaveBeenCalled();
+    expect(spies.lookupForRead).not.toHaveBeenCalled();
+  });
+
   it('stops looking up in the background once nothing was read for keepFreshMs', async () => {
     const { read, spies } = await reader({ keepFreshMs: 150 });
     await read('README.md');
+    await read('src/a.ts');
     await pause(400);
     spies.listRefStates.mockClear();
     await pause(200);

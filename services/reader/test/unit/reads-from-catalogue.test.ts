@@ -72,9 +72,13 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
     }
   });
 
-  it('a first read loads the catalogue too', async () => {
-    const { deps, suggest, indexCalls } = await reader();
+  it('a second file read loads the catalogue too (one file read again and again does not)', async () => {
+    const { deps, suggest, indexCalls, listCalls } = await reader();
     await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
+    await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
+    await settle();
+    expect(listCalls()).toBe(0);
+    await readFile(deps, null, { repository: 'octo/api', path: 'src/server.ts' });
     await settle();
     expect((await suggest('lib/helper.ts')).structured.suggestions[0]?.path).toBe('src/lib/helpers.ts');
     expect(indexCalls()).toBe(0);
