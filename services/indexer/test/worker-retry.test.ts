@@ -71,7 +71,7 @@ describe('worker retries', () => {
 });
 
 describe('a batch of several repositories', () => {
-  const eventOf = (id: number): EventEnvelope => ({ ...envelope, event: { ...envelope.event, eventId: `e-${id}`, repository: { id, fullName: `o/r${id}` } } as EventEnvelope['event'] });
+  const eventOf = (id: number): EventEnvelope => ({ ...envelope, event: { ...envelope.event, eventId: `e-${id}`, repository: { id, fullName: `o/r${id}` } } });
 
   it('handles them side by side: one repository being indexed does not hold back the others fetched with it', async () => {
     // GitHub answers repository 1 only once repository 2 was asked for (or after a second): one at a time, 2 is asked only after 1 gave up.

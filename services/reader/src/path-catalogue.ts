@@ -165,7 +165,7 @@ export class PathCatalogue {
 
   /** Positions from..to of the files at most `deepest` levels down: a deeper file's folder at that level is skipped whole. */
   private *within(from: number, to: number, deepest: number): Generator<number> {
-    for (let at = from; at < to; ) {
+    for (let at = from; at < to;) {
       if ((this.fileDepths[at] as number) <= deepest) {
         yield at;
         at += 1;
@@ -267,7 +267,12 @@ const RETIRED_MOST = 10_000;
  * made it old). Waits for the calls queued behind it between pages: an in-process index
  * answers synchronously, and the load would otherwise hold the event loop from the reads.
  */
-export async function loadCatalogue(index: Pick<IndexStore, 'listFiles' | 'retiredPaths'>, snapshot: Snapshot, maxFiles: number, stillWanted: () => boolean = () => true): Promise<PathCatalogue | null> {
+export async function loadCatalogue(
+  index: Pick<IndexStore, 'listFiles' | 'retiredPaths'>,
+  snapshot: Snapshot,
+  maxFiles: number,
+  stillWanted: () => boolean = () => true,
+): Promise<PathCatalogue | null> {
   const catalogue = new PathCatalogue();
   let after: string | null = null;
   for (;;) {

@@ -73,7 +73,12 @@ export function createMcpServer(options: ReaderOptions | ReaderDeps, context: Mc
 /** A tool call's MCP result: the answer as text and structured content, or a caller error as a tool result. */
 export async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown, parsed: boolean, context: McpServerContext & { transport: string }, signal?: AbortSignal): Promise<CallToolResult> {
   try {
-    const answer = await callTool(deps, name, args, context.principal ?? null, { transport: context.transport, parsed, ...(context.observe ? { observe: context.observe } : {}), ...(signal ? { signal } : {}) });
+    const answer = await callTool(deps, name, args, context.principal ?? null, {
+      transport: context.transport,
+      parsed,
+      ...(context.observe ? { observe: context.observe } : {}),
+      ...(signal ? { signal } : {}),
+    });
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
   } catch (error) {
     return errorResult(error);

@@ -49,5 +49,8 @@ export async function answerToolCall(deps: ReaderDeps, call: PlainToolCall, cont
   });
   const result = await toolResult(deps, call.name, call.args, false, { ...context, transport: 'http' }, stop.signal);
   if (stop.signal.aborted) return;
-  res.status(200).type('application/json').send(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }));
+  res
+    .status(200)
+    .type('application/json')
+    .send(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }));
 }

@@ -47,7 +47,7 @@ describe('tools/call over Streamable HTTP without a server per request', () => {
 
   const post = async (body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(url, { method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
-    return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as unknown };
+    return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
   };
 
   test.each(CALLS.map((call, i) => [call.name, i, call] as const))('%s (#%d): the same JSON-RPC answer as through the SDK server, and no server built for it', async (_name, i, call) => {

@@ -12,7 +12,12 @@ export const AWKWARD_PATHS = ['ü/é.ts', 'z/\u{1F600}.md', 'z/\uFF01.md'];
  * own answers: suggestCandidates for the suggestion cases of the tree (misspelt, partial,
  * misplaced, restyled), listFolders and listFiles for every folder, depth and page.
  */
-export async function expectCatalogueMatchesIndex(index: IndexStore, snapshot: Snapshot, paths: string[], what: { suggestions?: boolean; listings?: boolean } = { suggestions: true, listings: true }): Promise<void> {
+export async function expectCatalogueMatchesIndex(
+  index: IndexStore,
+  snapshot: Snapshot,
+  paths: string[],
+  what: { suggestions?: boolean; listings?: boolean } = { suggestions: true, listings: true },
+): Promise<void> {
   const catalogue = await loadCatalogue(index, snapshot, 100_000);
   expect(catalogue?.size).toBe(paths.length);
   if (!catalogue) return;
