@@ -40,7 +40,7 @@ export {
   type RepositoryDocument,
 } from './documents';
 export { parseReaderTokenList, parseReaderTokenFile, loadEnv, type ReaderTokenSpec, MIN_READER_TOKEN_CHARS, MIN_WEBHOOK_SECRET_CHARS, EnvSchema, type Env, ConfigError } from './config';
-export { ancestorsOf, folderOf, nameOf, extensionOf, depthOf, pathTokens, squashed, trigramsOf } from './path-terms';
+export { ancestorsOf, compareCodePoints, folderOf, nameOf, extensionOf, depthOf, pathTokens, squashed, trigramsOf } from './path-terms';
 export {
   TOOL_NAMES,
   type ToolName,

@@ -60,3 +60,22 @@ export function trigramsOf(text: string): string[] {
   if (chars.length < 3) grams.add(padded);
   return [...grams];
 }
+
+/**
+ * Code point order (= UTF-8 byte order = the index's keyword order). UTF-16 order differs only
+ * where a surrogate (U+D800–DFFF) meets U+E000–FFFF: those are moved into code point order.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i += 1) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}

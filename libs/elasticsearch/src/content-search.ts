@@ -1,9 +1,9 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { contentTrigrams, type FileDocument, type FileFlags } from '@gitdex/contracts';
+import { compareCodePoints, contentTrigrams, type FileDocument, type FileFlags } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount } from '@gitdex/ports';
 import { MAX_PAGE, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';
-import { compareCodePoints, visibleFilter } from './queries';
+import { visibleFilter } from './queries';
 
 type Query = estypes.QueryDslQueryContainer;
 

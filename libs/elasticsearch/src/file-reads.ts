@@ -1,8 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { FileDocument } from '@gitdex/contracts';
+import { compareCodePoints, type FileDocument } from '@gitdex/contracts';
 import type { FileSummary, Snapshot, SuggestCandidate, SuggestQuery, VisibleEntry } from '@gitdex/ports';
 import { readOptions, searchSorted, sourcesOf, type StoreContext } from './context';
-import { compareCodePoints, scopeFilter, suggestClauses, visibleFilter, visibleQuery } from './queries';
+import { scopeFilter, suggestClauses, visibleFilter, visibleQuery } from './queries';
 
 /**
  * Entry fields come from doc values, and no stored field is loaded (not even _id): reading

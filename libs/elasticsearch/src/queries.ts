@@ -59,8 +59,3 @@ export function suggestClauses(query: SuggestQuery): Query[] {
     ...[...new Set(query.tokens)].map((token) => clause({ term: { tokens: token } }, CANDIDATE_WEIGHTS.token)),
   ];
 }
-
-/** Code point order (= UTF-8 byte order = keyword order); JS `<` compares UTF-16 units instead. */
-export function compareCodePoints(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}

@@ -42,7 +42,9 @@ export function createBatchHandler(deps: WorkerDeps): EventBatchHandler {
     const byRepository = new Map<string, EventEnvelope[]>();
     for (const envelope of events) {
       const key = String(envelope.event.repository.id);
-      byRepository.set(key, [...(byRepository.get(key) ?? []), envelope]);
+      const queued = byRepository.get(key);
+      if (queued) queued.push(envelope);
+      else byRepository.set(key, [envelope]);
     }
     const queue = [...byRepository];
     const lane = async (): Promise<void> => {

@@ -1,4 +1,4 @@
-import { depthOf, nameOf, pathTokens, trigramsOf } from '@gitdex/contracts';
+import { compareCodePoints, depthOf, nameOf, pathTokens, trigramsOf } from '@gitdex/contracts';
 import { CANDIDATE_WEIGHTS as W, type FileSummary, type FolderCount, type FolderScope, type IndexStore, type Snapshot, type SuggestCandidate, type SuggestQuery } from '@gitdex/ports';
 
 /** listFolders answers at most this many folders, as the index adapters do. */
@@ -193,25 +193,6 @@ export class PathCatalogue {
     for (let i = low; i < order.length && (lowers[order[i] as number] as string).startsWith(prefix); i += 1) found.push(order[i] as number);
     return found;
   }
-}
-
-/**
- * Code point order (= UTF-8 byte order = the index's keyword order). UTF-16 order differs only
- * where a surrogate (U+D800–DFFF) meets U+E000–FFFF: those are moved into code point order.
- */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i += 1) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 /** Where the first entry not before `value` is, in entries sorted in code point order. */

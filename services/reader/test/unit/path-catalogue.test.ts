@@ -1,7 +1,7 @@
-import { ancestorsOf } from '@gitdex/contracts';
+import { ancestorsOf, compareCodePoints } from '@gitdex/contracts';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import type { FileSummary, IndexStore } from '@gitdex/ports';
-import { compareCodePoints, PathCatalogue } from '../../src/path-catalogue';
+import { PathCatalogue } from '../../src/path-catalogue';
 import { suggestQuery } from '../../src/suggest/candidates';
 import { AWKWARD_PATHS, expectCatalogueMatchesIndex } from '../support/catalogue-equivalence';
 import { seedRepository } from '../support/documents';
