@@ -9,6 +9,12 @@ const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src
 const TTL = 40;
 /** Past the reuse window: the lookups a read made have expired unless kept fresh. */
 const pause = (ms = TTL * 3) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits until `done` holds, as long as a loaded machine may take, and no longer. */
+async function until(done: () => boolean, what = 'the background lookups'): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !done(); await pause(5)) {
+    if (Date.now() > deadline) throw new Error(`${what} never came`);
+  }
+}
 
 /**
  * A reader on the real SQLite adapter behind the read cache with the options an agent's
@@ -24,6 +30,7 @@ async function reader(options: Partial<ReadCacheOptions> = {}) {
     getFile: jest.spyOn(index, 'getFile'),
     visibleFiles: jest.spyOn(index, 'visibleFiles'),
     listRefStates: jest.spyOn(index, 'listRefStates'),
+    findRepositoryByName: jest.spyOn(index, 'findRepositoryByName'),
   };
   const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 0 }, ...options }) });
   const read = async (path: string) => (await readFile(deps, null, { repository: 'octo/api', path })).structured.content;
@@ -39,13 +46,23 @@ async function reader(options: Partial<ReadCacheOptions> = {}) {
 
 describe('reads ahead of an agent', () => {
   it('a file read after the reuse window waits for no index call: lookups kept fresh, small files loaded once a second file is read', async () => {
-    const { index, deps, read, waited } = await reader();
+    // The reader's clock is the test's: the window passes only when the test says so, however
+    // late a loaded machine runs the background timer.
+    let clock = 0;
+    const { index, deps, read, waited, spies } = await reader({ now: () => clock });
     expect(await read('README.md')).toBe('# A');
     expect(await read('src/a.ts')).toBe('a');
     await pause();
     waited();
     for (const path of ['src/b.ts', 'src/lib/c.ts']) {
-      await pause();
+      // Past half the window: the lookups are asked again in the background; then past the
+      // window of the first answers, which only the fresh ones cover.
+      const asked = [spies.listRefStates.mock.results.length, spies.findRepositoryByName.mock.results.length];
+      clock += TTL * 0.6;
+      await until(() => spies.listRefStates.mock.results.length > asked[0]! && spies.findRepositoryByName.mock.results.length > asked[1]!);
+      await Promise.all([...spies.listRefStates.mock.results.slice(asked[0]), ...spies.findRepositoryByName.mock.results.slice(asked[1])].map((result) => result.value as Promise<unknown>));
+      await new Promise(setImmediate);
+      clock += TTL * 0.6;
       const answer = await readFile(deps, null, { repository: 'octo/api', path });
       expect(waited()).toEqual({ lookupForRead: 0, getFile: 0 });
       // Byte for byte what the index alone answers.
