@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ConfigError, type Env } from '@gitdex/contracts';
 import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
-import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
+import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, readAheadMetrics, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
 import { startIndexer } from './indexer-runtime';
 import { createConsoleRouter } from '@gitdex/console';
@@ -33,10 +33,10 @@ const READS_AHEAD = {
   catalogue: { maxFiles: 100_000, maxTotalFiles: 200_000, everyMs: 30_000 },
 };
 
-/** Reader options from the configuration: limits, links and who may read what. */
-export function readerOptions(env: Env, adapters: Adapters, log: Logger): ReaderOptions {
+/** Reader options from the configuration: limits, links and who may read what (loads ahead counted in `registry` when given). */
+export function readerOptions(env: Env, adapters: Adapters, log: Logger, registry?: Registry): ReaderOptions {
   return {
-    index: withReadCache(adapters.index, READS_AHEAD),
+    index: withReadCache(adapters.index, { ...READS_AHEAD, ...(registry ? { onReadAhead: readAheadMetrics(registry) } : {}) }),
     publisher: adapters.publisher,
     githubWebUrl: env.GITHUB_WEB_URL,
     limits: {
@@ -108,7 +108,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     checks.index = () => adapters.index.ping();
   }
   if (role === 'all' || role === 'reader') {
-    app.use(createReaderRouter(readerOptions(env, adapters, log), { registry, ...readerHttpOptions(env) }));
+    app.use(createReaderRouter(readerOptions(env, adapters, log, registry), { registry, ...readerHttpOptions(env) }));
     app.use(createConsoleRouter());
   }
   if (role === 'all' || role === 'indexer') {

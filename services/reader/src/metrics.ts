@@ -1,8 +1,11 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { ReadAheadLoad } from './read-cache';
 import type { ToolObserver } from './tools/call-tool';
 
 const CALLS = 'gitdex_reader_tool_calls_total';
 const DURATION = 'gitdex_reader_tool_duration_seconds';
+const READS_AHEAD = 'gitdex_reader_reads_ahead_total';
+const READ_AHEAD_DURATION = 'gitdex_reader_read_ahead_duration_seconds';
 
 /**
  * Tool call metrics in the given registry: calls by tool, transport and outcome ("ok" or
@@ -25,5 +28,28 @@ export function readerMetrics(registry: Registry): ToolObserver {
   return ({ tool, transport, outcome, seconds }) => {
     calls.inc({ tool, transport, outcome });
     duration.observe({ tool, transport }, seconds);
+  };
+}
+
+/**
+ * Loads ahead by kind (a ref's small files, its catalogue of paths) and outcome, and how long
+ * they took: a catalogue that keeps failing, or loads that take seconds, explain cold reads.
+ */
+export function readAheadMetrics(registry: Registry): (load: ReadAheadLoad) => void {
+  const loads =
+    (registry.getSingleMetric(READS_AHEAD) as Counter<'kind' | 'outcome'> | undefined) ??
+    new Counter({ name: READS_AHEAD, help: 'Reader loads ahead (small files, path catalogue) by kind and outcome.', labelNames: ['kind', 'outcome'], registers: [registry] });
+  const duration =
+    (registry.getSingleMetric(READ_AHEAD_DURATION) as Histogram<'kind'> | undefined) ??
+    new Histogram({
+      name: READ_AHEAD_DURATION,
+      help: 'Reader loads ahead in seconds, by kind.',
+      labelNames: ['kind'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    });
+  return ({ kind, outcome, seconds }) => {
+    loads.inc({ kind, outcome });
+    duration.observe({ kind }, seconds);
   };
 }

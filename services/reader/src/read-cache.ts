@@ -34,6 +34,18 @@ export interface ReadCacheOptions {
    * first), a ref loaded again at most every `everyMs`. Off when left out.
    */
   catalogue?: { maxFiles: number; maxTotalFiles: number; everyMs: number };
+  /** Told of every load ahead when it ends (metrics; tests wait on it instead of on the clock). */
+  onReadAhead?: (load: ReadAheadLoad) => void;
+}
+
+/** A load ahead that ended: a ref's small files or its catalogue. */
+export interface ReadAheadLoad {
+  kind: 'files' | 'catalogue';
+  /** loaded; stopped (its snapshot stopped being current, or the budget was reached); failed (reads fall back to the index). */
+  outcome: 'loaded' | 'stopped' | 'failed';
+  repositoryId: number;
+  ref: string;
+  seconds: number;
 }
 
 /**
@@ -234,6 +246,9 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     if (last && (last.key === key || at - last.at < plan.everyMs)) return;
     if (preloaded.size >= 10_000) preloaded.clear();
     preloaded.set(ref, { key, at });
+    const started = performance.now();
+    const ended = (outcome: ReadAheadLoad['outcome']) =>
+      options.onReadAhead?.({ kind: 'files', outcome, repositoryId: snapshot.repositoryId, ref: snapshot.ref, seconds: (performance.now() - started) / 1000 });
     void (async () => {
       let bytes = 0;
       let after: string | null = null;
@@ -247,12 +262,14 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
           bytes += roughSize(doc);
           void answers.get(`${key}\0file\0${doc.path}`, () => Promise.resolve(doc));
         }
-        if (page.length < PRELOAD_PAGE) return;
+        if (page.length < PRELOAD_PAGE) return 'loaded';
         after = (page[page.length - 1] as FileDocument).path;
       }
-    })().catch(() => {
+      return 'stopped';
+    })().then(ended, () => {
       // Nothing is lost: reads ask the index file by file, as without a preload; a later read may load it again.
       if (preloaded.get(ref)?.key === key) preloaded.delete(ref);
+      ended('failed');
     });
   };
 
@@ -275,9 +292,12 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     catalogues.set(ref, entry);
     if (catalogues.size > 1_000) catalogues.delete(catalogues.keys().next().value as string);
     const mine = () => catalogues.get(ref) === entry;
+    const started = performance.now();
+    const ended = (outcome: ReadAheadLoad['outcome']) =>
+      options.onReadAhead?.({ kind: 'catalogue', outcome, repositoryId: snapshot.repositoryId, ref: snapshot.ref, seconds: (performance.now() - started) / 1000 });
     void loadCatalogue(index, snapshot, plan.maxFiles, () => mine() && keyOf(snapshot) === key).then(
       (catalogue) => {
-        if (!mine()) return;
+        if (!mine()) return ended('stopped');
         entry.ready = catalogue;
         // Within the budget: the refs used least recently give way.
         let total = 0;
@@ -287,10 +307,12 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
           total -= other.ready?.size ?? 0;
           catalogues.delete(otherRef);
         }
+        ended(catalogue ? 'loaded' : 'stopped');
       },
       // Nothing is lost: suggestions ask the index, as without a catalogue; a later call may load it again.
       () => {
         if (mine()) catalogues.delete(ref);
+        ended('failed');
       },
     );
     return null;

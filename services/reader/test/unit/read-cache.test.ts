@@ -147,7 +147,8 @@ describe('withReadCache: repositories and ref states', () => {
   it('reuses ref states only for the moment it is told, then sees the flip', async () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
-    const cached = withReadCache(index, { metadataTtlMs: 50 });
+    let clock = 0;
+    const cached = withReadCache(index, { metadataTtlMs: 50, now: () => clock });
     expect(await cached.listRefStates(1)).toEqual([]);
     await index.putRefState({
       repositoryId: 1,
@@ -165,8 +166,9 @@ describe('withReadCache: repositories and ref states', () => {
       pendingSince: null,
       sourceReceivedAt: null,
     });
+    clock += 20;
     expect(await cached.listRefStates(1)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    clock += 40;
     expect(await cached.listRefStates(1)).toHaveLength(1);
     // Everything not cached goes straight through.
     expect(await cached.getRefState(1, REF)).toMatchObject({ generation: 1 });

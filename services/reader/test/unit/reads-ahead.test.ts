@@ -1,20 +1,17 @@
+import { Registry } from 'prom-client';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { resolveDeps } from '../../src/deps';
 import { withReadCache, type ReadCacheOptions } from '../../src/read-cache';
+import { readAheadMetrics } from '../../src/metrics';
 import { readFile } from '../../src/tools/read-file';
 import { pushCommit, seedRepository } from '../support/documents';
+import { loadsAhead, until } from '../support/loads-ahead';
 
 const REF = 'refs/heads/main';
 const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n', 'big.txt': 'x'.repeat(5_000) };
 const TTL = 40;
 /** Past the reuse window: the lookups a read made have expired unless kept fresh. */
 const pause = (ms = TTL * 3) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Waits until `done` holds, as long as a loaded machine may take, and no longer. */
-async function until(done: () => boolean, what = 'the background lookups'): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !done(); await pause(5)) {
-    if (Date.now() > deadline) throw new Error(`${what} never came`);
-  }
-}
 
 /**
  * A reader on the real SQLite adapter behind the read cache with the options an agent's
@@ -32,7 +29,10 @@ async function reader(options: Partial<ReadCacheOptions> = {}) {
     listRefStates: jest.spyOn(index, 'listRefStates'),
     findRepositoryByName: jest.spyOn(index, 'findRepositoryByName'),
   };
-  const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 0 }, ...options }) });
+  const loads = loadsAhead();
+  const deps = resolveDeps({
+    index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, onReadAhead: loads.onReadAhead, preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 0 }, ...options }),
+  });
   const read = async (path: string) => (await readFile(deps, null, { repository: 'octo/api', path })).structured.content;
   /** Calls of the read path since the last look (background lookups left out: they are what keeps a read from waiting). */
   const waited = () => {
@@ -41,7 +41,7 @@ async function reader(options: Partial<ReadCacheOptions> = {}) {
     spies.getFile.mockClear();
     return counts;
   };
-  return { index, deps, read, waited, spies };
+  return { index, deps, read, waited, spies, loads };
 }
 
 describe('reads ahead of an agent', () => {
@@ -49,17 +49,17 @@ describe('reads ahead of an agent', () => {
     // The reader's clock is the test's: the window passes only when the test says so, however
     // late a loaded machine runs the background timer.
     let clock = 0;
-    const { index, deps, read, waited, spies } = await reader({ now: () => clock });
+    const { index, deps, read, waited, spies, loads } = await reader({ now: () => clock });
     expect(await read('README.md')).toBe('# A');
     expect(await read('src/a.ts')).toBe('a');
-    await pause();
+    expect(await loads.ended('files')).toMatchObject({ outcome: 'loaded', repositoryId: 1, ref: REF });
     waited();
     for (const path of ['src/b.ts', 'src/lib/c.ts']) {
       // Past half the window: the lookups are asked again in the background; then past the
       // window of the first answers, which only the fresh ones cover.
       const asked = [spies.listRefStates.mock.results.length, spies.findRepositoryByName.mock.results.length];
       clock += TTL * 0.6;
-      await until(() => spies.listRefStates.mock.results.length > asked[0]! && spies.findRepositoryByName.mock.results.length > asked[1]!);
+      await until(() => spies.listRefStates.mock.results.length > asked[0]! && spies.findRepositoryByName.mock.results.length > asked[1]!, 'the lookups kept fresh');
       await Promise.all([...spies.listRefStates.mock.results.slice(asked[0]), ...spies.findRepositoryByName.mock.results.slice(asked[1])].map((result) => result.value as Promise<unknown>));
       await new Promise(setImmediate);
       clock += TTL * 0.6;
@@ -85,10 +85,10 @@ describe('reads ahead of an agent', () => {
   });
 
   it('loads a ref again at most every everyMs: reads between go to the index, file by file, and are right', async () => {
-    const { index, read, spies } = await reader({ preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 60_000 } });
+    const { index, read, spies, loads } = await reader({ preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 60_000 } });
     expect(await read('src/a.ts')).toBe('a');
     expect(await read('README.md')).toBe('# A');
-    await pause();
+    await loads.ended('files');
     expect(spies.visibleFiles).toHaveBeenCalledTimes(1);
     await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/b.ts': 'new b\n' } });
     await pause();
@@ -118,10 +118,12 @@ describe('reads ahead of an agent', () => {
     const visibleFiles = jest.spyOn(index, 'visibleFiles');
     const getFile = jest.spyOn(index, 'getFile');
     // A page of 500 small documents is far more than 1,000 bytes: one page, then the budget stops it.
-    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, preload: { maxFileBytes: 1_000, maxBytes: 1_000, everyMs: 0 } }) });
+    // A clock that stands still: the lookups stay reused, and the reads below go to getFile or to memory.
+    const loads = loadsAhead();
+    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, now: () => 0, onReadAhead: loads.onReadAhead, preload: { maxFileBytes: 1_000, maxBytes: 1_000, everyMs: 0 } }) });
     await readFile(deps, null, { repository: 'octo/api', path: 'f/0000.txt' });
     await readFile(deps, null, { repository: 'octo/api', path: 'f/0001.txt' });
-    await pause();
+    expect(await loads.ended('files')).toMatchObject({ outcome: 'stopped' });
     expect(visibleFiles).toHaveBeenCalledTimes(1);
     getFile.mockClear();
     await readFile(deps, null, { repository: 'octo/api', path: 'f/0100.txt' });
@@ -130,11 +132,12 @@ describe('reads ahead of an agent', () => {
   });
 
   it('a failed load costs nothing: reads ask the index file by file', async () => {
-    const { read, spies, waited } = await reader();
+    // A clock that stands still: the lookups stay reused, and the read below goes to getFile or to memory.
+    const { read, spies, waited, loads } = await reader({ now: () => 0 });
     spies.visibleFiles.mockRejectedValueOnce(new Error('engine busy'));
     expect(await read('README.md')).toBe('# A');
     expect(await read('src/b.ts')).toBe('b');
-    await pause();
+    expect(await loads.ended('files')).toMatchObject({ outcome: 'failed' });
     waited();
     expect(await read('src/a.ts')).toBe('a');
     expect(waited()).toEqual({ lookupForRead: 0, getFile: 1 });
@@ -144,14 +147,18 @@ describe('reads ahead of an agent', () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
     for (let id = 1; id <= 12; id += 1) await seedRepository(index, { id, fullName: `octo/r${id}`, files: { 'a.txt': `${id}\n`, 'b.txt': `${id}\n` } });
-    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 5_000 }) });
+    let clock = 0;
+    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 5_000, now: () => clock }) });
     for (let id = 1; id <= 12; id += 1) {
       for (const path of ['a.txt', 'b.txt']) await readFile(deps, null, { repository: `octo/r${id}`, path });
     }
     const states = jest.spyOn(index, 'listRefStates');
-    await pause(200);
+    // Past half the window: what is kept fresh is looked up again at the next tick.
+    clock += TTL * 0.6;
+    await until(() => states.mock.calls.some(([id]) => id === 12), 'the lookups kept fresh');
+    await pause(50);
     const refreshed = new Set(states.mock.calls.map(([id]) => id));
-    // At most 8 (16 lookups); the most recent in; the oldest out (reads in one millisecond tie at the edge).
+    // At most 8 (16 lookups); the most recent in; the oldest out.
     expect(refreshed.size).toBeGreaterThan(0);
     expect(refreshed.size).toBeLessThanOrEqual(8);
     expect(refreshed.has(12)).toBe(true);
@@ -193,5 +200,25 @@ describe('reads ahead of an agent', () => {
     spies.listRefStates.mockClear();
     await pause(200);
     expect(spies.listRefStates).not.toHaveBeenCalled();
+  });
+
+  it('counts its loads ahead, by kind and outcome, for the metrics endpoint', async () => {
+    const registry = new Registry();
+    const count = readAheadMetrics(registry);
+    const loads = loadsAhead();
+    const { deps } = await reader({
+      catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0 },
+      onReadAhead: (load) => {
+        count(load);
+        loads.onReadAhead(load);
+      },
+    });
+    await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
+    await readFile(deps, null, { repository: 'octo/api', path: 'src/a.ts' });
+    await Promise.all([loads.ended('files'), loads.ended('catalogue')]);
+    const metrics = await registry.metrics();
+    expect(metrics).toMatch(/gitdex_reader_reads_ahead_total\{kind="files",outcome="loaded"\} 1/);
+    expect(metrics).toMatch(/gitdex_reader_reads_ahead_total\{kind="catalogue",outcome="loaded"\} 1/);
+    expect(metrics).toMatch(/gitdex_reader_read_ahead_duration_seconds_count\{kind="catalogue"\} 1/);
   });
 });

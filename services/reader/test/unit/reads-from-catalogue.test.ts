@@ -5,6 +5,7 @@ import { readFile } from '../../src/tools/read-file';
 import { suggestPaths } from '../../src/tools/suggest-paths';
 import { listFiles } from '../../src/tools/list-files';
 import { pushCommit, seedRepository, type SeedOptions } from '../support/documents';
+import { loadsAhead } from '../support/loads-ahead';
 
 const REF = 'refs/heads/main';
 const FILES = { 'README.md': '# A\n', 'src/server.ts': 's\n', 'src/client.ts': 'c\n', 'src/lib/helpers.ts': 'h\n', 'test/server.test.ts': 't\n' };
@@ -19,7 +20,10 @@ async function reader(catalogue: Partial<NonNullable<ReadCacheOptions['catalogue
   const asked = jest.spyOn(index, 'suggestCandidates');
   const retiredAsked = jest.spyOn(index, 'findRetired');
   const listed = [jest.spyOn(index, 'listFiles'), jest.spyOn(index, 'listFolders')];
-  const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0, ...catalogue } }) });
+  const loads = loadsAhead();
+  const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, onReadAhead: loads.onReadAhead, catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0, ...catalogue } }) });
+  /** The catalogue load a call started, ended. */
+  const loaded = () => loads.ended('catalogue');
   const direct = resolveDeps({ index });
   const suggest = (query: string, repository = 'octo/api') => suggestPaths(deps, null, { repository, query });
   const expected = (query: string, repository = 'octo/api') => suggestPaths(direct, null, { repository, query });
@@ -41,15 +45,15 @@ async function reader(catalogue: Partial<NonNullable<ReadCacheOptions['catalogue
     for (const spy of listed) spy.mockClear();
     return count;
   };
-  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls };
+  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded };
 }
 
 describe('listings and suggestions from the catalogue of a snapshot in memory', () => {
   it('after the first listing, the next ones are answered from memory, as the index answers them', async () => {
-    const { deps, direct, listCalls } = await reader();
+    const { deps, direct, listCalls, loaded } = await reader();
     const list = (d: typeof deps, input: Record<string, unknown>) => listFiles(d, null, { repository: 'octo/api', ...input });
     await list(deps, {});
-    await settle();
+    await loaded();
     listCalls();
     for (const input of [{}, { path: 'src' }, { path: 'src', depth: 3 }, { path: 'test', limit: 1 }, { depth: 5, limit: 2 }]) {
       const answer = await list(deps, input);
@@ -60,10 +64,10 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
   });
 
   it('after the first suggestion, the next ones are answered from memory, as the index answers them', async () => {
-    const { suggest, expected, indexCalls } = await reader();
+    const { suggest, expected, indexCalls, loaded } = await reader();
     expect((await suggest('src/srever.ts')).structured.suggestions[0]?.path).toBe('src/server.ts');
     expect(indexCalls()).toBe(1);
-    await settle();
+    await loaded();
     for (const query of ['src/srever.ts', 'helpers', 'client.js', 'test/server', 'READ', 'nothing-like-it']) {
       const answer = await suggest(query);
       expect(indexCalls()).toBe(0);
@@ -73,21 +77,21 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
   });
 
   it('a second file read loads the catalogue too (one file read again and again does not)', async () => {
-    const { deps, suggest, indexCalls, listCalls } = await reader();
+    const { deps, suggest, indexCalls, listCalls, loaded } = await reader();
     await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
     await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
     await settle();
     expect(listCalls()).toBe(0);
     await readFile(deps, null, { repository: 'octo/api', path: 'src/server.ts' });
-    await settle();
+    await loaded();
     expect((await suggest('lib/helper.ts')).structured.suggestions[0]?.path).toBe('src/lib/helpers.ts');
     expect(indexCalls()).toBe(0);
   });
 
   it('after a push, never suggests from the old paths: a new file is suggested, a removed one is not', async () => {
-    const { index, suggest } = await reader({ everyMs: 60_000 });
+    const { index, suggest, loaded } = await reader({ everyMs: 60_000 });
     await suggest('server');
-    await settle();
+    await loaded();
     await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/router.ts': 'r\n' }, remove: ['src/client.ts'] });
     await settle(TTL * 3);
     // Loaded less than everyMs ago: the index answers, and answers the new snapshot.
@@ -97,10 +101,10 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
   });
 
   it('asks the index for a moved file only for paths that had a retired version', async () => {
-    const { index, suggest, expected, retiredCalls } = await reader();
+    const { index, suggest, expected, retiredCalls, loaded } = await reader();
     await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/net/client.ts': 'c\n' }, remove: ['src/client.ts'] });
     await suggest('server');
-    await settle();
+    await loaded();
     retiredCalls();
     const moved = await suggest('src/client.ts');
     expect(moved.structured.suggestions[0]).toMatchObject({ path: 'src/net/client.ts', reason: 'moved' });
@@ -114,23 +118,23 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
   });
 
   it('a repository with more files than maxFiles is not kept: its suggestions ask the index', async () => {
-    const { suggest, indexCalls } = await reader({ maxFiles: 3 });
+    const { suggest, indexCalls, loaded } = await reader({ maxFiles: 3 });
     await suggest('server');
-    await settle();
+    await loaded();
     await suggest('client');
     expect(indexCalls()).toBe(2);
   });
 
   it('keeps at most maxTotalFiles paths: the repository suggested least recently gives way', async () => {
     const files = (prefix: string) => Object.fromEntries([1, 2, 3, 4].map((n) => [`${prefix}/f${n}.ts`, `${n}\n`]));
-    const { suggest, indexCalls } = await reader({ maxTotalFiles: 6 }, [
+    const { suggest, indexCalls, loaded } = await reader({ maxTotalFiles: 6 }, [
       { id: 1, fullName: 'octo/one', files: files('one') },
       { id: 2, fullName: 'octo/two', files: files('two') },
     ]);
     await suggest('f1.ts', 'octo/one');
-    await settle();
+    await loaded();
     await suggest('f1.ts', 'octo/two');
-    await settle();
+    await loaded();
     indexCalls();
     // octo/two (4 paths) pushed octo/one (4 paths) out of a budget of 6.
     await suggest('f2.ts', 'octo/two');
