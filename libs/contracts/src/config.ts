@@ -241,6 +241,8 @@ export const EnvSchema = z.object({
   GITDEX_READ_MAX_CHARS: positiveInt.default(16000),
   GITDEX_READ_DEFAULT_BYTES: positiveInt.default(65536),
   GITDEX_READ_MAX_BYTES: positiveInt.default(65536),
+  /** Megabytes of file contents search_code keeps in the reader's memory between calls, by blob. */
+  GITDEX_SEARCH_CACHE_MB: positiveInt.default(256),
   GITDEX_READER_TOKENS: z.string().optional().transform(readerTokens),
   GITDEX_READER_TOKENS_FILE: z.string().optional().transform(readerTokensFile),
   GITDEX_REQUIRE_AUTH: flag.default(false),

@@ -44,6 +44,7 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
       maxChars: env.GITDEX_READ_MAX_CHARS,
       maxBytes: env.GITDEX_READ_MAX_BYTES,
       defaultBytes: Math.min(env.GITDEX_READ_DEFAULT_BYTES, env.GITDEX_READ_MAX_BYTES),
+      searchCacheBytes: env.GITDEX_SEARCH_CACHE_MB * 1024 * 1024,
     },
     logger: log,
     sites: env.GITDEX_PUBLISHED_SITES,

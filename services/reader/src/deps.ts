@@ -3,6 +3,7 @@ import type { EventPublisher, IndexStore } from '@gitdex/ports';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
 import { ReadHints } from './address/read-hints';
+import { PromiseLru } from './promise-lru';
 import { unseenLimiter, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 import type { Log } from '@gitdex/observability';
 
@@ -36,6 +37,12 @@ export interface ReaderLimits {
   /** Bytes a byte read returns when max_bytes is left out, and the most it may ask for. */
   defaultBytes: number;
   maxBytes: number;
+  /**
+   * Rough bytes of file contents search_code keeps by blob between calls, so a file verified
+   * once (the big files that hold every trigram of many queries above all) is not fetched
+   * from the index again. A blob's content never changes: nothing here goes stale.
+   */
+  searchCacheBytes: number;
 }
 
 export const DEFAULT_LIMITS: ReaderLimits = {
@@ -50,6 +57,7 @@ export const DEFAULT_LIMITS: ReaderLimits = {
   searchMaxFiles: 5_000,
   defaultBytes: 65_536,
   maxBytes: 65_536,
+  searchCacheBytes: 256 * 1024 * 1024,
 };
 
 export interface ReaderOptions {
@@ -99,6 +107,8 @@ export interface ReaderDeps {
   queueUnseen: QueueUnseenPolicy;
   /** Buckets of GitHub lookups of unseen repositories, per caller. */
   unseenLookups: RateLimiter;
+  /** Contents search_code verified, by blob sha (limits.searchCacheBytes). */
+  searchContents: PromiseLru<string>;
   /**
    * Set by callTool for one call: aborted when its deadline passes or its request is
    * cancelled. deps.index is then wrapped to stop with it (abortable-index.ts); a loop
@@ -106,6 +116,9 @@ export interface ReaderDeps {
    */
   signal?: AbortSignal;
 }
+
+/** Files search_code keeps at most between calls (their bytes are bounded by limits.searchCacheBytes). */
+const SEARCH_CACHE_FILES = 100_000;
 
 export const publicOnly = (repository: RepositoryDocument): boolean => !repository.private;
 
@@ -139,5 +152,6 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     lookup: options.lookup,
     queueUnseen: options.queueUnseen ?? 'tokens',
     unseenLookups: unseenLimiter(options.unseenLookupsPerMinute, options.now ? () => (options.now as () => Date)().getTime() : undefined),
+    searchContents: new PromiseLru<string>({ maxEntries: SEARCH_CACHE_FILES, maxBytes: limits.searchCacheBytes }),
   };
 }

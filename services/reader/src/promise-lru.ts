@@ -29,15 +29,21 @@ export class PromiseLru<V> {
     return this.entries.size;
   }
 
-  /** The answer kept under `key`, or `load()`'s, kept for the next call. */
-  get(key: string, load: () => Promise<V>): Promise<V> {
+  /** The answer kept under `key` (marked used), or undefined: nothing is loaded. */
+  peek(key: string): Promise<V> | undefined {
     const hit = this.entries.get(key);
     if (hit) {
       // Map order is insertion order: re-inserting marks the entry most recently used.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit.value;
     }
+    return hit?.value;
+  }
+
+  /** The answer kept under `key`, or `load()`'s, kept for the next call. */
+  get(key: string, load: () => Promise<V>): Promise<V> {
+    const hit = this.peek(key);
+    if (hit) return hit;
     const entry: Entry<V> = { value: load(), bytes: 0 };
     this.entries.set(key, entry);
     entry.value.then(

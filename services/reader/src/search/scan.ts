@@ -1,5 +1,5 @@
 import type { Freshness } from '@gitdex/contracts';
-import type { ContentCandidate, ContentPlan, ContentScope, Snapshot } from '@gitdex/ports';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot } from '@gitdex/ports';
 import type { ReaderDeps } from '../deps';
 import { DeadlineReached, type Deadline } from './deadline';
 import type { PathMatcher } from './globs';
@@ -9,9 +9,7 @@ import { isDefinition, isWholeWord, tierOf, type RankKey } from './rank';
 import { pagesAhead, readAhead } from './read-ahead';
 import { findHits, type LineHit } from './verify';
 
-/** Candidates a page when their contents come with them (no path filter to apply first). */
-const CONTENT_PAGE = 100;
-/** Candidates a page without contents (a path filter drops some first), and contents read at a time. */
+/** Candidates a page (without contents: a path filter drops some, and some are in memory), and contents read at a time. */
 const CANDIDATE_PAGE = 500;
 const CONTENT_BATCH = 50;
 /** Repositories searched at once: a search of many waits on the index once for several. */
@@ -78,10 +76,9 @@ const pathAllowed = (filters: Filters, path: string) => (filters.include === nul
 
 /**
  * Candidates from the index, a page at a time, their contents verified line by line; up to
- * PARALLEL_REPOSITORIES repositories at once. Without a path filter a page brings its
- * contents along (one round trip); with one, the paths are filtered first and only the
- * wanted contents read. The deadline is checked between files and inside long files, and
- * aborts the index calls in flight.
+ * PARALLEL_REPOSITORIES repositories at once. The paths a filter excludes are dropped first,
+ * and only the contents not verified by an earlier search are read. The deadline is checked
+ * between files and inside long files, and aborts the index calls in flight.
  */
 export async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQuery, plan: ContentPlan, filters: Filters, deadline: Deadline): Promise<Scan> {
   const maxFiles = deps.limits.searchMaxFiles;
@@ -140,27 +137,64 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
     if (!hits.complete) throw new DeadlineReached();
     if (found.length >= search.maxFiles) throw new ResultCapReached();
   };
-  const pages = (size: number, withContent: boolean) =>
-    filePages(deadline, size, (afterPath) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit: size, ...(withContent ? { withContent } : {}) }));
-
-  if (filters.include === null && filters.exclude === null) {
-    for await (const page of pages(CONTENT_PAGE, true)) for (const candidate of page) if (candidate.content != null) verify(candidate, candidate.content);
-    return;
-  }
-  for await (const page of pages(CANDIDATE_PAGE, false)) {
+  const pages = filePages(deadline, CANDIDATE_PAGE, (afterPath) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit: CANDIDATE_PAGE }));
+  for await (const page of pages) {
     const wanted = page.filter((c) => pathAllowed(filters, c.path));
-    const batches = Array.from({ length: Math.ceil(wanted.length / CONTENT_BATCH) }, (_, i) => wanted.slice(i * CONTENT_BATCH, (i + 1) * CONTENT_BATCH));
-    const read = (batch: ContentCandidate[]) =>
-      deps.index.readContents(
-        target.snapshot,
-        batch.map((c) => c.path),
-        deadline.signal,
-      );
-    for await (const [batch, contents] of readAhead(batches, read)) {
-      const byPath = new Map(batch.map((c) => [c.path, c]));
-      for (const { path, content } of contents) if (content !== null) verify(byPath.get(path) as ContentCandidate, content);
+    // Contents verified before are taken from memory; the others are read from the index in
+    // batches of CONTENT_BATCH (the next read while this one is verified), and kept. Each
+    // batch is verified in path order, the order the result cap counts in.
+    const batches = batchesOfUnread(wanted, (c) => deps.searchContents.peek(c.blobSha) === undefined);
+    for await (const [batch, contents] of readAhead(batches, (batch) => contentsOf(deps, target.snapshot, batch, deadline.signal))) {
+      batch.forEach((candidate, i) => {
+        const content = contents[i]?.content;
+        if (typeof content === 'string') verify(candidate, content);
+      });
     }
   }
+}
+
+/**
+ * The contents of `batch`, in its order: from memory when verified before (by blob: a
+ * blob's content never changes), else read from the index in one call and kept.
+ */
+async function contentsOf(deps: ReaderDeps, snapshot: Snapshot, batch: ContentCandidate[], signal: AbortSignal): Promise<FileContent[]> {
+  const cache = deps.searchContents;
+  const known = batch.map((c) => cache.peek(c.blobSha));
+  const unread = batch.filter((_, i) => known[i] === undefined);
+  const read = new Map<string, FileContent['content']>();
+  if (unread.length > 0) {
+    for (const { path, content } of await deps.index.readContents(
+      snapshot,
+      unread.map((c) => c.path),
+      signal,
+    ))
+      read.set(path, content);
+  }
+  for (const candidate of unread) {
+    const content = read.get(candidate.path);
+    if (typeof content === 'string') void cache.get(candidate.blobSha, () => Promise.resolve(content));
+  }
+  return Promise.all(batch.map(async (c, i) => ({ path: c.path, content: (await known[i]) ?? read.get(c.path) ?? null })));
+}
+
+/** `candidates` in order, cut into batches of at most CONTENT_BATCH files still to read (files in memory ride along with them). */
+function batchesOfUnread(candidates: ContentCandidate[], unread: (candidate: ContentCandidate) => boolean): ContentCandidate[][] {
+  const batches: ContentCandidate[][] = [];
+  let batch: ContentCandidate[] = [];
+  let toRead = 0;
+  for (const candidate of candidates) {
+    if (unread(candidate)) {
+      if (toRead === CONTENT_BATCH) {
+        batches.push(batch);
+        batch = [];
+        toRead = 0;
+      }
+      toRead += 1;
+    }
+    batch.push(candidate);
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 /** Binary and too large files in the scope: counted by the index, or (with a path filter it cannot apply) listed and filtered here. */
