@@ -7,6 +7,7 @@ import { lineSpans } from './lines';
 import type { CompiledQuery } from './query';
 import { isDefinition, isWholeWord, tierOf, type RankKey } from './rank';
 import { pagesAhead, readAhead } from './read-ahead';
+import { requirementOf, type Requirement } from './requirement';
 import { findHits, type LineHit } from './verify';
 
 /** Candidates a page (without contents: a path filter drops some, and some are in memory), and contents read at a time. */
@@ -86,9 +87,13 @@ export async function scanAll(deps: ReaderDeps, searched: Searched[], query: Com
   const scope: Scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}), signal: deadline.signal };
   const foundBy = searched.map((): Found[] => []);
   const kept = { chars: 0 };
+  const requires = requirementOf(plan);
   try {
     await eachAtMost(searched, PARALLEL_REPOSITORIES, (target, i) =>
-      allOrFirstError([scanTarget(deps, target, { query, plan, filters, scope, deadline, maxFiles }, scan, foundBy[i] as Found[], kept), countSkipped(deps, target, filters, scope, scan, deadline)]),
+      allOrFirstError([
+        scanTarget(deps, target, { query, plan, filters, scope, deadline, maxFiles, requires }, scan, foundBy[i] as Found[], kept),
+        countSkipped(deps, target, filters, scope, scan, deadline),
+      ]),
     );
   } catch (error) {
     if (error instanceof ResultCapReached && !deadline.expired()) scan.stoppedBy = 'result cap';
@@ -111,13 +116,15 @@ interface Search {
   scope: Scope;
   deadline: Deadline;
   maxFiles: number;
+  /** What the plan requires of a line, tested before the regex engine runs. */
+  requires: Requirement | null;
 }
 
 async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, scan: Scan, found: Found[], kept: { chars: number }): Promise<void> {
   const { query, plan, filters, scope, deadline } = search;
   const verify = (candidate: ContentCandidate, content: string) => {
     if (deadline.expired()) throw new DeadlineReached();
-    const hits = findHits(content, query, KEEP_LINES, deadline.expired);
+    const hits = findHits(content, query, KEEP_LINES, deadline.expired, search.requires);
     if (hits.count > 0) {
       scan.totalFiles += 1;
       scan.totalMatches += hits.count;

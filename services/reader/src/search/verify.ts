@@ -1,4 +1,5 @@
 import type { CompiledQuery } from './query';
+import { lowerForAsciiTerms, type Requirement } from './requirement';
 
 /** One matching line: its number and where in it the matches are ([start, end) in UTF-16 units). */
 export interface LineHit {
@@ -17,33 +18,49 @@ export interface FileHits {
 
 /** Ranges kept per line: a line with thousands of matches needs no thousands of ranges. */
 const MAX_RANGES = 50;
-/** Lines between two looks at the clock. */
+/** Lines between two looks at the clock, and characters: a minified file's few lines are long. */
 const CLOCK_EVERY = 2048;
+const CLOCK_EVERY_CHARS = 256 * 1024;
 
 /**
  * The lines of a content that match, exactly as `git grep -n` numbers them: lines are
  * split at "\n" (a "\r" before it belongs to the line), a final "\n" ends the last line
  * rather than starting an empty one, and an empty content has no lines.
  */
-export function findHits(content: string, query: CompiledQuery, keep: number, expired: () => boolean): FileHits {
-  if (content.length === 0) return { lines: [], count: 0, complete: true };
+export function findHits(content: string, query: CompiledQuery, keep: number, expired: () => boolean, requires: Requirement | null = null): FileHits {
+  const none: FileHits = { lines: [], count: 0, complete: true };
+  if (content.length === 0) return none;
   if (query.literal !== null) return literalHits(content, query.literal, keep);
   if (query.asciiFoldedLiteral !== null) {
     const folded = foldForAsciiLiteral(content);
     if (folded !== null) return literalHits(folded, query.asciiFoldedLiteral, keep);
   }
-  // test() runs RE2's DFA (no submatch positions): far cheaper than find() on text that does not match.
-  if (query.wholeFilePrefilter && !query.re.test(content)) return { lines: [], count: 0, complete: true };
+  // The regex engine (re2js, in JavaScript) is the slow part: what the query's plan requires,
+  // looked for with indexOf, rules out the file, then each line, before the regex is tried.
+  const lowered = requires === null ? null : lowerForAsciiTerms(content);
+  if (requires !== null && !requires(lowered as string)) return none;
+  const lineFilter = lowered !== null && lowered.length === content.length ? lowered : null;
+  // test() runs RE2's DFA (no submatch positions): far cheaper than find() on text that does
+  // not match, but a pass over the whole file; lines the requirement filters cost less.
+  if (lineFilter === null && query.wholeFilePrefilter && !query.re.test(content)) return none;
   const lines: LineHit[] = [];
   let count = 0;
   const matcher = query.re.matcher('');
   let start = 0;
   let number = 0;
+  let clockAt = 0;
   while (start < content.length) {
     number += 1;
-    if (number % CLOCK_EVERY === 0 && expired()) return { lines, count, complete: false };
+    if (number % CLOCK_EVERY === 0 || start - clockAt > CLOCK_EVERY_CHARS) {
+      clockAt = start;
+      if (expired()) return { lines, count, complete: false };
+    }
     const newline = content.indexOf('\n', start);
     const end = newline < 0 ? content.length : newline;
+    if (lineFilter !== null && !(requires as Requirement)(lineFilter.slice(start, end))) {
+      start = end + 1;
+      continue;
+    }
     const text = content.slice(start, end);
     if (query.re.test(text)) {
       count += 1;
@@ -81,9 +98,8 @@ function rangesOf(matcher: ReturnType<CompiledQuery['re']['matcher']>): [number,
  * changes length (U+0130): then null, and the regex engine decides, as positions would shift.
  */
 function foldForAsciiLiteral(content: string): string | null {
-  const lower = content.toLowerCase();
-  if (lower.length !== content.length) return null;
-  return lower.includes('\u017f') ? lower.replaceAll('\u017f', 's') : lower;
+  const lower = lowerForAsciiTerms(content);
+  return lower.length === content.length ? lower : null;
 }
 
 /** A case-sensitive literal: indexOf over the whole content, each hit mapped to its line. */

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { planQuery } from '../../src/search/plan';
 import { compileQuery } from '../../src/search/query';
+import { requirementOf } from '../../src/search/requirement';
 import { findHits } from '../../src/search/verify';
 
 const never = () => false;
@@ -48,5 +50,53 @@ describe('search verification fast paths find exactly what RE2 finds', () => {
     // U+0130 lower-cases to two units: positions would shift, so the regex engine answers.
     const hits = findHits('\u0130 kid\n', compileQuery('kid', false, false), 10, never);
     expect(hits.lines).toEqual([{ line: 1, ranges: [[2, 5]] }]);
+  });
+
+  test("what the query's plan requires, tested before the regex engine, never drops a match: lines, counts and ranges as without it", () => {
+    // Words of the tricky alphabet, a query made of them (as a literal, or a regex with
+    // alternations, classes, repetition and anchors), and a content that holds them in other
+    // spellings (case changed, s as the long s, k as the Kelvin sign) between random units.
+    const unit = fc.constantFrom('a', 'k', 'K', 's', 'S', 'i', 'I', '\u212a', '\u017f', '\u0130', 'Σ', 'é', ' ');
+    const word = fc.array(unit, { minLength: 3, maxLength: 5 }).map((units) => units.join(''));
+    const spelling = (w: string) => fc.constantFrom(w, w.toUpperCase(), w.toLowerCase(), w.replace(/s/g, '\u017f'), w.replace(/k/gi, '\u212a'), w.replace(/i/g, '\u0130'));
+    const piece = (words: string[]) => fc.oneof(fc.constantFrom(...words), fc.constant(`(?:${words.join('|')})`), fc.constantFrom('\\s+', '\\w*', '[ks]', '.', '^', '$', 'i?'));
+    const scenario = fc.array(word, { minLength: 1, maxLength: 3 }).chain((words) =>
+      fc.record({
+        query: fc.array(piece(words), { minLength: 1, maxLength: 3 }).map((pieces) => pieces.join('')),
+        literal: fc.constantFrom(...words),
+        parts: fc.array(fc.oneof(fc.constantFrom(...words).chain(spelling), text), { maxLength: 12 }),
+        separator: fc.constantFrom(' ', '\n', ''),
+        caseSensitive: fc.boolean(),
+        isRegex: fc.boolean(),
+      }),
+    );
+    let filtered = 0;
+    fc.assert(
+      fc.property(scenario, ({ query, literal, parts, separator, caseSensitive, isRegex }) => {
+        const content = parts.join(separator);
+        const pattern = isRegex ? query : literal;
+        const compiled = compileQuery(pattern, isRegex, caseSensitive);
+        // The regex engine's path: the literal fast paths off, as for a regex.
+        const viaRegex = { ...compiled, literal: null, asciiFoldedLiteral: null };
+        const requires = requirementOf(planQuery(pattern, isRegex, compiled.caseSensitive));
+        const expected = findHits(content, viaRegex, 1_000, never);
+        if (requires !== null && expected.count > 0) filtered += 1;
+        expect(findHits(content, viaRegex, 1_000, never, requires)).toEqual(expected);
+      }),
+      { numRuns: 3_000 },
+    );
+    // The property was tried where it matters: matches in contents the requirement looked at.
+    expect(filtered).toBeGreaterThan(300);
+  });
+
+  test('a line without what the plan requires never reaches the regex engine', () => {
+    const compiled = compileQuery('function\\s+\\w+Error\\(', true, true);
+    const requires = requirementOf(planQuery(compiled.text, true, true));
+    expect(requires).not.toBeNull();
+    const test = jest.spyOn(compiled.re, 'test');
+    const content = ['const a = 1;', 'function make(x) { throw Error; }', 'return x;', 'function fooError(', 'throw new Error(e);'].join('\n');
+    expect(findHits(content, compiled, 10, never, requires).lines.map((l) => l.line)).toEqual([4]);
+    // Only line 4, the one line holding both "function" and "error(".
+    expect(test).toHaveBeenCalledTimes(1);
   });
 });
