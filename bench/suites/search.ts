@@ -217,7 +217,9 @@ async function timeAsks(gitdex: { client: Parameters<typeof callOk>[0] }, rg: st
 /**
  * search_code through MCP stdio beside ripgrep and git grep on a checkout of the same commit.
  * First asks lead: distinct rare words, each asked once (no answer of that query cached by
- * the reader or the engine; the files themselves are in the OS page cache on both sides).
+ * the reader or the engine; the files themselves are in the OS page cache on both sides; the
+ * reader keeps the contents the asks before it verified, as a running reader does, starting
+ * empty).
  * Then the same query repeated (warm): selective and common literals, a regex, a
  * case-insensitive literal on the medium repository and (when the run indexed it) the large
  * one, and several repositories in one call.

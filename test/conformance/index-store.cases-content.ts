@@ -113,23 +113,6 @@ export function describeContentCases(ctx: ConformanceContext): void {
       expect(candidate).toEqual({ path: doc.path, blobSha: doc.blobSha, language: doc.language, flags: doc.flags, size: doc.size });
     });
 
-    it('answers each candidate with its content when asked, the same candidates in the same order', async () => {
-      for (const generation of [1, 3]) {
-        for (const plan of [sub('createclient'), ALL]) {
-          const scope = { includeGenerated: true, afterPath: null, limit: 100 };
-          const plain = await ctx.store().searchCandidates(at(id, generation), plan, scope);
-          const withContent = await ctx.store().searchCandidates(at(id, generation), plan, { ...scope, withContent: true });
-          expect(withContent.length).toBeGreaterThan(0);
-          const contents = await ctx.store().readContents(
-            at(id, generation),
-            plain.map((c) => c.path),
-          );
-          const contentOf = new Map(contents.map((c) => [c.path, c.content]));
-          expect(withContent).toEqual(plain.map((c) => ({ ...c, content: contentOf.get(c.path) })));
-        }
-      }
-    });
-
     it('lists the binary and too large files, which were not searched', async () => {
       const all = await ctx.store().unsearchableFiles(at(id, 1), { includeGenerated: false, afterPath: null, limit: 10 });
       expect(all.map((c) => [c.path, c.flags.binary, c.flags.tooLarge])).toEqual([

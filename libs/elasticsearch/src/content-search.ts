@@ -68,22 +68,19 @@ function value<T>(hit: estypes.SearchHit<unknown>, field: string): T {
   return (hit.fields?.[field] as T[] | undefined)?.[0] as T;
 }
 
-function candidateOf(hit: estypes.SearchHit<{ content?: string | null }>, withContent: boolean): ContentCandidate {
+function candidateOf(hit: estypes.SearchHit<unknown>): ContentCandidate {
   const flags: FileFlags = {
     binary: value<boolean>(hit, 'flags.binary') === true,
     vendored: value<boolean>(hit, 'flags.vendored') === true,
     generated: value<boolean>(hit, 'flags.generated') === true,
     tooLarge: value<boolean>(hit, 'flags.tooLarge') === true,
   };
-  const candidate: ContentCandidate = { path: value(hit, 'path'), blobSha: value(hit, 'blobSha'), language: value<string | null>(hit, 'language') ?? null, flags, size: Number(value(hit, 'size')) };
-  if (withContent) candidate.content = hit._source?.content ?? null;
-  return candidate;
+  return { path: value(hit, 'path'), blobSha: value(hit, 'blobSha'), language: value<string | null>(hit, 'language') ?? null, flags, size: Number(value(hit, 'size')) };
 }
 
 async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentScope): Promise<ContentCandidate[]> {
   if (scope.limit <= 0) return [];
-  const withContent = scope.withContent === true;
-  const response = await ctx.client.search<{ content?: string | null }>(
+  const response = await ctx.client.search(
     {
       index: ctx.files,
       size: Math.min(scope.limit, MAX_PAGE),
@@ -91,13 +88,13 @@ async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentS
       query: { bool: { filter } },
       sort: PATH_ORDER,
       ...(scope.afterPath !== null ? { search_after: afterPathValues(scope.afterPath) } : {}),
-      // Without content no stored field is read at all: their blocks hold the content, whose decompression would dominate.
-      ...(withContent ? { _source: true } : { stored_fields: '_none_' }),
+      // No stored field is read at all: their blocks hold the content, whose decompression would dominate.
+      stored_fields: '_none_',
       docvalue_fields: CANDIDATE_FIELDS,
     },
     scope.signal ? { signal: scope.signal } : {},
   );
-  return response.hits.hits.map((hit) => candidateOf(hit, withContent));
+  return response.hits.hits.map(candidateOf);
 }
 
 /** Candidates: visible files with content whose trigrams satisfy the plan. */

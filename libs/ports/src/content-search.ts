@@ -16,11 +16,6 @@ export interface ContentScope {
   /** Files whose path sorts after this one (code point order), for paging; null = from the start. */
   afterPath: string | null;
   limit: number;
-  /**
-   * Each candidate's content too, in the same request: a search with no path filter reads
-   * every candidate anyway, and one round trip a page beats two.
-   */
-  withContent?: boolean;
   /** Stops the index query (and the adapter's work) when aborted: the call then rejects. */
   signal?: AbortSignal;
 }
@@ -32,8 +27,6 @@ export interface ContentCandidate {
   language: string | null;
   flags: FileFlags;
   size: number;
-  /** The file's content, when the scope asked withContent (null for a file without text). */
-  content?: FileDocument['content'];
 }
 
 /** Visible files that were not searched, by why: binary, or too large to index (and not binary). */

@@ -59,7 +59,7 @@ const COLUMNS = `f.path, f.blob_sha, f.language, f.size, f.summary`;
 type Params = Record<string, unknown>;
 export interface ContentStatements {
   matching: Statement<Params, CandidateRow>;
-  withContent: Statement<Params, CandidateRow>;
+  anyContent: Statement<Params, CandidateRow>;
   unsearchable: Statement<Params, CandidateRow>;
   contents: Statement<Params, FileContent>;
   countUnsearchable: Statement<Params, UnsearchableCount>;
@@ -71,7 +71,7 @@ export function prepareContentStatements(db: Database): ContentStatements {
     matching: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
       WHERE ${SCOPE_FILTER} AND f.fid IN (SELECT rowid FROM file_text WHERE file_text MATCH @match)
       ORDER BY f.path, f.from_gen LIMIT @limit`),
-    withContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f JOIN file_bodies b ON b.fid = f.fid
+    anyContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f JOIN file_bodies b ON b.fid = f.fid
       WHERE ${SCOPE_FILTER} AND b.content IS NOT NULL
       ORDER BY f.path, f.from_gen LIMIT @limit`),
     unsearchable: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
@@ -94,19 +94,8 @@ export function searchCandidates(st: ContentStatements, s: number, g: number, pl
   scope.signal?.throwIfAborted();
   if (scope.limit <= 0) return [];
   const match = matchExpression(plan);
-  const rows = match === null ? st.withContent.all(params(s, g, scope)) : st.matching.all({ ...params(s, g, scope), match });
-  const candidates = rows.map(candidateOf);
-  if (scope.withContent !== true || candidates.length === 0) return candidates;
-  const contents = new Map(
-    readContents(
-      st,
-      s,
-      g,
-      candidates.map((c) => c.path),
-    ).map((c) => [c.path, c.content]),
-  );
-  for (const candidate of candidates) candidate.content = contents.get(candidate.path) ?? null;
-  return candidates;
+  const rows = match === null ? st.anyContent.all(params(s, g, scope)) : st.matching.all({ ...params(s, g, scope), match });
+  return rows.map(candidateOf);
 }
 
 export function unsearchableFiles(st: ContentStatements, s: number, g: number, scope: ContentScope): ContentCandidate[] {

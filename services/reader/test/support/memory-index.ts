@@ -265,7 +265,7 @@ export class MemoryIndexStore implements IndexStore {
     return this.scoped(snapshot, scope)
       .filter((d) => d.content !== null && d.kind === 'file' && selects(plan, new Set(contentTrigrams(d.content))))
       .slice(0, Math.max(0, scope.limit))
-      .map((d) => (scope.withContent ? { ...candidateOf(d), content: d.content } : candidateOf(d)));
+      .map(candidateOf);
   }
 
   async unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
