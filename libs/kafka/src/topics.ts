@@ -38,6 +38,34 @@ export async function ensureTopics(admin: Admin, topics: TopicSpec[], replicatio
       topics: missing.map((t) => ({ topic: t.topic, numPartitions: t.partitions, replicationFactor, configEntries })),
     });
   } catch (error) {
-    if (!(error instanceof Error) || !/already exists/i.test(String((error as { errors?: unknown[] }).errors ?? error.message))) throw error;
+    if (error instanceof Error && /already exists/i.test(String((error as { errors?: unknown[] }).errors ?? error.message))) return;
+    // Created, but a broker asked for its leaders had not heard of it yet: kafkajs's wait retries
+    // LEADER_NOT_AVAILABLE only, and throws UNKNOWN_TOPIC_OR_PARTITION (seen on a fresh
+    // three-broker cluster). Retriable: wait for the leaders here.
+    if (!isRetriable(error)) throw error;
+    await waitForLeaders(admin, missing, error);
+  }
+}
+
+/** How long a created topic may take to have a leader for every partition. */
+const LEADERS_WITHIN_MS = 30_000;
+
+function isRetriable(error: unknown): boolean {
+  return error instanceof Error && (error as { retriable?: unknown }).retriable === true;
+}
+
+/** Asks for the topics' metadata until every partition has a leader; past LEADERS_WITHIN_MS, throws `cause`. */
+async function waitForLeaders(admin: Admin, topics: TopicSpec[], cause: unknown, withinMs = LEADERS_WITHIN_MS): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1_000)) {
+    try {
+      const { topics: found } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
+      const led = (name: string) => found.find((t) => t.name === name)?.partitions.filter((p) => p.leader >= 0).length ?? 0;
+      if (topics.every((t) => led(t.topic) >= t.partitions)) return;
+    } catch (error) {
+      if (!isRetriable(error)) throw error;
+    }
+    if (Date.now() + delay > deadline) throw cause;
+    await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }
