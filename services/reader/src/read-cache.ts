@@ -233,6 +233,12 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     use(key, at);
   };
 
+  /** A load ahead starting now: call what it returns with its outcome when it ends. */
+  const loadStarted = (kind: ReadAheadLoad['kind'], snapshot: Snapshot) => {
+    const started = performance.now();
+    return (outcome: ReadAheadLoad['outcome']): void => options.onReadAhead?.({ kind, outcome, repositoryId: snapshot.repositoryId, ref: snapshot.ref, seconds: (performance.now() - started) / 1000 });
+  };
+
   // Snapshots whose small files were loaded (or are loading), by ref, with when.
   const preloaded = new Map<string, { key: string; at: number }>();
   /** Loads the small files of a ref's current snapshot into `answers`, as getFile would keep them one by one. */
@@ -246,9 +252,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     if (last && (last.key === key || at - last.at < plan.everyMs)) return;
     if (preloaded.size >= 10_000) preloaded.clear();
     preloaded.set(ref, { key, at });
-    const started = performance.now();
-    const ended = (outcome: ReadAheadLoad['outcome']) =>
-      options.onReadAhead?.({ kind: 'files', outcome, repositoryId: snapshot.repositoryId, ref: snapshot.ref, seconds: (performance.now() - started) / 1000 });
+    const ended = loadStarted('files', snapshot);
     void (async () => {
       let bytes = 0;
       let after: string | null = null;
@@ -292,9 +296,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     catalogues.set(ref, entry);
     if (catalogues.size > 1_000) catalogues.delete(catalogues.keys().next().value as string);
     const mine = () => catalogues.get(ref) === entry;
-    const started = performance.now();
-    const ended = (outcome: ReadAheadLoad['outcome']) =>
-      options.onReadAhead?.({ kind: 'catalogue', outcome, repositoryId: snapshot.repositoryId, ref: snapshot.ref, seconds: (performance.now() - started) / 1000 });
+    const ended = loadStarted('catalogue', snapshot);
     void loadCatalogue(index, snapshot, plan.maxFiles, () => mine() && keyOf(snapshot) === key).then(
       (catalogue) => {
         if (!mine()) return ended('stopped');
