@@ -32,13 +32,13 @@ export function readerMetrics(registry: Registry): ToolObserver {
 }
 
 /**
- * Loads ahead by kind (a ref's small files, its catalogue of paths) and outcome, and how long
+ * Loads ahead by kind (a ref's small files, its catalogue of paths, that catalogue's file summaries) and outcome, and how long
  * they took: a catalogue that keeps failing, or loads that take seconds, explain cold reads.
  */
 export function readAheadMetrics(registry: Registry): (load: ReadAheadLoad) => void {
   const loads =
     (registry.getSingleMetric(READS_AHEAD) as Counter<'kind' | 'outcome'> | undefined) ??
-    new Counter({ name: READS_AHEAD, help: 'Reader loads ahead (small files, path catalogue) by kind and outcome.', labelNames: ['kind', 'outcome'], registers: [registry] });
+    new Counter({ name: READS_AHEAD, help: 'Reader loads ahead (small files, path catalogue, its file summaries) by kind and outcome.', labelNames: ['kind', 'outcome'], registers: [registry] });
   const duration =
     (registry.getSingleMetric(READ_AHEAD_DURATION) as Histogram<'kind'> | undefined) ??
     new Histogram({

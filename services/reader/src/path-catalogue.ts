@@ -1,5 +1,15 @@
 import { compareCodePoints, depthOf, nameOf, pathTokens, trigramsOf } from '@gitdex/contracts';
-import { CANDIDATE_WEIGHTS as W, type FileSummary, type FolderCount, type FolderScope, type IndexStore, type Snapshot, type SuggestCandidate, type SuggestQuery } from '@gitdex/ports';
+import {
+  CANDIDATE_WEIGHTS as W,
+  type FileSummary,
+  type FolderCount,
+  type FolderScope,
+  type IndexStore,
+  type Snapshot,
+  type SuggestCandidate,
+  type SuggestQuery,
+  type VisibleEntry,
+} from '@gitdex/ports';
 
 /** listFolders answers at most this many folders, as the index adapters do. */
 const MAX_FOLDERS = 10_000;
@@ -10,10 +20,15 @@ const MAX_FOLDERS = 10_000;
  * memory: the same clauses and weights (CANDIDATE_WEIGHTS), the same orders (score, then path
  * in code point order; path order for listings), the same caps, so the same answers as the
  * index without its round trip. Built once per snapshot, file by file in path order (the order
- * the index lists them in, which is also the tie order), then read-only.
+ * the index lists them in, which is also the tie order), then read-only. Suggestions and folder
+ * listings need only each file's path and blob; file listings need its summary, which the
+ * index gives ten times slower (it is cut out of a source that holds the file's content), so
+ * the summaries come after the catalogue is sealed and file listings are answered once all of
+ * them are in (`listsFiles`).
  */
 export class PathCatalogue {
-  private readonly files: FileSummary[] = [];
+  private readonly blobShas: string[] = [];
+  private readonly summaries: FileSummary[] = [];
   private readonly paths: string[] = [];
   private readonly pathLowers: string[] = [];
   /** Files by term, growing while the catalogue is built, packed into typed arrays when it is sealed. */
@@ -39,20 +54,45 @@ export class PathCatalogue {
   }
 
   /** Adds files that come after every file added so far in code point order (as the index lists them). */
-  add(files: readonly FileSummary[]): void {
+  add(files: readonly Pick<VisibleEntry, 'path' | 'blobSha'>[]): void {
     if (this.sealed) throw new Error('PathCatalogue: sealed catalogues take no more files');
-    for (const file of files) {
+    for (const { path, blobSha } of files) {
       const at = this.paths.length;
-      const name = nameOf(file.path);
-      this.files.push(file);
-      this.paths.push(file.path);
-      this.deepestFile = Math.max(this.deepestFile, file.depth);
-      for (const folder of file.ancestors) if (folder !== '') this.filesUnder.set(folder, (this.filesUnder.get(folder) ?? 0) + 1);
-      this.pathLowers.push(file.path.toLowerCase());
+      const name = nameOf(path);
+      this.blobShas.push(blobSha);
+      this.paths.push(path);
+      this.deepestFile = Math.max(this.deepestFile, depthOf(path));
+      for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        const folder = path.slice(0, slash);
+        this.filesUnder.set(folder, (this.filesUnder.get(folder) ?? 0) + 1);
+      }
+      this.pathLowers.push(path.toLowerCase());
       post(this.byName, name.toLowerCase(), at);
       for (const gram of trigramsOf(name)) post(this.byTrigram, gram, at);
-      for (const token of pathTokens(file.path)) post(this.byToken, token, at);
+      for (const token of pathTokens(path)) post(this.byToken, token, at);
     }
+  }
+
+  /**
+   * Adds the summaries of the next files, in path order. False (and nothing kept) when they are
+   * not of those files: the index moved on since the paths were read, and file listings stay
+   * with the index.
+   */
+  addSummaries(files: readonly FileSummary[]): boolean {
+    const from = this.summaries.length;
+    const fits = files.every((file, i) => file.path === this.paths[from + i] && file.blobSha === this.blobShas[from + i]);
+    if (fits) this.summaries.push(...files);
+    return fits;
+  }
+
+  /** Whether every file's summary is in, so that listFiles may be asked. */
+  get listsFiles(): boolean {
+    return this.sealed && this.summaries.length === this.paths.length;
+  }
+
+  /** How many files' summaries are in. */
+  get summarised(): number {
+    return this.summaries.length;
   }
 
   /** The paths findRetired answers for at this snapshot, when all of them are known. */
@@ -75,7 +115,7 @@ export class PathCatalogue {
     this.scores = new Int32Array(this.paths.length);
     this.folders = [...this.filesUnder.keys()].sort(compareCodePoints);
     this.folderDepths = Int32Array.from(this.folders, depthOf);
-    this.fileDepths = Int32Array.from(this.files, (file) => file.depth);
+    this.fileDepths = Int32Array.from(this.paths, depthOf);
     this.sealed = true;
     return this;
   }
@@ -130,7 +170,7 @@ export class PathCatalogue {
       }
     }
     chosen.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
-    return chosen.map((at) => ({ path: this.paths[at] as string, blobSha: (this.files[at] as FileSummary).blobSha, score: scores[at] as number }));
+    return chosen.map((at) => ({ path: this.paths[at] as string, blobSha: this.blobShas[at] as string, score: scores[at] as number }));
   }
 
   /** What the index answers for `listFolders(scope)` on this snapshot. */
@@ -149,6 +189,7 @@ export class PathCatalogue {
 
   /** What the index answers for `listFiles(scope, afterPath, limit)` on this snapshot. */
   listFiles(scope: FolderScope, afterPath: string | null, limit: number): { files: FileSummary[]; total: number } {
+    if (!this.listsFiles) throw new Error('PathCatalogue: listFiles before every summary is in');
     const deepest = depthOf(scope.folder) + scope.depth;
     const [from, to] = rangeUnder(this.paths, scope.folder);
     let total = 0;
@@ -157,7 +198,7 @@ export class PathCatalogue {
     const files: FileSummary[] = [];
     if (limit <= 0) return { files, total };
     for (const at of this.within(afterPath === null ? from : Math.max(from, firstAfter(this.paths, afterPath)), to, deepest)) {
-      files.push(this.files[at] as FileSummary);
+      files.push(this.summaries[at] as FileSummary);
       if (files.length >= limit) break;
     }
     return { files, total };
@@ -235,38 +276,64 @@ function packed(postings: Postings): Postings {
   return new Map([...postings].map(([term, files]) => [term, Int32Array.from(files)]));
 }
 
-/** Files asked for a page when a catalogue is loaded. */
-const CATALOGUE_PAGE = 1000;
+/** Paths asked for a page when a catalogue is loaded (the most the index answers at once). */
+const PATHS_PAGE = 10_000;
+/** Summaries asked for a page once the paths are in. */
+const SUMMARIES_PAGE = 1000;
 /** Deeper than any path: listFiles of the root at this depth lists every file. */
 const EVERY_DEPTH = 100_000;
 /** Retired paths a catalogue knows at most; past that, findRetired is asked for every path. */
 const RETIRED_MOST = 10_000;
 
+/** Between pages, the calls queued behind a load run first: an in-process index answers synchronously, and a load would otherwise hold the event loop from the reads. */
+const queuedCallsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Loads a snapshot's catalogue from the index, page by page in path order, with its retired paths. Gives up (null)
- * past `maxFiles`, or when `stillWanted` says the snapshot is no longer worth it (a push
- * made it old). Waits for the calls queued behind it between pages: an in-process index
- * answers synchronously, and the load would otherwise hold the event loop from the reads.
+ * Loads a snapshot's catalogue from the index: how many files it has, then their paths and
+ * blobs page by page in path order, then its retired paths. Gives up (null) past `maxFiles`,
+ * or when `stillWanted` says the snapshot is no longer worth it (a push made it old). The
+ * summaries file listings need are left to `loadSummaries`.
  */
 export async function loadCatalogue(
-  index: Pick<IndexStore, 'listFiles' | 'retiredPaths'>,
+  index: Pick<IndexStore, 'listFiles' | 'visibleEntries' | 'retiredPaths'>,
   snapshot: Snapshot,
   maxFiles: number,
   stillWanted: () => boolean = () => true,
 ): Promise<PathCatalogue | null> {
+  const { total } = await index.listFiles(everyFile(snapshot), null, 0);
+  if (total > maxFiles) return null;
   const catalogue = new PathCatalogue();
   let after: string | null = null;
   for (;;) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await queuedCallsFirst();
     if (!stillWanted()) return null;
-    const { files, total } = await index.listFiles({ ...snapshot, folder: '', depth: EVERY_DEPTH }, after, CATALOGUE_PAGE);
-    if (total > maxFiles) return null;
-    catalogue.add(files);
-    if (files.length < CATALOGUE_PAGE) {
-      const retired = await index.retiredPaths(snapshot, RETIRED_MOST + 1);
-      if (retired.length <= RETIRED_MOST) catalogue.knowRetired(retired);
-      return catalogue.seal();
-    }
+    const entries = await index.visibleEntries(snapshot, after, PATHS_PAGE);
+    catalogue.add(entries);
+    if (catalogue.size > maxFiles) return null;
+    if (entries.length < PATHS_PAGE) break;
+    after = (entries[entries.length - 1] as VisibleEntry).path;
+  }
+  const retired = await index.retiredPaths(snapshot, RETIRED_MOST + 1);
+  if (retired.length <= RETIRED_MOST) catalogue.knowRetired(retired);
+  return catalogue.seal();
+}
+
+/**
+ * Adds the summaries of a loaded catalogue's files, page by page: true once every one is in;
+ * false when `stillWanted` stopped it or the index no longer lists the same files.
+ */
+export async function loadSummaries(index: Pick<IndexStore, 'listFiles'>, catalogue: PathCatalogue, snapshot: Snapshot, stillWanted: () => boolean = () => true): Promise<boolean> {
+  let after: string | null = null;
+  while (!catalogue.listsFiles) {
+    await queuedCallsFirst();
+    if (!stillWanted()) return false;
+    const { files } = await index.listFiles(everyFile(snapshot), after, SUMMARIES_PAGE);
+    if (files.length === 0 || !catalogue.addSummaries(files)) return false;
     after = (files[files.length - 1] as FileSummary).path;
   }
+  return true;
+}
+
+function everyFile(snapshot: Snapshot): FolderScope {
+  return { repositoryId: snapshot.repositoryId, ref: snapshot.ref, generation: snapshot.generation, folder: '', depth: EVERY_DEPTH };
 }

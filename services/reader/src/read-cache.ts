@@ -1,7 +1,7 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type { FileSummary, FolderCount, FolderScope, IndexStats, IndexStore, Snapshot } from '@gitdex/ports';
 import { PromiseLru, roughSize } from './promise-lru';
-import { loadCatalogue, type PathCatalogue } from './path-catalogue';
+import { loadCatalogue, loadSummaries, type PathCatalogue } from './path-catalogue';
 
 export interface ReadCacheOptions {
   /** How long repository and ref-state answers are reused: the most a read may lag a flip. */
@@ -30,7 +30,8 @@ export interface ReadCacheOptions {
    * On the first listing or suggestion of a ref's current snapshot, or its second file read, load its files (if it
    * has at most `maxFiles`) into a catalogue in memory, from which listings and suggestCandidates
    * are answered without the index (and findRetired, for the paths that never had a retired
-   * version); at most `maxTotalFiles` files in all (the refs used least recently go
+   * version): paths first, for suggestions and folder listings, then the summaries file
+   * listings need; at most `maxTotalFiles` files in all (the refs used least recently go
    * first), a ref loaded again at most every `everyMs`. Off when left out.
    */
   catalogue?: { maxFiles: number; maxTotalFiles: number; everyMs: number };
@@ -38,9 +39,9 @@ export interface ReadCacheOptions {
   onReadAhead?: (load: ReadAheadLoad) => void;
 }
 
-/** A load ahead that ended: a ref's small files or its catalogue. */
+/** A load ahead that ended: a ref's small files, its catalogue, or the file summaries of its catalogue (for listings). */
 export interface ReadAheadLoad {
-  kind: 'files' | 'catalogue';
+  kind: 'files' | 'catalogue' | 'summaries';
   /** loaded; stopped (its snapshot stopped being current, or the budget was reached); failed (reads fall back to the index). */
   outcome: 'loaded' | 'stopped' | 'failed';
   repositoryId: number;
@@ -310,6 +311,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
           catalogues.delete(otherRef);
         }
         ended(catalogue ? 'loaded' : 'stopped');
+        if (catalogue) summarise(catalogue, snapshot, () => mine() && keyOf(snapshot) === key);
       },
       // Nothing is lost: suggestions ask the index, as without a catalogue; a later call may load it again.
       () => {
@@ -318,6 +320,16 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       },
     );
     return null;
+  };
+
+  /** Loads the summaries of a loaded catalogue's files: until all are in, file listings ask the index. */
+  const summarise = (catalogue: PathCatalogue, snapshot: Snapshot, stillWanted: () => boolean): void => {
+    const ended = loadStarted('summaries', snapshot);
+    loadSummaries(index, catalogue, snapshot, stillWanted).then(
+      (complete) => ended(complete ? 'loaded' : 'stopped'),
+      // Nothing is lost: file listings ask the index, as before the catalogue was loaded.
+      () => ended('failed'),
+    );
   };
 
   // The first file read of each ref's current snapshot. Reads ahead start with a second, other
@@ -360,7 +372,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     },
     listFiles: (scope, afterPath, limit) => {
       const catalogue = catalogueOf(scope);
-      if (catalogue) return Promise.resolve(catalogue.listFiles(scope, afterPath, limit));
+      if (catalogue?.listsFiles) return Promise.resolve(catalogue.listFiles(scope, afterPath, limit));
       return pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit));
     },
     stats: (snapshot) => pinned(snapshot, 'stats', () => index.stats(snapshot)),

@@ -1,6 +1,6 @@
 import { ancestorsOf } from '@gitdex/contracts';
 import type { IndexStore, Snapshot } from '@gitdex/ports';
-import { loadCatalogue } from '../../src/path-catalogue';
+import { loadCatalogue, loadSummaries } from '../../src/path-catalogue';
 import { suggestQuery } from '../../src/suggest/candidates';
 import { makeCaseSets } from './suggest-cases';
 
@@ -33,6 +33,8 @@ export async function expectCatalogueMatchesIndex(
     }
   }
   if (what.listings) {
+    expect(catalogue.listsFiles).toBe(paths.length === 0);
+    expect(await loadSummaries(index, catalogue, snapshot)).toBe(true);
     const folders = [...new Set(paths.flatMap((p) => ancestorsOf(p)))].concat(['no/such/folder', paths[0] as string]);
     expect(folders.length).toBeGreaterThan(20);
     for (const folder of folders) {

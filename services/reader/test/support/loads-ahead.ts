@@ -15,7 +15,7 @@ export async function until(done: () => boolean, what: string): Promise<void> {
  */
 export function loadsAhead() {
   const seen: ReadAheadLoad[] = [];
-  const waitedFor = { files: 0, catalogue: 0 };
+  const waitedFor: Record<ReadAheadLoad['kind'], number> = { files: 0, catalogue: 0, summaries: 0 };
   return {
     onReadAhead: (load: ReadAheadLoad) => void seen.push(load),
     async ended(kind: ReadAheadLoad['kind']): Promise<ReadAheadLoad> {

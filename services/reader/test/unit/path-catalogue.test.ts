@@ -34,12 +34,36 @@ describe('PathCatalogue answers suggestCandidates and listings as the index does
 
   test('ties at the cut-off are taken in path order, and a query is forgotten before the next', () => {
     const catalogue = new PathCatalogue();
-    catalogue.add(['a/x.ts', 'b/x.ts', 'c/x.ts', 'd/y.ts'].map((path) => ({ path, blobSha: 'sha', depth: 2, ancestors: ancestorsOf(path) }) as FileSummary));
+    catalogue.add(['a/x.ts', 'b/x.ts', 'c/x.ts', 'd/y.ts'].map((path) => ({ path, blobSha: 'sha' })));
     catalogue.seal();
     expect(catalogue.candidates({ ...suggestQuery('x.ts'), limit: 2 }).map((c) => c.path)).toEqual(['a/x.ts', 'b/x.ts']);
     const again = catalogue.candidates({ ...suggestQuery('y.ts'), limit: 1 });
     expect(again).toEqual([{ path: 'd/y.ts', blobSha: 'sha', score: expect.any(Number) }]);
     expect(again[0]!.score).toBe(catalogue.candidates({ ...suggestQuery('y.ts'), limit: 1 })[0]!.score);
     expect(catalogue.candidates({ ...suggestQuery('qqq'), limit: 5 })).toEqual([]);
+  });
+
+  test('file listings wait for every summary, and summaries of other files than the paths are refused', () => {
+    const summary = (path: string, blobSha = `sha-${path}`) => ({ path, blobSha, depth: 2, ancestors: ancestorsOf(path) }) as FileSummary;
+    const catalogue = new PathCatalogue();
+    catalogue.add(['a/x.ts', 'b/x.ts', 'c/x.ts'].map((path) => ({ path, blobSha: `sha-${path}` })));
+    catalogue.seal();
+    const everything = { repositoryId: 1, ref: 'refs/heads/main', generation: 1, folder: '', depth: 10 };
+    expect(catalogue.listsFiles).toBe(false);
+    expect(() => catalogue.listFiles(everything, null, 10)).toThrow(/summary/);
+    expect(catalogue.listFolders(everything)).toEqual([
+      { path: 'a', fileCount: 1 },
+      { path: 'b', fileCount: 1 },
+      { path: 'c', fileCount: 1 },
+    ]);
+    expect(catalogue.addSummaries([summary('a/x.ts'), summary('c/x.ts')])).toBe(false);
+    expect(catalogue.addSummaries([summary('a/x.ts'), summary('b/x.ts', 'another blob')])).toBe(false);
+    expect(catalogue.summarised).toBe(0);
+    expect(catalogue.addSummaries([summary('a/x.ts'), summary('b/x.ts')])).toBe(true);
+    expect(catalogue.listsFiles).toBe(false);
+    expect(catalogue.addSummaries([summary('c/x.ts'), summary('d/x.ts')])).toBe(false);
+    expect(catalogue.addSummaries([summary('c/x.ts')])).toBe(true);
+    expect(catalogue.listsFiles).toBe(true);
+    expect(catalogue.listFiles(everything, 'a/x.ts', 10)).toEqual({ files: [summary('b/x.ts'), summary('c/x.ts')], total: 3 });
   });
 });

@@ -24,6 +24,8 @@ async function reader(catalogue: Partial<NonNullable<ReadCacheOptions['catalogue
   const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, onReadAhead: loads.onReadAhead, catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0, ...catalogue } }) });
   /** The catalogue load a call started, ended. */
   const loaded = () => loads.ended('catalogue');
+  /** The summaries load that followed it, ended. */
+  const summarised = () => loads.ended('summaries');
   const direct = resolveDeps({ index });
   const suggest = (query: string, repository = 'octo/api') => suggestPaths(deps, null, { repository, query });
   const expected = (query: string, repository = 'octo/api') => suggestPaths(direct, null, { repository, query });
@@ -45,17 +47,18 @@ async function reader(catalogue: Partial<NonNullable<ReadCacheOptions['catalogue
     for (const spy of listed) spy.mockClear();
     return count;
   };
-  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded };
+  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded, summarised };
 }
 
 describe('listings and suggestions from the catalogue of a snapshot in memory', () => {
   it('after the first listing, the next ones are answered from memory, as the index answers them', async () => {
-    const { deps, direct, listCalls, loaded } = await reader();
+    const { deps, direct, listCalls, loaded, summarised } = await reader();
     const list = (d: typeof deps, input: Record<string, unknown>) => listFiles(d, null, { repository: 'octo/api', ...input });
     await list(deps, {});
-    await loaded();
+    expect(await loaded()).toMatchObject({ outcome: 'loaded' });
+    expect(await summarised()).toMatchObject({ outcome: 'loaded' });
     listCalls();
-    for (const input of [{}, { path: 'src' }, { path: 'src', depth: 3 }, { path: 'test', limit: 1 }, { depth: 5, limit: 2 }]) {
+    for (const input of [{}, { folder: 'src' }, { folder: 'src', depth: 3 }, { folder: 'test', limit: 1 }, { depth: 5, limit: 2 }]) {
       const answer = await list(deps, input);
       expect(listCalls()).toBe(0);
       expect(answer).toEqual(await list(direct, input));
@@ -74,6 +77,38 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
       expect(answer).toEqual(await expected(query));
       indexCalls();
     }
+  });
+
+  it('answers suggestions and folders from the paths before the summaries are in, and lists files from the index until then', async () => {
+    const { index, deps, direct, suggest, expected, indexCalls, loaded, summarised } = await reader();
+    // The summaries' page waits until the test lets it go.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const listing = SqliteIndexStore.prototype.listFiles.bind(index);
+    const fromTheTool: string[] = [];
+    const folders = jest.spyOn(index, 'listFolders');
+    jest.spyOn(index, 'listFiles').mockImplementation(async (scope, after, limit) => {
+      if (scope.folder === 'src') fromTheTool.push(scope.folder);
+      else if (limit > 0) await held;
+      return listing(scope, after, limit);
+    });
+    await suggest('server');
+    await loaded();
+    indexCalls();
+    const suggested = await suggest('helpers');
+    expect(indexCalls()).toBe(0);
+    expect(suggested).toEqual(await expected('helpers'));
+    const list = () => listFiles(deps, null, { repository: 'octo/api', folder: 'src' });
+    const answer = await list();
+    // The folders came from memory; the files, whose summaries are not in yet, from the index.
+    expect(folders).not.toHaveBeenCalled();
+    expect(fromTheTool.length).toBeGreaterThan(0);
+    release();
+    expect(await summarised()).toMatchObject({ outcome: 'loaded' });
+    fromTheTool.length = 0;
+    expect(await list()).toEqual(answer);
+    expect(fromTheTool).toEqual([]);
+    expect(answer).toEqual(await listFiles(direct, null, { repository: 'octo/api', folder: 'src' }));
   });
 
   it('a second file read loads the catalogue too (one file read again and again does not)', async () => {
