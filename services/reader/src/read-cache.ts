@@ -30,8 +30,8 @@ export interface ReadCacheOptions {
    * On the first listing or suggestion of a ref's current snapshot, or its second file read, load its files (if it
    * has at most `maxFiles`) into a catalogue in memory, from which listings and suggestCandidates
    * are answered without the index (and findRetired, for the paths that never had a retired
-   * version): paths first, for suggestions and folder listings, then the summaries file
-   * listings need; at most `maxTotalFiles` files in all (the refs used least recently go
+   * version): paths first, for suggestions and folder listings, then, once a file listing
+   * is asked, the summaries file listings need; at most `maxTotalFiles` files in all (the refs used least recently go
    * first), a ref loaded again at most every `everyMs`. Off when left out.
    */
   catalogue?: { maxFiles: number; maxTotalFiles: number; everyMs: number };
@@ -279,9 +279,13 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
   };
 
   // Path catalogues by ref (least recently used first), each for one snapshot: ready once loaded.
-  const catalogues = new Map<string, { key: string; at: number; ready: PathCatalogue | null }>();
-  /** The loaded catalogue of a ref's current snapshot, else null (and its load started, unless the ref was loaded less than everyMs ago). */
-  const catalogueOf = (snapshot: Snapshot): PathCatalogue | null => {
+  const catalogues = new Map<string, CatalogueEntry>();
+  /**
+   * The loaded catalogue of a ref's current snapshot, else null (and its load started, unless the ref was loaded less
+   * than everyMs ago). A file listing (`forFiles`) also has the summaries of its files loaded, once the catalogue is:
+   * a session that only suggests or lists folders never pays for them (on a large repository, ten times the paths' load).
+   */
+  const catalogueOf = (snapshot: Snapshot, forFiles = false): PathCatalogue | null => {
     working(snapshot.repositoryId);
     const plan = options.catalogue;
     const key = keyOf(snapshot);
@@ -291,16 +295,20 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     if (last) {
       catalogues.delete(ref);
       catalogues.set(ref, last);
-      if (last.key === key || now() - last.at < plan.everyMs) return last.key === key ? last.ready : null;
+      if (last.key === key) {
+        last.listed ||= forFiles;
+        if (last.ready && last.listed) summarise(last, snapshot);
+        return last.ready;
+      }
+      if (now() - last.at < plan.everyMs) return null;
     }
-    const entry = { key, at: now(), ready: null as PathCatalogue | null };
+    const entry: CatalogueEntry = { key, at: now(), ready: null, listed: forFiles, summarising: false, stillWanted: () => catalogues.get(ref) === entry && keyOf(snapshot) === key };
     catalogues.set(ref, entry);
     if (catalogues.size > 1_000) catalogues.delete(catalogues.keys().next().value as string);
-    const mine = () => catalogues.get(ref) === entry;
     const ended = loadStarted('catalogue', snapshot);
-    void loadCatalogue(index, snapshot, plan.maxFiles, () => mine() && keyOf(snapshot) === key).then(
+    void loadCatalogue(index, snapshot, plan.maxFiles, entry.stillWanted).then(
       (catalogue) => {
-        if (!mine()) return ended('stopped');
+        if (catalogues.get(ref) !== entry) return ended('stopped');
         entry.ready = catalogue;
         // Within the budget: the refs used least recently give way.
         let total = 0;
@@ -311,24 +319,29 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
           catalogues.delete(otherRef);
         }
         ended(catalogue ? 'loaded' : 'stopped');
-        if (catalogue) summarise(catalogue, snapshot, () => mine() && keyOf(snapshot) === key);
+        if (entry.listed) summarise(entry, snapshot);
       },
       // Nothing is lost: suggestions ask the index, as without a catalogue; a later call may load it again.
       () => {
-        if (mine()) catalogues.delete(ref);
+        if (catalogues.get(ref) === entry) catalogues.delete(ref);
         ended('failed');
       },
     );
     return null;
   };
 
-  /** Loads the summaries of a loaded catalogue's files: until all are in, file listings ask the index. */
-  const summarise = (catalogue: PathCatalogue, snapshot: Snapshot, stillWanted: () => boolean): void => {
+  /** Loads the summaries of a loaded catalogue's files, once: until all are in, file listings ask the index. */
+  const summarise = (entry: CatalogueEntry, snapshot: Snapshot): void => {
+    if (!entry.ready || entry.summarising || entry.ready.listsFiles) return;
+    entry.summarising = true;
     const ended = loadStarted('summaries', snapshot);
-    loadSummaries(index, catalogue, snapshot, stillWanted).then(
+    loadSummaries(index, entry.ready, snapshot, entry.stillWanted).then(
       (complete) => ended(complete ? 'loaded' : 'stopped'),
-      // Nothing is lost: file listings ask the index, as before the catalogue was loaded.
-      () => ended('failed'),
+      // Nothing is lost: file listings ask the index, as before; the next one may load them again.
+      () => {
+        entry.summarising = false;
+        ended('failed');
+      },
     );
   };
 
@@ -371,7 +384,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       return catalogue ? Promise.resolve(catalogue.listFolders(scope)) : pinned(scope, `folders\0${scopeKey(scope)}`, () => index.listFolders(scope));
     },
     listFiles: (scope, afterPath, limit) => {
-      const catalogue = catalogueOf(scope);
+      const catalogue = catalogueOf(scope, true);
       if (catalogue?.listsFiles) return Promise.resolve(catalogue.listFiles(scope, afterPath, limit));
       return pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit));
     },
@@ -432,6 +445,21 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       return method;
     },
   });
+}
+
+/** A ref's catalogue, for one snapshot of it. */
+interface CatalogueEntry {
+  key: string;
+  /** When its load started. */
+  at: number;
+  /** The loaded catalogue; null while loading, or when the snapshot had too many files. */
+  ready: PathCatalogue | null;
+  /** A file listing was asked: the summaries are wanted. */
+  listed: boolean;
+  /** The summaries are loading or loaded (or stopped: the index moved on). */
+  summarising: boolean;
+  /** Whether the load is still worth going on with: the entry is still the ref's, and its snapshot still current. */
+  stillWanted: () => boolean;
 }
 
 /** A repository or ref-state lookup kept for the reuse window. */

@@ -47,7 +47,7 @@ async function reader(catalogue: Partial<NonNullable<ReadCacheOptions['catalogue
     for (const spy of listed) spy.mockClear();
     return count;
   };
-  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded, summarised };
+  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded, summarised, loads };
 }
 
 describe('listings and suggestions from the catalogue of a snapshot in memory', () => {
@@ -109,6 +109,23 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
     expect(await list()).toEqual(answer);
     expect(fromTheTool).toEqual([]);
     expect(answer).toEqual(await listFiles(direct, null, { repository: 'octo/api', folder: 'src' }));
+  });
+
+  it('loads the summaries of a catalogue only once a file listing is asked: suggestions never pay for them', async () => {
+    const { index, deps, direct, suggest, loaded, summarised, loads } = await reader();
+    const listed = jest.spyOn(index, 'listFiles');
+    // The summaries' pages: every file, with a limit (the catalogue's count asks for none).
+    const summaryPages = () => listed.mock.calls.filter(([scope, , limit]) => scope.folder === '' && scope.depth > 1_000 && limit > 0).length;
+    await suggest('server');
+    await loaded();
+    await new Promise((resolve) => setImmediate(resolve));
+    await suggest('helpers');
+    expect(summaryPages()).toBe(0);
+    expect(loads.seen.map((load) => load.kind)).toEqual(['catalogue']);
+    const answer = await listFiles(deps, null, { repository: 'octo/api', folder: 'src' });
+    expect(answer).toEqual(await listFiles(direct, null, { repository: 'octo/api', folder: 'src' }));
+    expect(await summarised()).toMatchObject({ outcome: 'loaded' });
+    expect(summaryPages()).toBeGreaterThan(0);
   });
 
   it('a second file read loads the catalogue too (one file read again and again does not)', async () => {
