@@ -276,8 +276,6 @@ function packed(postings: Postings): Postings {
   return new Map([...postings].map(([term, files]) => [term, Int32Array.from(files)]));
 }
 
-/** Paths asked for a page when a catalogue is loaded (the most the index answers at once). */
-const PATHS_PAGE = 10_000;
 /** Summaries asked for a page once the paths are in. */
 const SUMMARIES_PAGE = 1000;
 /** Deeper than any path: listFiles of the root at this depth lists every file. */
@@ -285,36 +283,53 @@ const EVERY_DEPTH = 100_000;
 /** Retired paths a catalogue knows at most; past that, findRetired is asked for every path. */
 const RETIRED_MOST = 10_000;
 
-/** Between pages, the calls queued behind a load run first: an in-process index answers synchronously, and a load would otherwise hold the event loop from the reads. */
+/** Before each page, the calls queued behind a load run first: an in-process index answers synchronously, and a load would otherwise hold the event loop from the reads (and from the call that started it). */
 const queuedCallsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+export interface CatalogueLoad {
+  /** Past this many files, no catalogue (null). */
+  maxFiles: number;
+  /** Asked before each page: false stops the load (null), as when a push made the snapshot old. */
+  stillWanted?: () => boolean;
+}
+
+/** Paths asked for a page when a catalogue is loaded (the most the index answers at once). */
+const PATHS_PAGE = 10_000;
+
 /**
- * Loads a snapshot's catalogue from the index: how many files it has, then their paths and
- * blobs page by page in path order, then its retired paths. Gives up (null) past `maxFiles`,
- * or when `stillWanted` says the snapshot is no longer worth it (a push made it old). The
- * summaries file listings need are left to `loadSummaries`.
+ * Loads a snapshot's catalogue from the index: how many files it has, the paths and blobs of
+ * its files page by page in path order, and its retired paths. The count, the first page and
+ * the retired paths are asked at once (a small repository's load is one round trip, not
+ * three; a call may be waiting on it), the first page's and the retired paths' answers
+ * dropped when the count is past `maxFiles`. The summaries file listings need are left to
+ * `loadSummaries`.
  */
 export async function loadCatalogue(
   index: Pick<IndexStore, 'listFiles' | 'visibleEntries' | 'retiredPaths'>,
   snapshot: Snapshot,
-  maxFiles: number,
-  stillWanted: () => boolean = () => true,
+  { maxFiles, stillWanted = () => true }: CatalogueLoad,
 ): Promise<PathCatalogue | null> {
+  await queuedCallsFirst();
+  if (!stillWanted()) return null;
+  const firstPage = index.visibleEntries(snapshot, null, PATHS_PAGE);
+  const retired = index.retiredPaths(snapshot, RETIRED_MOST + 1);
+  // Answers not waited for must not end as unhandled rejections.
+  firstPage.catch(() => undefined);
+  retired.catch(() => undefined);
   const { total } = await index.listFiles(everyFile(snapshot), null, 0);
   if (total > maxFiles) return null;
   const catalogue = new PathCatalogue();
-  let after: string | null = null;
-  for (;;) {
-    await queuedCallsFirst();
-    if (!stillWanted()) return null;
-    const entries = await index.visibleEntries(snapshot, after, PATHS_PAGE);
+  for (let page = firstPage; ;) {
+    const entries = await page;
     catalogue.add(entries);
     if (catalogue.size > maxFiles) return null;
     if (entries.length < PATHS_PAGE) break;
-    after = (entries[entries.length - 1] as VisibleEntry).path;
+    await queuedCallsFirst();
+    if (!stillWanted()) return null;
+    page = index.visibleEntries(snapshot, (entries[entries.length - 1] as VisibleEntry).path, PATHS_PAGE);
   }
-  const retired = await index.retiredPaths(snapshot, RETIRED_MOST + 1);
-  if (retired.length <= RETIRED_MOST) catalogue.knowRetired(retired);
+  const paths = await retired;
+  if (paths.length <= RETIRED_MOST) catalogue.knowRetired(paths);
   return catalogue.seal();
 }
 

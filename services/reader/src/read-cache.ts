@@ -306,7 +306,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
     catalogues.set(ref, entry);
     if (catalogues.size > 1_000) catalogues.delete(catalogues.keys().next().value as string);
     const ended = loadStarted('catalogue', snapshot);
-    void loadCatalogue(index, snapshot, plan.maxFiles, entry.stillWanted).then(
+    void loadCatalogue(index, snapshot, { maxFiles: plan.maxFiles, stillWanted: entry.stillWanted }).then(
       (catalogue) => {
         if (catalogues.get(ref) !== entry) return ended('stopped');
         entry.ready = catalogue;

@@ -18,7 +18,7 @@ export async function expectCatalogueMatchesIndex(
   paths: string[],
   what: { suggestions?: boolean; listings?: boolean } = { suggestions: true, listings: true },
 ): Promise<void> {
-  const catalogue = await loadCatalogue(index, snapshot, 100_000);
+  const catalogue = await loadCatalogue(index, snapshot, { maxFiles: 100_000 });
   expect(catalogue?.size).toBe(paths.length);
   if (!catalogue) return;
   if (what.suggestions) {
