@@ -295,6 +295,8 @@ export interface CatalogueLoad {
 
 /** Paths asked for a page when a catalogue is loaded (the most the index answers at once). */
 const PATHS_PAGE = 10_000;
+/** Paths added to a catalogue between two looks at the calls waiting to run. */
+const ADD_SLICE = 1_000;
 
 /**
  * Loads a snapshot's catalogue from the index: how many files it has, the paths and blobs of
@@ -321,7 +323,11 @@ export async function loadCatalogue(
   const catalogue = new PathCatalogue();
   for (let page = firstPage; ;) {
     const entries = await page;
-    catalogue.add(entries);
+    // A page of 10,000 paths takes 50-90 ms to add: in slices, with the calls waiting run between them.
+    for (let at = 0; at < entries.length; at += ADD_SLICE) {
+      if (at > 0) await queuedCallsFirst();
+      catalogue.add(entries.slice(at, at + ADD_SLICE));
+    }
     if (catalogue.size > maxFiles) return null;
     if (entries.length < PATHS_PAGE) break;
     await queuedCallsFirst();

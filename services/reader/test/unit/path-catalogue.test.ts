@@ -1,7 +1,7 @@
 import { ancestorsOf, compareCodePoints } from '@gitdex/contracts';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import type { FileSummary, IndexStore } from '@gitdex/ports';
-import { PathCatalogue } from '../../src/path-catalogue';
+import { PathCatalogue, loadCatalogue } from '../../src/path-catalogue';
 import { suggestQuery } from '../../src/suggest/candidates';
 import { AWKWARD_PATHS, expectCatalogueMatchesIndex } from '../support/catalogue-equivalence';
 import { seedRepository } from '../support/documents';
@@ -23,6 +23,25 @@ describe('PathCatalogue answers suggestCandidates and listings as the index does
     await index.ensureReady();
     await seedRepository(index, { id: 7, fullName: `o/${tree}`, files: Object.fromEntries(paths.map((p) => [p, `${p}\n`])) });
     await expectCatalogueMatchesIndex(index, { repositoryId: 7, ref: 'refs/heads/main', generation: 1 }, paths, what);
+  });
+
+  test('a snapshot of more than one page of paths (10,000 a page): the same answers as SQLite', async () => {
+    const paths = Array.from({ length: 10_050 }, (_, i) => `pkg${i % 37}/${i % 5 === 0 ? 'src/' : ''}module${i}.${['ts', 'js', 'md'][i % 3]}`).concat(AWKWARD_PATHS);
+    index = new SqliteIndexStore({ file: ':memory:' });
+    await index.ensureReady();
+    await seedRepository(index, { id: 8, fullName: 'o/paged', files: Object.fromEntries(paths.map((p) => [p, '\n'])) });
+    const snapshot = { repositoryId: 8, ref: 'refs/heads/main', generation: 1 };
+    const catalogue = await loadCatalogue(index, snapshot, { maxFiles: 100_000 });
+    expect(catalogue?.size).toBe(paths.length);
+    for (const query of ['pkg3/module9999.ts', 'module10049', 'src/module5.md', '\u{1F600}.md']) {
+      const request = { ...suggestQuery(query), limit: 20 };
+      expect({ query, candidates: catalogue!.candidates(request) }).toEqual({ query, candidates: await index.suggestCandidates(snapshot, request) });
+    }
+    for (const depth of [1, 2]) {
+      const scope = { ...snapshot, folder: '', depth };
+      expect(catalogue!.listFolders(scope)).toEqual(await index.listFolders(scope));
+    }
+    expect(await loadCatalogue(index, snapshot, { maxFiles: 10_049 })).toBeNull();
   });
 
   test('code point order: a character above U+FFFF sorts after U+FF01, as in UTF-8', () => {
