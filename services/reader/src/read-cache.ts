@@ -283,7 +283,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
   /**
    * The loaded catalogue of a ref's current snapshot, else null (and its load started, unless the ref was loaded less
    * than everyMs ago). A file listing (`forFiles`) also has the summaries of its files loaded, once the catalogue is:
-   * a session that only suggests or lists folders never pays for them (on a large repository, ten times the paths' load).
+   * a session that only suggests never pays for them (on a large repository, ten times the load of the paths).
    */
   const catalogueOf = (snapshot: Snapshot, forFiles = false): PathCatalogue | null => {
     working(snapshot.repositoryId);
