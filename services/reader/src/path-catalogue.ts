@@ -321,18 +321,19 @@ export async function loadCatalogue(
   const { total } = await index.listFiles(everyFile(snapshot), null, 0);
   if (total > maxFiles) return null;
   const catalogue = new PathCatalogue();
-  for (let page = firstPage; ;) {
-    const entries = await page;
+  for (let page: Promise<VisibleEntry[]> | null = firstPage; page !== null;) {
+    const entries: VisibleEntry[] = await page;
+    await queuedCallsFirst();
+    if (!stillWanted()) return null;
+    // The next page is asked for before this one is added: the engine reads while the reader builds.
+    page = entries.length < PATHS_PAGE ? null : index.visibleEntries(snapshot, (entries[entries.length - 1] as VisibleEntry).path, PATHS_PAGE);
+    page?.catch(() => undefined);
     // A page of 10,000 paths takes 50-90 ms to add: in slices, with the calls waiting run between them.
     for (let at = 0; at < entries.length; at += ADD_SLICE) {
       if (at > 0) await queuedCallsFirst();
       catalogue.add(entries.slice(at, at + ADD_SLICE));
     }
     if (catalogue.size > maxFiles) return null;
-    if (entries.length < PATHS_PAGE) break;
-    await queuedCallsFirst();
-    if (!stillWanted()) return null;
-    page = index.visibleEntries(snapshot, (entries[entries.length - 1] as VisibleEntry).path, PATHS_PAGE);
   }
   const paths = await retired;
   if (paths.length <= RETIRED_MOST) catalogue.knowRetired(paths);
