@@ -28,7 +28,10 @@ export function extensionOf(name: string): string {
 }
 
 export function depthOf(path: string): number {
-  return path === '' ? 0 : path.split('/').length;
+  if (path === '') return 0;
+  let depth = 1;
+  for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) depth += 1;
+  return depth;
 }
 
 /**
@@ -55,9 +58,13 @@ export function squashed(text: string): string {
 export function trigramsOf(text: string): string[] {
   const padded = `^${squashed(text)}$`;
   const grams = new Set<string>();
-  const chars = [...padded];
-  for (let i = 0; i + 3 <= chars.length; i += 1) grams.add(chars.slice(i, i + 3).join(''));
-  if (chars.length < 3) grams.add(padded);
+  // Trigrams of code points; a name without surrogates (nearly all) has one unit a code point
+  // and is sliced as it is, without an array of its characters (a catalogue takes the
+  // trigrams of every name of a repository while it loads).
+  const chars = /[\uD800-\uDFFF]/.test(padded) ? [...padded] : null;
+  const length = chars === null ? padded.length : chars.length;
+  for (let i = 0; i + 3 <= length; i += 1) grams.add(chars === null ? padded.slice(i, i + 3) : chars.slice(i, i + 3).join(''));
+  if (length < 3) grams.add(padded);
   return [...grams];
 }
 
