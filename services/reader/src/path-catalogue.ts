@@ -30,6 +30,8 @@ export class PathCatalogue {
   private readonly blobShas: string[] = [];
   private readonly summaries: FileSummary[] = [];
   private readonly paths: string[] = [];
+  /** Each file's depth while the catalogue is built (fileDepths once sealed). */
+  private readonly depths: number[] = [];
   private readonly pathLowers: string[] = [];
   /** Files by term, growing while the catalogue is built, packed into typed arrays when it is sealed. */
   private byName: Postings = new Map();
@@ -61,11 +63,14 @@ export class PathCatalogue {
       const name = nameOf(path);
       this.blobShas.push(blobSha);
       this.paths.push(path);
-      this.deepestFile = Math.max(this.deepestFile, depthOf(path));
-      for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+      // Each folder above the file, counted; the file's depth is one more than their number.
+      let depth = 1;
+      for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1), depth += 1) {
         const folder = path.slice(0, slash);
         this.filesUnder.set(folder, (this.filesUnder.get(folder) ?? 0) + 1);
       }
+      this.depths.push(depth);
+      this.deepestFile = Math.max(this.deepestFile, depth);
       this.pathLowers.push(path.toLowerCase());
       post(this.byName, name.toLowerCase(), at);
       for (const gram of trigramsOf(name)) post(this.byTrigram, gram, at);
@@ -115,7 +120,7 @@ export class PathCatalogue {
     this.scores = new Int32Array(this.paths.length);
     this.folders = [...this.filesUnder.keys()].sort(compareCodePoints);
     this.folderDepths = Int32Array.from(this.folders, depthOf);
-    this.fileDepths = Int32Array.from(this.paths, depthOf);
+    this.fileDepths = Int32Array.from(this.depths);
     this.sealed = true;
     return this;
   }
@@ -285,6 +290,11 @@ const RETIRED_MOST = 10_000;
 
 /** Before each page, the calls queued behind a load run first: an in-process index answers synchronously, and a load would otherwise hold the event loop from the reads (and from the call that started it). */
 const queuedCallsFirst = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Whether a load is still wanted once the calls queued behind it have run. */
+const stillWantedAfterQueuedCalls = async (stillWanted: () => boolean): Promise<boolean> => {
+  await queuedCallsFirst();
+  return stillWanted();
+};
 
 export interface CatalogueLoad {
   /** Past this many files, no catalogue (null). */
@@ -311,8 +321,7 @@ export async function loadCatalogue(
   snapshot: Snapshot,
   { maxFiles, stillWanted = () => true }: CatalogueLoad,
 ): Promise<PathCatalogue | null> {
-  await queuedCallsFirst();
-  if (!stillWanted()) return null;
+  if (!(await stillWantedAfterQueuedCalls(stillWanted))) return null;
   const firstPage = index.visibleEntries(snapshot, null, PATHS_PAGE);
   const retired = index.retiredPaths(snapshot, RETIRED_MOST + 1);
   // Answers not waited for must not end as unhandled rejections.
@@ -323,8 +332,7 @@ export async function loadCatalogue(
   const catalogue = new PathCatalogue();
   for (let page: Promise<VisibleEntry[]> | null = firstPage; page !== null;) {
     const entries: VisibleEntry[] = await page;
-    await queuedCallsFirst();
-    if (!stillWanted()) return null;
+    if (!(await stillWantedAfterQueuedCalls(stillWanted))) return null;
     // The next page is asked for before this one is added: the engine reads while the reader builds.
     page = entries.length < PATHS_PAGE ? null : index.visibleEntries(snapshot, (entries[entries.length - 1] as VisibleEntry).path, PATHS_PAGE);
     page?.catch(() => undefined);
@@ -347,8 +355,7 @@ export async function loadCatalogue(
 export async function loadSummaries(index: Pick<IndexStore, 'listFiles'>, catalogue: PathCatalogue, snapshot: Snapshot, stillWanted: () => boolean = () => true): Promise<boolean> {
   let after: string | null = null;
   while (!catalogue.listsFiles) {
-    await queuedCallsFirst();
-    if (!stillWanted()) return false;
+    if (!(await stillWantedAfterQueuedCalls(stillWanted))) return false;
     const { files } = await index.listFiles(everyFile(snapshot), after, SUMMARIES_PAGE);
     if (files.length === 0 || !catalogue.addSummaries(files)) return false;
     after = (files[files.length - 1] as FileSummary).path;

@@ -302,13 +302,14 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       }
       if (now() - last.at < plan.everyMs) return null;
     }
-    const entry: CatalogueEntry = { key, at: now(), ready: null, listed: forFiles, summarising: false, stillWanted: () => catalogues.get(ref) === entry && keyOf(snapshot) === key };
+    const mine = () => catalogues.get(ref) === entry;
+    const entry: CatalogueEntry = { key, at: now(), ready: null, listed: forFiles, summarising: false, stillWanted: () => mine() && keyOf(snapshot) === key };
     catalogues.set(ref, entry);
     if (catalogues.size > 1_000) catalogues.delete(catalogues.keys().next().value as string);
     const ended = loadStarted('catalogue', snapshot);
     void loadCatalogue(index, snapshot, { maxFiles: plan.maxFiles, stillWanted: entry.stillWanted }).then(
       (catalogue) => {
-        if (catalogues.get(ref) !== entry) return ended('stopped');
+        if (!mine()) return ended('stopped');
         entry.ready = catalogue;
         // Within the budget: the refs used least recently give way.
         let total = 0;
@@ -323,7 +324,7 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       },
       // Nothing is lost: suggestions ask the index, as without a catalogue; a later call may load it again.
       () => {
-        if (catalogues.get(ref) === entry) catalogues.delete(ref);
+        if (mine()) catalogues.delete(ref);
         ended('failed');
       },
     );
