@@ -3,12 +3,14 @@
  * files that could not be searched, and contents by path. The model says which visible
  * files hold every trigram a plan asks for; adapters must answer exactly those.
  */
-import { contentTrigrams, type FileDocument } from '@gitdex/contracts';
+import { contentTrigrams, foldText, type FileDocument } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, Snapshot } from '@gitdex/ports';
 import { MAIN, makeFile, put, retire, retired, visible } from './index-store.fixtures';
 import type { ConformanceContext } from './index-store.cases';
 
 const sub = (text: string): ContentPlan => ({ op: 'substring', text });
+/** A substring needed in its exact case: its hump trigrams are asked for too. */
+const cased = (text: string): ContentPlan => ({ op: 'substring', text: foldText(text), cased: text });
 const and = (...of: ContentPlan[]): ContentPlan => ({ op: 'and', of });
 const or = (...of: ContentPlan[]): ContentPlan => ({ op: 'or', of });
 const ALL: ContentPlan = { op: 'all' };
@@ -19,7 +21,7 @@ function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
     case 'all':
       return true;
     case 'substring':
-      return contentTrigrams(plan.text).every((t) => trigrams.has(t));
+      return contentTrigrams(plan.cased ?? plan.text).every((t) => trigrams.has(t));
     case 'and':
       return plan.of.every((p) => selects(p, trigrams));
     case 'or':
@@ -60,6 +62,8 @@ export function describeContentCases(ctx: ConformanceContext): void {
         file('assets/logo.png', null, { flags: { binary: true, vendored: false, generated: false, tooLarge: false }, size: 2048 }),
         file('data/huge.json', null, { flags: { binary: false, vendored: false, generated: false, tooLarge: true }, size: 5_000_000 }),
         file('empty.txt', ''),
+        // Every folded trigram of retryAfterMs and HttpServer, none of their humps.
+        file('src/lower.ts', 'const httpserver = "retryafterms"; // HTTPSERVER\n'),
       ];
       const old = file('src/old.ts', 'const legacyMarker = "createClient";\n');
       const later = file('src/later.ts', 'export const freshLine = "pushed a second ago";\n', { fromGeneration: 3 });
@@ -80,6 +84,8 @@ export function describeContentCases(ctx: ConformanceContext): void {
       ['quotes and punctuation', sub('("\\"")')],
       ['Unicode', sub('café')],
       ['nothing', sub('qqqxxqq')],
+      ['a literal in its case', cased('retryAfterMs')],
+      ['literals in their case, and and or', or(and(cased('HttpServer'), sub('todo')), cased('createClient'))],
       ['every file with content', ALL],
       ['an empty and', and()],
     ];
@@ -89,6 +95,13 @@ export function describeContentCases(ctx: ConformanceContext): void {
         const scope = { includeGenerated: false, afterPath: null, limit: 100 };
         expect(paths(await ctx.store().searchCandidates(at(id, generation), plan, scope))).toEqual(expectedCandidates(docs, at(id, generation), plan, scope));
       }
+    });
+
+    it('asks for the humps of a literal in its case: a file with its folded trigrams only is no candidate', async () => {
+      const scope = { includeGenerated: false, afterPath: null, limit: 100 };
+      expect(paths(await ctx.store().searchCandidates(at(id, 1), sub('httpserver'), scope))).toEqual(['src/Upper.ts', 'src/lower.ts']);
+      expect(paths(await ctx.store().searchCandidates(at(id, 1), cased('HttpServer'), scope))).toEqual(['src/Upper.ts']);
+      expect(paths(await ctx.store().searchCandidates(at(id, 1), cased('retryAfterMs'), scope))).toEqual(['src/client.ts', 'src/retry.ts']);
     });
 
     it('filters by language and by vendored/generated, and pages in path order', async () => {

@@ -1,4 +1,18 @@
-import { contentTrigramCodes, contentTrigrams, contentTrigramWords, foldText, trigramOfCode, trigramWordOfCode } from '@gitdex/contracts';
+import fc from 'fast-check';
+import { contentTrigramCodes, contentTrigrams, contentTrigramWords, foldText, isHumpTrigramCode, queryTrigramCodes, trigramOfCode, trigramWordOfCode } from '@gitdex/contracts';
+
+/** The definition of a hump trigram: all ASCII, a lower-case letter right before an upper-case one. */
+const isHump = (trigram: string) => [...trigram].every((unit) => unit.charCodeAt(0) < 0x80) && /[a-z][A-Z]/.test(trigram);
+
+/** Trigrams of a text by position, leaving out those with a line break or a surrogate half. */
+function trigramsAt(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= text.length; i += 1) {
+    const trigram = text.slice(i, i + 3);
+    if (!/[\n\ud800-\udfff]/.test(trigram)) out.push(trigram);
+  }
+  return out;
+}
 
 /** Strings of every kind of unit the fold and the encoding treat apart. */
 const SAMPLES = [
@@ -27,16 +41,40 @@ describe('content trigram codes and words', () => {
     }
   });
 
-  it('match the trigrams of the folded text, leaving out those with a line break or a surrogate half', () => {
-    for (const text of SAMPLES) {
-      const folded = foldText(text);
-      const expected = new Set<string>();
-      for (let i = 0; i + 3 <= folded.length; i += 1) {
-        const trigram = folded.slice(i, i + 3);
-        if (!/[\n\ud800-\udfff]/.test(trigram)) expected.add(trigram);
-      }
+  it('match the trigrams of the folded text and the hump trigrams of the text, leaving out those with a line break or a surrogate half', () => {
+    for (const text of [...SAMPLES, 'hasError isIteratorStart XMLHttpRequest aB\ncD', 'retryAfterMs\u212AelvinÉcole']) {
+      const expected = new Set([...trigramsAt(foldText(text)), ...trigramsAt(text).filter(isHump)]);
       expect(new Set(contentTrigrams(text))).toEqual(expected);
+      for (const code of contentTrigramCodes(text)) expect(isHumpTrigramCode(code)).toBe(isHump(trigramOfCode(code)));
     }
+    expect(contentTrigrams('hasError')).toEqual(['has', 'ase', 'asE', 'ser', 'sEr', 'err', 'rro', 'ror']);
+  });
+
+  it('hold every trigram a query asks for, in its case or folded, in the terms of any text that contains it', () => {
+    const units = fc.constantFrom('a', 'b', 'E', 'R', 'r', '_', ' ', '\n', 'é', 'É', '\u212A', 'k', '\uD800', '日');
+    fc.assert(
+      fc.property(fc.string({ unit: units, maxLength: 40 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 30 }), (text, from, length, most) => {
+        const start = text.length === 0 ? 0 : from % text.length;
+        const piece = text.slice(start, start + (length % 20));
+        const held = new Set(contentTrigramCodes(text));
+        for (const query of [piece, foldText(piece)]) {
+          const asked = queryTrigramCodes(query, most);
+          expect(asked.length).toBeLessThanOrEqual(most);
+          for (const code of asked) expect(held.has(code)).toBe(true);
+        }
+        // A folded query has no humps: a case-insensitive search never asks for one.
+        expect(queryTrigramCodes(foldText(piece), 30).some(isHumpTrigramCode)).toBe(false);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('ask for the humps of a query first, up to half of the terms, and spread the folded ones over the rest', () => {
+    const asked = queryTrigramCodes('AbstractMethodHasImplementation', 24).map(trigramOfCode);
+    expect(asked).toHaveLength(24);
+    expect(asked.filter((t) => isHump(t))).toEqual(['ctM', 'tMe', 'odH', 'dHa', 'asI', 'sIm']);
+    expect(asked.slice(6).every((t) => t === t.toLowerCase())).toBe(true);
+    expect(queryTrigramCodes('hasError', 2).map(trigramOfCode)).toEqual(['asE', 'has']);
   });
 
   it('never give two trigrams the same word', () => {

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { compareCodePoints, contentTrigrams, type FileDocument, type FileFlags } from '@gitdex/contracts';
+import { compareCodePoints, contentTrigrams, queryTrigramCodes, trigramOfCode, type FileDocument, type FileFlags } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount } from '@gitdex/ports';
 import { MAX_PAGE, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';
@@ -7,7 +7,7 @@ import { visibleFilter } from './queries';
 
 type Query = estypes.QueryDslQueryContainer;
 
-/** Trigrams of one substring used in a query: a spread subset is as correct (weaker) and keeps the query small. */
+/** Trigrams of one substring used in a query (contracts' queryTrigramCodes). */
 const MAX_TRIGRAMS_PER_SUBSTRING = 24;
 // Contents are read as whole _source documents: asking for some fields of it makes
 // Elasticsearch parse and rebuild every document (2–4× the time of the whole source for
@@ -29,19 +29,13 @@ export function withContentTrigrams(doc: FileDocument): FileDocument & { content
   return doc.content !== null ? { ...doc, contentTrigrams: [HAS_CONTENT, ...contentTrigrams(doc.content)] } : doc;
 }
 
-function spread<T>(items: T[], most: number): T[] {
-  if (items.length <= most) return items;
-  const step = (items.length - 1) / (most - 1);
-  return Array.from({ length: most }, (_, i) => items[Math.round(i * step)] as T);
-}
-
 /** The plan as a filter; null means "no constraint" (every file with content). */
 export function planQuery(plan: ContentPlan): Query | null {
   switch (plan.op) {
     case 'all':
       return null;
     case 'substring': {
-      const trigrams = spread(contentTrigrams(plan.text), MAX_TRIGRAMS_PER_SUBSTRING);
+      const trigrams = queryTrigramCodes(plan.cased ?? plan.text, MAX_TRIGRAMS_PER_SUBSTRING).map(trigramOfCode);
       if (trigrams.length === 0) return null;
       return { bool: { filter: trigrams.map((trigram) => ({ term: { contentTrigrams: trigram } })) } };
     }

@@ -12,8 +12,13 @@ import type { estypes } from '@elastic/elasticsearch';
  * Version 2 adds `contentTrigrams` (contracts/content-terms, for search_code): indexed
  * only, and left out of _source, so it costs postings and nothing else. Whatever copies
  * documents from _source (reindex, discardAfter) derives it again from the content.
+ *
+ * Version 3 has the same fields; `contentTrigrams` also holds the hump trigrams of the
+ * content in their case (contracts/content-terms). A case-sensitive search asks for them,
+ * so a version 2 index (without them) would miss files: `reindex('files', 3)` derives the
+ * terms again from each document's content.
  */
-export const FILES_MAPPING_VERSION = 2;
+export const FILES_MAPPING_VERSION = 3;
 export const REPOS_MAPPING_VERSION = 1;
 
 export type IndexKind = 'files' | 'repos';

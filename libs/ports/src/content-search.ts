@@ -2,11 +2,13 @@ import type { FileDocument, FileFlags } from '@gitdex/contracts';
 
 /**
  * What a file's content must contain for a search to possibly match it: a boolean formula
- * over substrings, folded with contracts' foldText and each at least 3 units long. Adapters
- * turn it into index terms (trigrams, or a trigram full-text index); a file it selects is
- * only a candidate — the service verifies every candidate on its content.
+ * over substrings, folded with contracts' foldText and each at least 3 units long. A
+ * substring the search needs in its exact case also gives it as `cased` (whose fold is
+ * `text`): adapters then ask for its hump trigrams too. Adapters turn the plan into index
+ * terms (contracts' queryTrigramCodes); a file it selects is only a candidate — the service
+ * verifies every candidate on its content.
  */
-export type ContentPlan = { op: 'all' } | { op: 'substring'; text: string } | { op: 'and' | 'or'; of: ContentPlan[] };
+export type ContentPlan = { op: 'all' } | { op: 'substring'; text: string; cased?: string } | { op: 'and' | 'or'; of: ContentPlan[] };
 
 export interface ContentScope {
   /** Only files of this language (as the index stores it), when given. */

@@ -1,9 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { contentTrigramCodes, trigramWordOfCode, type FileFlags } from '@gitdex/contracts';
+import { queryTrigramCodes, trigramWordOfCode, type FileFlags } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount } from '@gitdex/ports';
 
 const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
-/** Trigrams of one substring used in a MATCH: a spread subset is as correct (weaker) and keeps the expression small. */
+/** Trigrams of one substring used in a MATCH (contracts' queryTrigramCodes). */
 const MAX_TRIGRAMS_PER_SUBSTRING = 24;
 
 interface CandidateRow {
@@ -12,12 +12,6 @@ interface CandidateRow {
   language: string | null;
   size: number;
   summary: string;
-}
-
-function spread<T>(items: T[], most: number): T[] {
-  if (items.length <= most) return items;
-  const step = (items.length - 1) / (most - 1);
-  return Array.from({ length: most }, (_, i) => items[Math.round(i * step)] as T);
 }
 
 /**
@@ -31,7 +25,7 @@ export function matchExpression(plan: ContentPlan): string | null {
     case 'all':
       return null;
     case 'substring': {
-      const trigrams = spread(contentTrigramCodes(plan.text), MAX_TRIGRAMS_PER_SUBSTRING);
+      const trigrams = queryTrigramCodes(plan.cased ?? plan.text, MAX_TRIGRAMS_PER_SUBSTRING);
       return trigrams.length === 0 ? null : `(${trigrams.map(trigramWordOfCode).join(' AND ')})`;
     }
     case 'and': {

@@ -3,7 +3,7 @@ import { contentTrigramWords } from '@gitdex/contracts';
 import { RAW_BYTES_DDL } from './raw-bytes';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
-export const INDEX_SCHEMA_VERSION = 3;
+export const INDEX_SCHEMA_VERSION = 4;
 
 /**
  * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
@@ -26,6 +26,8 @@ export const INDEX_SCHEMA_VERSION = 3;
  *   `file_bodies` only) and without positions (detail=none): it answers "holds these
  *   trigrams", the service verifies. Version 2 ran FTS5's own `trigram` tokenizer over the
  *   whole text: 1.7x slower to write, and folded case by SQLite's rules, not the planner's.
+ *   Version 4 adds the hump trigrams of each content in their case (contracts/content-terms),
+ *   which case-sensitive searches ask for: an older file's content index is built again.
  *
  * Derived rows are removed by primary key using the ancestors/tokens/trigrams stored
  * with the file, so no secondary index on `fid` slows down bulk writes.
@@ -146,8 +148,9 @@ export function ensureSchema(db: Database): void {
     if (found > INDEX_SCHEMA_VERSION) {
       throw new Error(`index file has schema version ${found}, this build understands up to ${INDEX_SCHEMA_VERSION}`);
     }
-    // Version 1 files have no content index, version 2 files one of another form: build it from the stored contents.
-    if (found === 1 || found === 2) rebuildContentIndex(db);
+    // Version 1 files have no content index, versions 2 and 3 one of another form (3: without
+    // the hump trigrams): build it from the stored contents.
+    if (found >= 1 && found <= 3) rebuildContentIndex(db);
     if (found < INDEX_SCHEMA_VERSION) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));
     }

@@ -16,7 +16,11 @@ const MAX_EXACT = 16;
 const MAX_PLAN_NODES = 200;
 
 interface Info {
-  /** Every string the piece can match (folded), when few; null when unknown or many. */
+  /**
+   * Every string the piece can match, when few; null when unknown or many. Folded where the
+   * pattern is case-insensitive, as written where it is case-sensitive: a plan of strings
+   * all written in their case (no part of the pattern case-insensitive) asks for their humps.
+   */
   exact: Set<string> | null;
   /** What a match of the piece implies about the content, when exact is null. */
   match: ContentPlan;
@@ -41,7 +45,20 @@ function or(parts: ContentPlan[]): ContentPlan {
 function planOfStrings(strings: Set<string>): ContentPlan {
   const list = [...strings];
   if (list.some((s) => s.length < 3)) return ALL;
-  return or(list.map((text) => ({ op: 'substring', text })));
+  return or(list.map((text) => ({ op: 'substring', text: foldText(text), cased: text })));
+}
+
+/** The plan without its `cased` strings: what a pattern with a case-insensitive part may ask for. */
+function folded(plan: ContentPlan): ContentPlan {
+  switch (plan.op) {
+    case 'all':
+      return plan;
+    case 'substring':
+      return { op: 'substring', text: plan.text };
+    case 'and':
+    case 'or':
+      return { op: plan.op, of: plan.of.map(folded) };
+  }
 }
 
 const planOf = (info: Info): ContentPlan => (info.exact ? planOfStrings(info.exact) : info.match);
@@ -85,7 +102,8 @@ function unsafeWhenFolding(unit: number): boolean {
 }
 
 function charInfo(unit: number, caseInsensitive: boolean): Info {
-  if (caseInsensitive && unsafeWhenFolding(unit)) return anyInfo();
+  if (!caseInsensitive) return { exact: new Set([String.fromCharCode(unit)]), match: ALL };
+  if (unsafeWhenFolding(unit)) return anyInfo();
   return { exact: new Set([String.fromCharCode(foldUnit(unit))]), match: ALL };
 }
 
@@ -94,6 +112,8 @@ class Unsupported extends Error {}
 /** A recursive-descent reader of RE2 syntax, enough to plan; anything it does not know means "any". */
 class Planner {
   private i = 0;
+  /** Whether some part of the pattern is case-insensitive: its strings are then folded in part, and only their folds are asked for. */
+  foldsCase = false;
   constructor(
     private readonly src: string,
     private caseInsensitive: boolean,
@@ -167,7 +187,11 @@ class Planner {
     this.i += 1;
     if (c === '.') return anyInfo();
     if (c === '^' || c === '$') return emptyInfo();
-    const unit = c.charCodeAt(0);
+    return this.char(c.charCodeAt(0));
+  }
+
+  private char(unit: number): Info {
+    if (this.caseInsensitive) this.foldsCase = true;
     return charInfo(unit, this.caseInsensitive);
   }
 
@@ -206,7 +230,7 @@ class Planner {
       const end = rest.indexOf('\\E');
       const text = end < 0 ? rest.slice(1) : rest.slice(1, end);
       this.i += 2 + text.length + (end < 0 ? 0 : 2);
-      return concat([emptyInfo(), ...Array.from({ length: text.length }, (_, k) => charInfo(text.charCodeAt(k), this.caseInsensitive))]);
+      return concat([emptyInfo(), ...Array.from({ length: text.length }, (_, k) => this.char(text.charCodeAt(k)))]);
     }
     if ('bBAz'.includes(c)) {
       this.i += 2;
@@ -220,7 +244,7 @@ class Planner {
     const simple: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13, a: 7 };
     if (c in simple) {
       this.i += 2;
-      return charInfo(simple[c] as number, this.caseInsensitive);
+      return this.char(simple[c] as number);
     }
     if (c === 'x') {
       const m = /^x(\{([0-9a-fA-F]+)\}|([0-9a-fA-F]{2}))/.exec(rest);
@@ -228,12 +252,12 @@ class Planner {
       this.i += 1 + m[0].length;
       const code = parseInt(m[2] ?? m[3] ?? '0', 16);
       if (code > 0xffff) return anyInfo();
-      return charInfo(code, this.caseInsensitive);
+      return this.char(code);
     }
     if (/[0-7]/.test(c)) {
       const m = /^[0-7]{1,3}/.exec(rest) as RegExpExecArray;
       this.i += 1 + m[0].length;
-      return charInfo(parseInt(m[0], 8), this.caseInsensitive);
+      return this.char(parseInt(m[0], 8));
     }
     if (/[A-Za-z]/.test(c)) {
       // \d \w \s \C and friends: a class of many characters.
@@ -241,7 +265,7 @@ class Planner {
       return anyInfo();
     }
     this.i += 2;
-    return charInfo(c.charCodeAt(0), this.caseInsensitive);
+    return this.char(c.charCodeAt(0));
   }
 
   /** A bracket class: the set of its characters when it is small and plain, else any. */
@@ -277,12 +301,14 @@ class Planner {
     if (this.peek() !== ']') throw new Unsupported(`unclosed class at ${start}`);
     this.i += 1;
     if (negated || !plain || chars.size === 0) return anyInfo();
-    const folded = new Set<string>();
+    if (this.caseInsensitive) this.foldsCase = true;
+    const units = new Set<string>();
     for (const u of chars) {
-      if (this.caseInsensitive && unsafeWhenFolding(u)) return anyInfo();
-      folded.add(String.fromCharCode(foldUnit(u)));
+      if (!this.caseInsensitive) units.add(String.fromCharCode(u));
+      else if (unsafeWhenFolding(u)) return anyInfo();
+      else units.add(String.fromCharCode(foldUnit(u)));
     }
-    return folded.size <= MAX_EXACT ? { exact: folded, match: ALL } : anyInfo();
+    return units.size <= MAX_EXACT ? { exact: units, match: ALL } : anyInfo();
   }
 
   /** One character of a class, or null for an escape that stands for many (\d, \pL...). */
@@ -303,9 +329,9 @@ function size(plan: ContentPlan): number {
   return plan.op === 'and' || plan.op === 'or' ? 1 + plan.of.reduce((n, p) => n + size(p), 0) : 1;
 }
 
-/** The plan of a literal: its fold, split where case-insensitive folding could disagree with the index. */
+/** The plan of a literal: its fold (and, case-sensitive, the text itself), split where case-insensitive folding could disagree with the index. */
 function literalPlan(text: string, caseInsensitive: boolean): ContentPlan {
-  if (!caseInsensitive) return text.length >= 3 ? { op: 'substring', text: foldText(text) } : ALL;
+  if (!caseInsensitive) return text.length >= 3 ? { op: 'substring', text: foldText(text), cased: text } : ALL;
   const pieces: string[] = [];
   let current = '';
   for (let i = 0; i < text.length; i += 1) {
@@ -323,7 +349,9 @@ export function planQuery(query: string, regex: boolean, caseSensitive: boolean)
   if (!regex) return literalPlan(query, !caseSensitive);
   let plan: ContentPlan;
   try {
-    plan = planOf(new Planner(query, !caseSensitive).run());
+    const planner = new Planner(query, !caseSensitive);
+    plan = planOf(planner.run());
+    if (planner.foldsCase) plan = folded(plan);
   } catch (error) {
     if (error instanceof Unsupported) return ALL;
     throw error;

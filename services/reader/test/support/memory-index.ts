@@ -319,7 +319,7 @@ function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
     case 'all':
       return true;
     case 'substring':
-      return contentTrigrams(plan.text).every((t) => trigrams.has(t));
+      return contentTrigrams(plan.cased ?? plan.text).every((t) => trigrams.has(t));
     case 'and':
       return plan.of.every((p) => selects(p, trigrams));
     case 'or':
