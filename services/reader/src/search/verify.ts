@@ -37,9 +37,9 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
   }
   // The regex engine (re2js, in JavaScript) is the slow part: what the query's plan requires,
   // looked for with indexOf, rules out the file, then each line, before the regex is tried.
-  const lowered = requires === null ? null : lowerForAsciiTerms(content);
-  if (requires !== null && !requires(lowered as string)) return none;
-  const lineFilter = lowered !== null && lowered.length === content.length ? lowered : null;
+  const seen = requires === null ? null : requires.cased ? content : lowerForAsciiTerms(content);
+  if (requires !== null && !requires.test(seen as string)) return none;
+  const lineFilter = seen !== null && seen.length === content.length ? seen : null;
   // test() runs RE2's DFA (no submatch positions): far cheaper than find() on text that does
   // not match, but a pass over the whole file; lines the requirement filters cost less.
   if (lineFilter === null && query.wholeFilePrefilter && !query.re.test(content)) return none;
@@ -57,7 +57,7 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
     }
     const newline = content.indexOf('\n', start);
     const end = newline < 0 ? content.length : newline;
-    if (lineFilter !== null && !(requires as Requirement)(lineFilter.slice(start, end))) {
+    if (lineFilter !== null && !(requires as Requirement).test(lineFilter.slice(start, end))) {
       start = end + 1;
       continue;
     }

@@ -94,9 +94,12 @@ describe('search verification fast paths find exactly what RE2 finds', () => {
     const requires = requirementOf(planQuery(compiled.text, true, true));
     expect(requires).not.toBeNull();
     const test = jest.spyOn(compiled.re, 'test');
-    const content = ['const a = 1;', 'function make(x) { throw Error; }', 'return x;', 'function fooError(', 'throw new Error(e);'].join('\n');
+    // A case-sensitive query's requirement is of its strings in their case, on the text as it is.
+    expect(requires?.cased).toBe(true);
+    const content = ['const a = 1;', 'function make(x) { throw Error; }', 'return x;', 'function fooError(', 'throw new Error(e);', 'function fooerror('].join('\n');
     expect(findHits(content, compiled, 10, never, requires).lines.map((l) => l.line)).toEqual([4]);
-    // Only line 4, the one line holding both "function" and "error(".
+    // Only line 4, the one line holding both "function" and "Error(" (line 6 has "error(", not "Error(").
     expect(test).toHaveBeenCalledTimes(1);
+    expect(requirementOf(planQuery(compiled.text, true, false))?.cased).toBe(false);
   });
 });
