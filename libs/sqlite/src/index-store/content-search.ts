@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { queryTrigramCodes, trigramWordOfCode, type FileFlags } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount } from '@gitdex/ports';
+import { UNSEARCHABLE_FILE } from './schema';
 
 const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
 /** Trigrams of one substring used in a MATCH (contracts' queryTrigramCodes). */
@@ -68,13 +69,14 @@ export function prepareContentStatements(db: Database): ContentStatements {
     anyContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f JOIN file_bodies b ON b.fid = f.fid
       WHERE ${SCOPE_FILTER} AND b.content IS NOT NULL
       ORDER BY f.path, f.from_gen LIMIT @limit`),
+    // UNSEARCHABLE_FILE is the partial index's condition, shared: SQLite uses a partial index only for a query whose WHERE holds it.
     unsearchable: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
-      WHERE ${SCOPE_FILTER} AND f.kind = 'file' AND (f.summary ->> '$.flags.binary' = 1 OR f.summary ->> '$.flags.tooLarge' = 1)
+      WHERE ${SCOPE_FILTER} AND ${UNSEARCHABLE_FILE}
       ORDER BY f.path, f.from_gen LIMIT @limit`),
     countUnsearchable: db.prepare<Params, UnsearchableCount>(`SELECT
         coalesce(sum(f.summary ->> '$.flags.binary' = 1), 0) AS binary,
         coalesce(sum(f.summary ->> '$.flags.binary' = 0 AND f.summary ->> '$.flags.tooLarge' = 1), 0) AS tooLarge
-      FROM files f WHERE ${SCOPE_FILTER} AND f.kind = 'file'`),
+      FROM files f WHERE ${SCOPE_FILTER} AND ${UNSEARCHABLE_FILE}`),
     contents: db.prepare<Params, FileContent>(`SELECT f.path AS path, b.content AS content FROM files f JOIN file_bodies b ON b.fid = f.fid
       WHERE f.scope_id = @s AND ${VISIBLE_F} AND f.path IN (SELECT value FROM json_each(@paths)) ORDER BY f.path`),
   };

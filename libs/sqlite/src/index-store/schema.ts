@@ -36,6 +36,14 @@ const CONTENT_INDEX_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS file_text USING ft
   words, content='', contentless_delete=1, detail=none, tokenize='ascii'
 );`;
 
+/**
+ * The files search_code could not search (binary, or too large to store), as the content
+ * search's queries name them: the partial index files_unsearchable holds only those, so
+ * counting them for a search (every search does) reads a few rows, not every file of the
+ * scope with its JSON summary (166 ms against 6.7 ms for 54,746 files, 2,077 binary).
+ */
+export const UNSEARCHABLE_FILE = `kind = 'file' AND (summary ->> '$.flags.binary' = 1 OR summary ->> '$.flags.tooLarge' = 1)`;
+
 const DDL = `
 CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID, STRICT;
 
@@ -83,6 +91,7 @@ CREATE INDEX IF NOT EXISTS files_by_name ON files (scope_id, name_lower);
 CREATE INDEX IF NOT EXISTS files_by_path_lower ON files (scope_id, path_lower);
 CREATE INDEX IF NOT EXISTS files_for_stats ON files (scope_id, language, category, from_gen, retired_gen, size);
 CREATE INDEX IF NOT EXISTS files_retired ON files (scope_id, retired_gen) WHERE retired_gen IS NOT NULL;
+CREATE INDEX IF NOT EXISTS files_unsearchable ON files (scope_id, path, from_gen) WHERE ${UNSEARCHABLE_FILE};
 
 CREATE TABLE IF NOT EXISTS file_bodies (
   fid INTEGER PRIMARY KEY,
