@@ -314,7 +314,8 @@ function candidateOf(d: FileDocument): ContentCandidate {
   return { path: d.path, blobSha: d.blobSha, language: d.language, flags: d.flags, size: d.size };
 }
 
-function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
+/** Whether a content's terms (contracts' contentTrigrams) hold every trigram the plan asks for, in their case where the plan gives it. */
+export function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
   switch (plan.op) {
     case 'all':
       return true;

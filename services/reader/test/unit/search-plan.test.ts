@@ -4,20 +4,7 @@ import type { ContentPlan } from '@gitdex/ports';
 import { planQuery } from '../../src/search/plan';
 import { compileQuery } from '../../src/search/query';
 import { findHits } from '../../src/search/verify';
-
-/** Whether a content's terms hold what the plan asks for: the substrings' trigrams, in their case where the plan gives it. */
-function selects(plan: ContentPlan, terms: Set<string>): boolean {
-  switch (plan.op) {
-    case 'all':
-      return true;
-    case 'substring':
-      return contentTrigrams(plan.cased ?? plan.text).every((t) => terms.has(t));
-    case 'and':
-      return plan.of.every((p) => selects(p, terms));
-    case 'or':
-      return plan.of.some((p) => selects(p, terms));
-  }
-}
+import { selects } from '../support/memory-index';
 
 /** Every substring of a plan, with its cased form when it has one. */
 function substrings(plan: ContentPlan): { text: string; cased?: string }[] {
