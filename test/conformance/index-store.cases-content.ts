@@ -15,8 +15,12 @@ const and = (...of: ContentPlan[]): ContentPlan => ({ op: 'and', of });
 const or = (...of: ContentPlan[]): ContentPlan => ({ op: 'or', of });
 const ALL: ContentPlan = { op: 'all' };
 
-/** Whether a content holds every trigram the plan asks for (the plans here use short substrings, so no trigram is left out). */
-function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
+/**
+ * The model of a plan: whether a content's terms (contracts' contentTrigrams) hold every
+ * trigram the plan asks for, in their case where it gives one. Adapters ask for a spread subset
+ * of a long substring's trigrams; the plans here use short ones, so no trigram is left out.
+ */
+export function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
   switch (plan.op) {
     case 'all':
       return true;

@@ -56,9 +56,13 @@ function excluded(code: number): boolean {
 const isLowerAscii = (code: number): boolean => code >= 0x61 && code <= 0x7a;
 const isUpperAscii = (code: number): boolean => code >= 0x41 && code <= 0x5a;
 
-/** Whether three raw units make a hump trigram (see above): all ASCII, a lower-case letter right before an upper-case one. */
+/**
+ * Whether three raw ASCII units make a hump trigram (see above): a lower-case letter right
+ * before an upper-case one. The rarer test, upper case, comes first:
+ * this runs on every unit of every file indexed.
+ */
 function isHump(a: number, b: number, c: number): boolean {
-  return (isLowerAscii(a) && isUpperAscii(b)) || (isLowerAscii(b) && isUpperAscii(c));
+  return (isUpperAscii(b) && isLowerAscii(a)) || (isUpperAscii(c) && isLowerAscii(b));
 }
 
 /** Whether a trigram code is a hump trigram's (it holds an upper-case ASCII letter, which no folded trigram does). */
@@ -255,9 +259,9 @@ function spread<T>(items: T[], most: number): T[] {
  * they are the rare ones), folded for a case-insensitive one (it has no humps).
  */
 export function queryTrigramCodes(text: string, most: number): number[] {
-  const codes = contentTrigramCodes(text);
-  const humps = codes.filter(isHumpTrigramCode);
-  const folded = humps.length === 0 ? codes : codes.filter((code) => !isHumpTrigramCode(code));
+  const humps: number[] = [];
+  const folded: number[] = [];
+  for (const code of contentTrigramCodes(text)) (isHumpTrigramCode(code) ? humps : folded).push(code);
   const keptHumps = spread(humps, Math.min(humps.length, Math.floor(most / 2)));
   return [...keptHumps, ...spread(folded, most - keptHumps.length)];
 }

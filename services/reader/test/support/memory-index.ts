@@ -1,3 +1,4 @@
+import { selects } from '../../../../test/conformance/index-store.cases-content';
 import { contentTrigrams, depthOf, type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
 import {
   PortError,
@@ -312,18 +313,4 @@ function cmp(a: string, b: string): number {
 
 function candidateOf(d: FileDocument): ContentCandidate {
   return { path: d.path, blobSha: d.blobSha, language: d.language, flags: d.flags, size: d.size };
-}
-
-/** Whether a content's terms (contracts' contentTrigrams) hold every trigram the plan asks for, in their case where the plan gives it. */
-export function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
-  switch (plan.op) {
-    case 'all':
-      return true;
-    case 'substring':
-      return contentTrigrams(plan.cased ?? plan.text).every((t) => trigrams.has(t));
-    case 'and':
-      return plan.of.every((p) => selects(p, trigrams));
-    case 'or':
-      return plan.of.some((p) => selects(p, trigrams));
-  }
 }

@@ -4,7 +4,7 @@ import type { ContentPlan } from '@gitdex/ports';
 import { planQuery } from '../../src/search/plan';
 import { compileQuery } from '../../src/search/query';
 import { findHits } from '../../src/search/verify';
-import { selects } from '../support/memory-index';
+import { selects } from '../../../../test/conformance/index-store.cases-content';
 
 /** Every substring of a plan, with its cased form when it has one. */
 function substrings(plan: ContentPlan): { text: string; cased?: string }[] {
