@@ -11,7 +11,7 @@
  * 2. the content index's writes alone: a fresh database with only the FTS5 table,
  *    transactions of 500 (the new side computes the words inside the timing);
  * 3. term extraction in TypeScript: the Elasticsearch adapter's distinct trigrams
- *    (contentTrigrams) at BASELINE_COMMIT and now, and the words of the new index.
+ *    (contentTerms) at BASELINE_COMMIT and now, and the words of the new index.
  * Plus the bytes of each content index (dbstat) per byte of content.
  *
  * A micro-benchmark in one process (no engines, no MCP); `npm run bench` measures indexing
@@ -23,7 +23,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { contentTrigramWords, contentTrigrams, type FileDocument } from '@gitdex/contracts';
+import { contentTermWords, contentTerms, type FileDocument } from '@gitdex/contracts';
 import type { FileWrite, IndexStore } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { buildDocument, gitBlobSha } from '@gitdex/indexer';
@@ -163,11 +163,11 @@ async function main() {
       }
       for (const side of order) {
         const file = join(work, `fts-${side}-${run}.sqlite`);
-        fts[side].push(side === 'old' ? ftsWrites(OLD_TABLE, textBatches, (t) => t, file) : ftsWrites(NEW_TABLE, textBatches, contentTrigramWords, file));
+        fts[side].push(side === 'old' ? ftsWrites(OLD_TABLE, textBatches, (t) => t, file) : ftsWrites(NEW_TABLE, textBatches, contentTermWords, file));
         rmSync(file, { force: true });
       }
-      for (const side of order) terms[side].push(extraction(side === 'old' ? baseline.contentTrigrams : contentTrigrams, texts));
-      words.push(extraction(contentTrigramWords, texts));
+      for (const side of order) terms[side].push(extraction(side === 'old' ? baseline.contentTrigrams : contentTerms, texts));
+      words.push(extraction(contentTermWords, texts));
       console.log(`run ${run + 1}/${runs} done`);
     }
   } finally {
@@ -176,7 +176,7 @@ async function main() {
   report(full, docs.length, bytes);
   report(fts, texts.length, bytes);
   report(terms, texts.length, bytes);
-  console.log(`SQLite trigram words (contentTrigramWords): ${median(words).toFixed(0)} ms (runs ${words.map((v) => v.toFixed(0)).join(', ')})`);
+  console.log(`SQLite trigram words (contentTermWords): ${median(words).toFixed(0)} ms (runs ${words.map((v) => v.toFixed(0)).join(', ')})`);
   const perByte = (n: number) => (n / bytes).toFixed(3);
   console.log(`content index bytes per content byte (dbstat): before ${perByte(sizes.old)}, now ${perByte(sizes.now)}; whole file before ${perByte(sizes.oldFile)}, now ${perByte(sizes.nowFile)}`);
 }

@@ -15,8 +15,8 @@ prefix=${PREFIX:-gitdex}
 dir=$(cd "$(dirname "$0")" && pwd)
 
 for file in "$dir"/gitdex-*-v*.json; do
-  template=$(basename "$file" .json)          # gitdex-files-v3
-  index=${prefix}${template#gitdex}           # <prefix>-files-v3: the physical index
+  template=$(basename "$file" .json)          # gitdex-files-v4
+  index=${prefix}${template#gitdex}           # <prefix>-files-v4: the physical index
   alias=${index%-v*}                          # <prefix>-files: what gitdex reads and writes
   sed "s/\"gitdex-/\"${prefix}-/g" "$file" \
     | curl -fsS -X PUT "$url/_index_template/$index" -H 'Content-Type: application/json' --data-binary @- > /dev/null

@@ -3,7 +3,7 @@
  * files that could not be searched, and contents by path. The model says which visible
  * files hold every trigram a plan asks for; adapters must answer exactly those.
  */
-import { contentTrigrams, foldText, type FileDocument } from '@gitdex/contracts';
+import { contentTerms, foldText, type FileDocument } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, Snapshot } from '@gitdex/ports';
 import { MAIN, makeFile, put, retire, retired, visible } from './index-store.fixtures';
 import type { ConformanceContext } from './index-store.cases';
@@ -16,7 +16,7 @@ const or = (...of: ContentPlan[]): ContentPlan => ({ op: 'or', of });
 const ALL: ContentPlan = { op: 'all' };
 
 /**
- * The model of a plan: whether a content's terms (contracts' contentTrigrams) hold every
+ * The model of a plan: whether a content's terms (contracts' contentTerms) hold every
  * trigram the plan asks for, in their case where it gives one. Adapters ask for a spread subset
  * of a long substring's trigrams; the plans here use short ones, so no trigram is left out.
  */
@@ -25,7 +25,7 @@ export function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
     case 'all':
       return true;
     case 'substring':
-      return contentTrigrams(plan.cased ?? plan.text).every((t) => trigrams.has(t));
+      return contentTerms(plan.cased ?? plan.text).every((t) => trigrams.has(t));
     case 'and':
       return plan.of.every((p) => selects(p, trigrams));
     case 'or':
@@ -38,7 +38,7 @@ function expectedCandidates(docs: FileDocument[], snapshot: Snapshot, plan: Cont
     .filter((doc) => doc.content !== null && doc.kind === 'file')
     .filter((doc) => scope.language === undefined || doc.language === scope.language)
     .filter((doc) => scope.includeGenerated || (!doc.flags.vendored && !doc.flags.generated))
-    .filter((doc) => selects(plan, new Set(contentTrigrams(doc.content as string))))
+    .filter((doc) => selects(plan, new Set(contentTerms(doc.content as string))))
     .map((doc) => doc.path)
     .filter((path) => scope.afterPath === null || Buffer.compare(Buffer.from(path), Buffer.from(scope.afterPath)) > 0)
     .slice(0, scope.limit);
@@ -68,6 +68,8 @@ export function describeContentCases(ctx: ConformanceContext): void {
         file('empty.txt', ''),
         // Every folded trigram of retryAfterMs and HttpServer, none of their humps.
         file('src/lower.ts', 'const httpserver = "retryafterms"; // HTTPSERVER\n'),
+        // Every folded trigram and hump trigram of HttpServer (tpS, pSe), not its gram ttpSer.
+        file('src/hump.ts', 'const outpServer = 1; // httpserver\n'),
       ];
       const old = file('src/old.ts', 'const legacyMarker = "createClient";\n');
       const later = file('src/later.ts', 'export const freshLine = "pushed a second ago";\n', { fromGeneration: 3 });
@@ -101,10 +103,12 @@ export function describeContentCases(ctx: ConformanceContext): void {
       }
     });
 
-    it('asks for the humps of a literal in its case: a file with its folded trigrams only is no candidate', async () => {
+    it('asks for the humps and grams of a literal in its case: a file with its folded trigrams, or without its gram, is no candidate', async () => {
       const scope = { includeGenerated: false, afterPath: null, limit: 100 };
-      expect(paths(await ctx.store().searchCandidates(at(id, 1), sub('httpserver'), scope))).toEqual(['src/Upper.ts', 'src/lower.ts']);
+      expect(paths(await ctx.store().searchCandidates(at(id, 1), sub('httpserver'), scope))).toEqual(['src/Upper.ts', 'src/hump.ts', 'src/lower.ts']);
+      // src/hump.ts holds the humps too, not the gram.
       expect(paths(await ctx.store().searchCandidates(at(id, 1), cased('HttpServer'), scope))).toEqual(['src/Upper.ts']);
+      expect(paths(await ctx.store().searchCandidates(at(id, 1), cased('pServer'), scope))).toEqual(['src/Upper.ts', 'src/hump.ts']);
       expect(paths(await ctx.store().searchCandidates(at(id, 1), cased('retryAfterMs'), scope))).toEqual(['src/client.ts', 'src/retry.ts']);
     });
 

@@ -1,17 +1,27 @@
 /**
- * Content trigrams: the terms that let an index find the files that may contain a
- * substring. Both sides fold the same way — content when it is indexed, query text when
- * it is planned — so a file that contains a substring always holds every trigram of it.
+ * Content terms: what lets an index find the files that may contain a substring. Both
+ * sides derive them the same way — from content when it is indexed, from query text when it
+ * is planned — so a file that contains a substring always holds every term of it.
  *
- * Beside the folded trigrams, a text holds its **hump trigrams** in their own case: the
- * ASCII trigrams with a lower-case letter right before an upper-case one (`asE`, `sEr` of
- * `hasError`). Folded trigrams of identifiers are English fragments every big file holds;
- * the humps are not, and a case-sensitive search asks for them too (queryTrigramCodes):
- * `hasError` had 6,629 candidate files among 55,000 by its folded trigrams and 94 with its
- * humps, for 4.4 % more terms (docs/search.md). A hump trigram always holds an upper-case
- * ASCII letter and a folded one never does, so the two kinds never share a term. Which
- * trigrams are humps depends on their three units only, so a substring's humps are humps
- * of any text that contains it.
+ * A text's terms are three kinds, each a function of a few consecutive units only (so a
+ * substring's terms are terms of any text that contains it):
+ *
+ * - **folded trigrams**: every trigram of the folded text;
+ * - **hump trigrams**, in their own case: the ASCII trigrams with a lower-case letter right
+ *   before an upper-case one (`asE`, `sEr` of `hasError`). Folded trigrams of identifiers
+ *   are English fragments every big file holds; the humps are not: `hasError` had 6,629
+ *   candidate files among 55,000 by its folded trigrams and 94 with its humps, for 4.4 %
+ *   more terms;
+ * - **hump grams**, in their own case: six printable ASCII units (no space) with the hump in
+ *   their middle, three before the upper-case letter and three from it (`parErr` of
+ *   `parseError`). A hump trigram pairs a word's last letter with the next word's first, so
+ *   `parentCount` is still `ntC` and `tCo`, which 756 files hold; its gram `entCou` is in
+ *   187. Over the 60 first-ask words of the benchmark the median of candidate files went
+ *   from 18 to 4, the slowest from 758 to 187, for 3.0 % more terms (docs/search.md).
+ *
+ * A case-sensitive search (an upper-case letter in its text) asks for humps and grams too
+ * (queryTermCodes). A hump trigram always holds an upper-case ASCII letter and a folded one
+ * never does, and a gram is six units long, so no two kinds share a term.
  *
  * Folding is per UTF-16 unit and context-free (so it never changes a string's length and
  * a substring's fold is a substring of the content's fold): ASCII letters lower-cased,
@@ -56,15 +66,6 @@ function excluded(code: number): boolean {
 const isLowerAscii = (code: number): boolean => code >= 0x61 && code <= 0x7a;
 const isUpperAscii = (code: number): boolean => code >= 0x41 && code <= 0x5a;
 
-/**
- * Whether three raw ASCII units make a hump trigram (see above): a lower-case letter right
- * before an upper-case one. The rarer test, upper case, comes first:
- * this runs on every unit of every file indexed.
- */
-function isHump(a: number, b: number, c: number): boolean {
-  return (isUpperAscii(b) && isLowerAscii(a)) || (isUpperAscii(c) && isLowerAscii(b));
-}
-
 /** Whether a trigram code is a hump trigram's (it holds an upper-case ASCII letter, which no folded trigram does). */
 export function isHumpTrigramCode(code: number): boolean {
   return code < ASCII_CODES && (isUpperAscii(code >> 14) || isUpperAscii((code >> 7) & 0x7f) || isUpperAscii(code & 0x7f));
@@ -81,35 +82,48 @@ let stamp = 0;
 /** Added to the code of a trigram that holds a unit above 0x7f, above every ASCII code and every packed wide trigram (< 2^48). */
 const WIDE = 2 ** 48;
 const ASCII_CODES = 1 << 21;
+/** Added to the code of a hump gram (six 7-bit units, < 2^42), above every wide trigram's code (< 2^49). */
+const GRAM = 2 ** 49;
+/** Units of a hump gram before its upper-case letter, and from it. */
+const GRAM_BEFORE = 3;
+const GRAM_FROM = 3;
+const GRAM_LENGTH = GRAM_BEFORE + GRAM_FROM;
+
+const isGramUnit = (code: number): boolean => code > 0x20 && code < 0x7f;
 
 /**
- * Reused between calls (grown when a text needs more): the trigrams of the last text
+ * Reused between calls (grown when a text needs more): the terms of the last text
  * collected, as small integers so the hot loops stay in int32: an ASCII trigram's code, or
  * for any other -(1 + its index in `wideCodes`).
  */
 let codeBuffer = new Int32Array(1 << 14);
 let wideCodes: number[] = [];
+/** Reused between calls: where the last text collected has an upper-case letter right after a lower-case one. */
+let humpAt = new Int32Array(1 << 12);
 
-/** The code (see contentTrigramCodes) of entry `i` of codeBuffer. */
+/** The code (see contentTermCodes) of entry `i` of codeBuffer. */
 function codeAt(i: number): number {
   const entry = codeBuffer[i] as number;
   return entry >= 0 ? entry : (wideCodes[-1 - entry] as number);
 }
 
 /**
- * Collects the distinct content trigrams of a text (folded, and humps in their case) into
- * `codeBuffer`, in first-seen order, and returns how many. Hot on the indexing path: the
- * single loop behind every form of content terms.
+ * Collects the distinct content terms of a text into `codeBuffer` and returns how many:
+ * its trigrams (folded, and humps in their case) in first-seen order, then its hump grams
+ * in first-seen order. Hot on the indexing path: the single loop behind every form of
+ * content terms.
  */
 function collectCodes(text: string): number {
   stamp = stamp === 0xffffffff ? 1 : stamp + 1;
   if (stamp === 1) ASCII_STAMPS.fill(0);
   const current = stamp;
-  // A text of n units has at most n - 2 trigrams.
-  if (codeBuffer.length < text.length) codeBuffer = new Int32Array(Math.max(text.length, codeBuffer.length * 2));
+  // A text of n units has at most n - 2 trigrams, as many hump trigrams and fewer grams.
+  if (codeBuffer.length < 3 * text.length) codeBuffer = new Int32Array(Math.max(3 * text.length, codeBuffer.length * 2));
+  if (humpAt.length < text.length) humpAt = new Int32Array(Math.max(text.length, humpAt.length * 2));
   const out = codeBuffer;
   wideCodes = [];
   let count = 0;
+  let humps = 0;
   let wide: Set<number> | null = null;
   let a = -1;
   let b = -1;
@@ -131,7 +145,11 @@ function collectCodes(text: string): number {
           ASCII_STAMPS[key] = current;
           out[count++] = key;
         }
-        if ((rawA | rawB | raw) < 0x80 && isHump(rawA, rawB, raw)) {
+        // A hump trigram (see above); the rarer test, upper case, comes first: this runs on
+        // every unit of every file indexed.
+        const humpHere = isUpperAscii(raw) && isLowerAscii(rawB);
+        if (humpHere) humpAt[humps++] = i;
+        if ((rawA | rawB | raw) < 0x80 && (humpHere || (isUpperAscii(rawB) && isLowerAscii(rawA)))) {
           const hump = (rawA << 14) | (rawB << 7) | raw;
           if (ASCII_STAMPS[hump] !== current) {
             ASCII_STAMPS[hump] = current;
@@ -152,24 +170,52 @@ function collectCodes(text: string): number {
     rawA = rawB;
     rawB = raw;
   }
+  return count + collectGrams(text, humps, count);
+}
+
+/** Appends the distinct hump grams around the first `humps` entries of humpAt to codeBuffer at `from`; returns how many. */
+function collectGrams(text: string, humps: number, from: number): number {
+  let grams: Set<number> | null = null;
+  let count = 0;
+  for (let h = 0; h < humps; h += 1) {
+    const start = (humpAt[h] as number) - GRAM_BEFORE;
+    if (start < 0 || start + GRAM_LENGTH > text.length) continue;
+    let code = 0;
+    let whole = true;
+    for (let i = start; i < start + GRAM_LENGTH; i += 1) {
+      const unit = text.charCodeAt(i);
+      if (!isGramUnit(unit)) {
+        whole = false;
+        break;
+      }
+      code = code * 0x80 + unit;
+    }
+    if (!whole) continue;
+    grams ??= new Set<number>();
+    if (grams.has(code)) continue;
+    grams.add(code);
+    codeBuffer[from + count++] = -wideCodes.push(GRAM + code);
+  }
   return count;
 }
 
 /**
- * The distinct content trigrams of a text as numbers, in first-seen order: an all-ASCII
- * trigram is `a << 14 | b << 7 | c` (< 2^21), any other `2^48 + a·2^32 + b·2^16 + c`
- * (exact in a double). One code per trigram, one trigram per code.
+ * The distinct content terms of a text as numbers (trigrams in first-seen order, then hump
+ * grams): an all-ASCII trigram is `a << 14 | b << 7 | c` (< 2^21), any other trigram
+ * `2^48 + a·2^32 + b·2^16 + c`, a gram `2^49` plus its six units at 7 bits each (all exact
+ * in a double). One code per term, one term per code.
  */
-export function contentTrigramCodes(text: string): number[] {
+export function contentTermCodes(text: string): number[] {
   const count = collectCodes(text);
   const out = new Array<number>(count);
   for (let i = 0; i < count; i += 1) out[i] = codeAt(i);
   return out;
 }
 
-/** The 3-unit string of a trigram code. */
-export function trigramOfCode(code: number): string {
+/** The string of a term code: 3 units for a trigram, 6 for a gram. */
+export function termOfCode(code: number): string {
   if (code < ASCII_CODES) return asciiTrigram(code);
+  if (code >= GRAM) return gramOfCode(code);
   const packed = code - WIDE;
   return String.fromCharCode(Math.floor(packed / 0x100000000), Math.floor(packed / 0x10000) % 0x10000, packed % 0x10000);
 }
@@ -178,16 +224,27 @@ function asciiTrigram(code: number): string {
   return String.fromCharCode(code >> 14, (code >> 7) & 0x7f, code & 0x7f);
 }
 
+function gramOfCode(code: number): string {
+  const units = new Array<number>(GRAM_LENGTH);
+  let rest = code - GRAM;
+  for (let i = GRAM_LENGTH - 1; i >= 0; i -= 1) {
+    units[i] = rest % 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  return String.fromCharCode(...units);
+}
+
 /** Base-32 digits: only `[0-9a-v]`, so a tokenizer that splits at every other ASCII character (SQLite FTS5's `ascii`) keeps a word whole. */
 const DIGITS = '0123456789abcdefghijklmnopqrstuv';
 const DIGIT_BYTES = Buffer.from(DIGITS, 'latin1');
 const ASCII_WORD = 5;
+const GRAM_WORD = 9;
 const WIDE_WORD = 10;
 
 /**
- * Writes the word of a trigram code at `at` and returns where it ends: the code in base 32,
- * 5 digits for an ASCII trigram (21 bits), 10 for any other (its 48 packed bits). Fixed
- * lengths make the words of distinct codes distinct.
+ * Writes the word of a term code at `at` and returns where it ends: the code in base 32,
+ * 5 digits for an ASCII trigram (21 bits), 9 for a gram (42 bits), 10 for any other trigram
+ * (its 48 packed bits). Fixed lengths make the words of distinct codes distinct.
  */
 function writeWord(code: number, into: Uint8Array, at: number): number {
   if (code < ASCII_CODES) {
@@ -198,30 +255,29 @@ function writeWord(code: number, into: Uint8Array, at: number): number {
     into[at + 4] = DIGIT_BYTES[code & 31] as number;
     return at + ASCII_WORD;
   }
-  let rest = code - WIDE;
-  for (let i = WIDE_WORD - 1; i >= 0; i -= 1) {
+  const gram = code >= GRAM;
+  const length = gram ? GRAM_WORD : WIDE_WORD;
+  let rest = code - (gram ? GRAM : WIDE);
+  for (let i = length - 1; i >= 0; i -= 1) {
     into[at + i] = DIGIT_BYTES[rest % 32] as number;
     rest = Math.floor(rest / 32);
   }
-  return at + WIDE_WORD;
+  return at + length;
 }
 
-/** The word of one trigram code (see writeWord), as a query names it. */
-export function trigramWordOfCode(code: number): string {
+/** The word of one term code (see writeWord), as a query names it. */
+export function termWordOfCode(code: number): string {
   const word = Buffer.allocUnsafe(WIDE_WORD);
   return word.toString('latin1', 0, writeWord(code, word, 0));
 }
 
-/**
- * The distinct content trigrams of a text (folded, and humps in their case), as 3-unit
- * strings (in first-seen order).
- */
-export function contentTrigrams(text: string): string[] {
+/** The distinct content terms of a text as strings, in the order of contentTermCodes. */
+export function contentTerms(text: string): string[] {
   const count = collectCodes(text);
   const out = new Array<string>(count);
   for (let i = 0; i < count; i += 1) {
     const entry = codeBuffer[i] as number;
-    out[i] = entry >= 0 ? asciiTrigram(entry) : trigramOfCode(wideCodes[-1 - entry] as number);
+    out[i] = entry >= 0 ? asciiTrigram(entry) : termOfCode(wideCodes[-1 - entry] as number);
   }
   return out;
 }
@@ -230,10 +286,10 @@ export function contentTrigrams(text: string): string[] {
 let wordBytes = Buffer.allocUnsafe(1 << 16);
 
 /**
- * The words of the distinct content trigrams of a text (see writeWord), space-separated, in
- * first-seen order: what an index with a plain word tokenizer stores for the text.
+ * The words of the distinct content terms of a text (see writeWord), space-separated, in the
+ * order of contentTermCodes: what an index with a plain word tokenizer stores for the text.
  */
-export function contentTrigramWords(text: string): string {
+export function contentTermWords(text: string): string {
   const count = collectCodes(text);
   const most = count * (WIDE_WORD + 1);
   if (wordBytes.length < most) wordBytes = Buffer.allocUnsafe(Math.max(most, wordBytes.length * 2));
@@ -253,15 +309,18 @@ function spread<T>(items: T[], most: number): T[] {
 }
 
 /**
- * The trigram codes an index query asks for a substring, at most `most`: a spread subset of
- * its content trigrams is as correct (weaker) and keeps the query small. Give the text as it
- * must occur for a case-sensitive search (its humps are asked for too, up to half of `most`:
- * they are the rare ones), folded for a case-insensitive one (it has no humps).
+ * The term codes an index query asks for a substring, at most `most`: a spread subset of
+ * its content terms is as correct (weaker) and keeps the query small. Give the text as it
+ * must occur for a case-sensitive search (its grams and humps, the rare terms, are asked for
+ * first: grams up to a quarter of `most`, humps up to half), folded for a case-insensitive
+ * one (it has neither).
  */
-export function queryTrigramCodes(text: string, most: number): number[] {
+export function queryTermCodes(text: string, most: number): number[] {
+  const grams: number[] = [];
   const humps: number[] = [];
   const folded: number[] = [];
-  for (const code of contentTrigramCodes(text)) (isHumpTrigramCode(code) ? humps : folded).push(code);
+  for (const code of contentTermCodes(text)) (code >= GRAM ? grams : isHumpTrigramCode(code) ? humps : folded).push(code);
+  const keptGrams = spread(grams, Math.min(grams.length, Math.floor(most / 4)));
   const keptHumps = spread(humps, Math.min(humps.length, Math.floor(most / 2)));
-  return [...keptHumps, ...spread(folded, most - keptHumps.length)];
+  return [...keptGrams, ...keptHumps, ...spread(folded, most - keptGrams.length - keptHumps.length)];
 }

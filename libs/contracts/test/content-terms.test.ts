@@ -1,8 +1,32 @@
 import fc from 'fast-check';
-import { contentTrigramCodes, contentTrigrams, contentTrigramWords, foldText, isHumpTrigramCode, queryTrigramCodes, trigramOfCode, trigramWordOfCode } from '@gitdex/contracts';
+import { contentTermCodes, contentTerms, contentTermWords, foldText, isHumpTrigramCode, queryTermCodes, termOfCode, termWordOfCode } from '@gitdex/contracts';
 
 /** The definition of a hump trigram: all ASCII, a lower-case letter right before an upper-case one. */
 const isHump = (trigram: string) => [...trigram].every((unit) => unit.charCodeAt(0) < 0x80) && /[a-z][A-Z]/.test(trigram);
+
+/** The definition of a hump gram: six printable ASCII units, no space, a lower-case letter right before an upper-case one in the middle. */
+const isGram = (six: string) => /^[\x21-\x7e]{2}[a-z][A-Z][\x21-\x7e]{2}$/.test(six);
+
+function gramsAt(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 6 <= text.length; i += 1) if (isGram(text.slice(i, i + 6))) out.push(text.slice(i, i + 6));
+  return out;
+}
+
+/** A text with more distinct terms than units: every trigram is a hump, every other position starts a gram. */
+function alternatingCase(length: number): string {
+  let state = 7;
+  let out = '';
+  for (let i = 0; i < length; i += 1) {
+    // xorshift32: letters without the short cycles of a linear congruential generator's low bits.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    const letter = String.fromCharCode(0x61 + ((state >>> 0) % 26));
+    out += i % 2 === 0 ? letter : letter.toUpperCase();
+  }
+  return out;
+}
 
 /** Trigrams of a text by position, leaving out those with a line break or a surrogate half. */
 function trigramsAt(text: string): string[] {
@@ -24,30 +48,35 @@ const SAMPLES = [
   '\u00ff\u0100\uffff\ufffe wide units, 日本語のテキスト',
 ];
 
-describe('content trigram codes and words', () => {
-  it('give one code, one trigram and one word per distinct folded trigram, in first-seen order', () => {
+describe('content term codes and words', () => {
+  it('give one code, one term and one word per distinct term', () => {
     for (const text of SAMPLES) {
-      const codes = contentTrigramCodes(text);
-      const trigrams = contentTrigrams(text);
-      expect(codes.map(trigramOfCode)).toEqual(trigrams);
+      const codes = contentTermCodes(text);
+      const trigrams = contentTerms(text);
+      expect(codes.map(termOfCode)).toEqual(trigrams);
       expect(new Set(trigrams).size).toBe(trigrams.length);
-      expect(contentTrigramWords(text)).toBe(codes.map(trigramWordOfCode).join(' '));
-      // Words are only base-32 digits, 5 for an ASCII trigram and 10 for any other.
+      expect(contentTermWords(text)).toBe(codes.map(termWordOfCode).join(' '));
+      // Words are only base-32 digits, 5 for an ASCII trigram, 9 for a gram and 10 for any other trigram.
       for (const code of codes) {
-        const word = trigramWordOfCode(code);
-        const ascii = [...trigramOfCode(code)].every((unit) => unit.charCodeAt(0) < 0x80);
-        expect(word).toMatch(ascii ? /^[0-9a-v]{5}$/ : /^[0-9a-v]{10}$/);
+        const word = termWordOfCode(code);
+        const term = termOfCode(code);
+        const ascii = [...term].every((unit) => unit.charCodeAt(0) < 0x80);
+        expect(word).toMatch(term.length === 6 ? /^[0-9a-v]{9}$/ : ascii ? /^[0-9a-v]{5}$/ : /^[0-9a-v]{10}$/);
       }
     }
   });
 
-  it('match the trigrams of the folded text and the hump trigrams of the text, leaving out those with a line break or a surrogate half', () => {
-    for (const text of [...SAMPLES, 'hasError isIteratorStart XMLHttpRequest aB\ncD', 'retryAfterMs\u212AelvinÉcole']) {
-      const expected = new Set([...trigramsAt(foldText(text)), ...trigramsAt(text).filter(isHump)]);
-      expect(new Set(contentTrigrams(text))).toEqual(expected);
-      for (const code of contentTrigramCodes(text)) expect(isHumpTrigramCode(code)).toBe(isHump(trigramOfCode(code)));
+  it('match the trigrams of the folded text, the hump trigrams and the hump grams of the text, leaving out those with a line break or a surrogate half', () => {
+    const texts = [...SAMPLES, 'hasError isIteratorStart XMLHttpRequest aB\ncD', 'retryAfterMs\u212AelvinÉcole', 'ab cD\tefgHij(k xyZw\nabcDef', alternatingCase(40_000)];
+    for (const text of texts) {
+      const expected = new Set([...trigramsAt(foldText(text)), ...trigramsAt(text).filter(isHump), ...gramsAt(text)]);
+      const terms = contentTerms(text);
+      expect(terms).toHaveLength(expected.size);
+      expect(new Set(terms)).toEqual(expected);
+      for (const code of contentTermCodes(text)) expect(isHumpTrigramCode(code)).toBe(termOfCode(code).length === 3 && isHump(termOfCode(code)));
     }
-    expect(contentTrigrams('hasError')).toEqual(['has', 'ase', 'asE', 'ser', 'sEr', 'err', 'rro', 'ror']);
+    expect(contentTerms('hasError')).toEqual(['has', 'ase', 'asE', 'ser', 'sEr', 'err', 'rro', 'ror', 'hasErr']);
+    expect(contentTerms('ab cD\tefgHij(k').filter((term) => term.length === 6)).toEqual(['efgHij']);
   });
 
   it('hold every trigram a query asks for, in its case or folded, in the terms of any text that contains it', () => {
@@ -56,25 +85,27 @@ describe('content trigram codes and words', () => {
       fc.property(fc.string({ unit: units, maxLength: 40 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 30 }), (text, from, length, most) => {
         const start = text.length === 0 ? 0 : from % text.length;
         const piece = text.slice(start, start + (length % 20));
-        const held = new Set(contentTrigramCodes(text));
+        const held = new Set(contentTermCodes(text));
         for (const query of [piece, foldText(piece)]) {
-          const asked = queryTrigramCodes(query, most);
+          const asked = queryTermCodes(query, most);
           expect(asked.length).toBeLessThanOrEqual(most);
           for (const code of asked) expect(held.has(code)).toBe(true);
         }
-        // A folded query has no humps: a case-insensitive search never asks for one.
-        expect(queryTrigramCodes(foldText(piece), 30).some(isHumpTrigramCode)).toBe(false);
+        // A folded query has no humps and no grams: a case-insensitive search never asks for one.
+        expect(queryTermCodes(foldText(piece), 30).some((code) => isHumpTrigramCode(code) || termOfCode(code).length === 6)).toBe(false);
       }),
       { numRuns: 3000 },
     );
   });
 
-  it('ask for the humps of a query first, up to half of the terms, and spread the folded ones over the rest', () => {
-    const asked = queryTrigramCodes('AbstractMethodHasImplementation', 24).map(trigramOfCode);
+  it('ask for the grams of a query first, up to a quarter of the terms, then its humps, up to half, and spread the folded ones over the rest', () => {
+    const asked = queryTermCodes('AbstractMethodHasImplementation', 24).map(termOfCode);
     expect(asked).toHaveLength(24);
-    expect(asked.filter((t) => isHump(t))).toEqual(['ctM', 'tMe', 'odH', 'dHa', 'asI', 'sIm']);
-    expect(asked.slice(6).every((t) => t === t.toLowerCase())).toBe(true);
-    expect(queryTrigramCodes('hasError', 2).map(trigramOfCode)).toEqual(['asE', 'has']);
+    expect(asked.slice(0, 3)).toEqual(['actMet', 'hodHas', 'HasImp']);
+    expect(asked.slice(3, 9)).toEqual(['ctM', 'tMe', 'odH', 'dHa', 'asI', 'sIm']);
+    expect(asked.slice(9).every((t) => t.length === 3 && t === t.toLowerCase())).toBe(true);
+    expect(queryTermCodes('hasError', 2).map(termOfCode)).toEqual(['asE', 'has']);
+    expect(queryTermCodes('hasError', 4).map(termOfCode)).toEqual(['hasErr', 'asE', 'sEr', 'has']);
   });
 
   it('never give two trigrams the same word', () => {
@@ -84,9 +115,9 @@ describe('content trigram codes and words', () => {
       for (const b of units)
         for (const c of units) {
           const text = String.fromCharCode(a, b, c);
-          for (const code of contentTrigramCodes(text)) {
-            const trigram = trigramOfCode(code);
-            const word = trigramWordOfCode(code);
+          for (const code of contentTermCodes(text)) {
+            const trigram = termOfCode(code);
+            const word = termWordOfCode(code);
             expect(words.get(word) ?? trigram).toBe(trigram);
             words.set(word, trigram);
           }
@@ -96,18 +127,18 @@ describe('content trigram codes and words', () => {
 
   it('hold every word of a substring in the words of a text that contains it, in both case modes', () => {
     const text = SAMPLES.join('\n');
-    const held = new Set(contentTrigramWords(text).split(' '));
+    const held = new Set(contentTermWords(text).split(' '));
     for (let start = 0; start < text.length; start += 7) {
       const piece = text.slice(start, start + 12);
       for (const query of [piece, foldText(piece)]) {
-        for (const word of contentTrigramCodes(foldText(query)).map(trigramWordOfCode)) expect(held.has(word)).toBe(true);
+        for (const word of contentTermCodes(foldText(query)).map(termWordOfCode)) expect(held.has(word)).toBe(true);
       }
     }
   });
 
   it('give no words for text under three units or all line breaks', () => {
-    expect(contentTrigramWords('')).toBe('');
-    expect(contentTrigramWords('ab')).toBe('');
-    expect(contentTrigramWords('a\nbc\nd')).toBe('');
+    expect(contentTermWords('')).toBe('');
+    expect(contentTermWords('ab')).toBe('');
+    expect(contentTermWords('a\nbc\nd')).toBe('');
   });
 });

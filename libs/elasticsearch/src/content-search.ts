@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { compareCodePoints, contentTrigrams, queryTrigramCodes, trigramOfCode, type FileDocument, type FileFlags } from '@gitdex/contracts';
+import { compareCodePoints, contentTerms, queryTermCodes, termOfCode, type FileDocument, type FileFlags } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount } from '@gitdex/ports';
 import { MAX_PAGE, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';
@@ -7,7 +7,7 @@ import { visibleFilter } from './queries';
 
 type Query = estypes.QueryDslQueryContainer;
 
-/** Trigrams of one substring used in a query (contracts' queryTrigramCodes). */
+/** Terms of one substring used in a query (contracts' queryTermCodes). */
 const MAX_TRIGRAMS_PER_SUBSTRING = 24;
 // Contents are read as whole _source documents: asking for some fields of it makes
 // Elasticsearch parse and rebuild every document (2–4× the time of the whole source for
@@ -26,7 +26,7 @@ const HAS_CONTENT = '';
 
 /** The document as indexed: the FileDocument plus the trigrams of its content (not kept in _source). */
 export function withContentTrigrams(doc: FileDocument): FileDocument & { contentTrigrams?: string[] } {
-  return doc.content !== null ? { ...doc, contentTrigrams: [HAS_CONTENT, ...contentTrigrams(doc.content)] } : doc;
+  return doc.content !== null ? { ...doc, contentTrigrams: [HAS_CONTENT, ...contentTerms(doc.content)] } : doc;
 }
 
 /** The plan as a filter; null means "no constraint" (every file with content). */
@@ -35,7 +35,7 @@ export function planQuery(plan: ContentPlan): Query | null {
     case 'all':
       return null;
     case 'substring': {
-      const trigrams = queryTrigramCodes(plan.cased ?? plan.text, MAX_TRIGRAMS_PER_SUBSTRING).map(trigramOfCode);
+      const trigrams = queryTermCodes(plan.cased ?? plan.text, MAX_TRIGRAMS_PER_SUBSTRING).map(termOfCode);
       if (trigrams.length === 0) return null;
       return { bool: { filter: trigrams.map((trigram) => ({ term: { contentTrigrams: trigram } })) } };
     }

@@ -17,8 +17,12 @@ import type { estypes } from '@elastic/elasticsearch';
  * content in their case (contracts/content-terms). A case-sensitive search asks for them,
  * so a version 2 index (without them) would miss files: `reindex('files', 3)` derives the
  * terms again from each document's content.
+ *
+ * Version 4 has the same fields; `contentTrigrams` also holds the content's hump grams
+ * (six units around a camel-case hump, contracts/content-terms), which case-sensitive
+ * searches ask for: a version 3 index must be reindexed the same way.
  */
-export const FILES_MAPPING_VERSION = 3;
+export const FILES_MAPPING_VERSION = 4;
 export const REPOS_MAPPING_VERSION = 1;
 
 export type IndexKind = 'files' | 'repos';

@@ -5,7 +5,7 @@ import type { FileDocument, FileFlags } from '@gitdex/contracts';
  * over substrings, folded with contracts' foldText and each at least 3 units long. A
  * substring the search needs in its exact case also gives it as `cased` (whose fold is
  * `text`): adapters then ask for its hump trigrams too. Adapters turn the plan into index
- * terms (contracts' queryTrigramCodes); a file it selects is only a candidate — the service
+ * terms (contracts' queryTermCodes); a file it selects is only a candidate — the service
  * verifies every candidate on its content.
  */
 export type ContentPlan = { op: 'all' } | { op: 'substring'; text: string; cased?: string } | { op: 'and' | 'or'; of: ContentPlan[] };

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { contentTrigramWords, foldText } from '@gitdex/contracts';
+import { contentTermWords, foldText } from '@gitdex/contracts';
 import type { ContentPlan } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { MAIN, makeFile, put } from '../../../test/conformance/index-store.fixtures';
@@ -25,7 +25,7 @@ const manyPath = (i: number) => `gen/v${String(i).padStart(4, '0')}.ts`;
 for (let i = 0; i < MANY; i += 1) CONTENTS[manyPath(i)] = `const value${i} = ${i};\n`;
 const sub = (text: string): ContentPlan => ({ op: 'substring', text });
 
-/** The layouts of the content index before version 4, as those versions created them. */
+/** The layouts of the content index before version 5, as those versions created them. */
 const OLD_LAYOUTS = {
   1: null,
   2: `CREATE VIRTUAL TABLE file_text USING fts5(
@@ -37,16 +37,27 @@ INSERT INTO file_text (rowid, content) SELECT fid, content FROM file_bodies WHER
   words, content='', contentless_delete=1, detail=none, tokenize='ascii'
 );
 INSERT INTO file_text (rowid, words) SELECT fid, folded_words(content) FROM file_bodies WHERE content IS NOT NULL;`,
+  // Version 4's words: the trigrams, folded and humps, without the hump grams (9-digit words).
+  4: `CREATE VIRTUAL TABLE file_text USING fts5(
+  words, content='', contentless_delete=1, detail=none, tokenize='ascii'
+);
+INSERT INTO file_text (rowid, words) SELECT fid, trigram_words(content) FROM file_bodies WHERE content IS NOT NULL;`,
 } as const;
 
 /** Writes the files with this build, then turns the file back into one of an older version. */
-async function oldIndexFile(version: 1 | 2 | 3): Promise<string> {
+async function oldIndexFile(version: 1 | 2 | 3 | 4): Promise<string> {
   const file = join(dir, `v${version}.sqlite`);
   const store = new SqliteIndexStore({ file });
   await store.writeFiles(Object.entries(CONTENTS).map(([path, content]) => put(makeFile({ repositoryId: REPO, path, content }))));
   await store.close();
   const db = new Database(file);
-  db.function('folded_words', (content: unknown) => contentTrigramWords(foldText(String(content))));
+  db.function('folded_words', (content: unknown) => contentTermWords(foldText(String(content))));
+  db.function('trigram_words', (content: unknown) =>
+    contentTermWords(String(content))
+      .split(' ')
+      .filter((word) => word.length !== 9)
+      .join(' '),
+  );
   db.exec(`DROP TABLE file_text`);
   const layout = OLD_LAYOUTS[version];
   if (layout !== null) db.exec(layout);
@@ -66,7 +77,7 @@ function layoutOf(file: string): { version: string; contentIndex: string } {
   }
 }
 
-describe.each([1, 2, 3] as const)('a version %i index file', (version) => {
+describe.each([1, 2, 3, 4] as const)('a version %i index file', (version) => {
   it('opens with its content index rebuilt as trigram words from the stored contents, and searches right', async () => {
     const file = await oldIndexFile(version);
     expect(layoutOf(file).version).toBe(String(version));
@@ -75,7 +86,7 @@ describe.each([1, 2, 3] as const)('a version %i index file', (version) => {
     const found = async (plan: ContentPlan) => (await store.searchCandidates(SNAPSHOT, plan, SCOPE)).map((c) => c.path);
     expect(await found(sub('retryafterms'))).toEqual(['src/retry.ts']);
     expect(await found(sub('httpserver'))).toEqual(['src/Upper.ts']);
-    // A case-sensitive search asks for the humps, which only the rebuilt index holds.
+    // A case-sensitive search asks for the humps and grams (ttpSer, tryAft), which only the rebuilt index holds.
     expect(await found({ op: 'substring', text: 'retryafterms', cased: 'retryAfterMs' })).toEqual(['src/retry.ts']);
     expect(await found({ op: 'substring', text: 'httpserver', cased: 'HttpServer' })).toEqual(['src/Upper.ts']);
     expect(await found(sub('café naïve'))).toEqual(['docs/guide.md']);
@@ -91,7 +102,7 @@ describe.each([1, 2, 3] as const)('a version %i index file', (version) => {
     expect(await found(sub('websocketserver'))).toEqual(['src/Upper.ts']);
     await store.close();
     const after = layoutOf(file);
-    expect(after.version).toBe('4');
+    expect(after.version).toBe('5');
     expect(after.contentIndex).toMatch(/tokenize='ascii'/);
     // Opening again rebuilds nothing and still answers.
     const again = new SqliteIndexStore({ file });

@@ -1,10 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { queryTrigramCodes, trigramWordOfCode, type FileFlags } from '@gitdex/contracts';
+import { queryTermCodes, termWordOfCode, type FileFlags } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount } from '@gitdex/ports';
 import { UNSEARCHABLE_FILE } from './schema';
 
 const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
-/** Trigrams of one substring used in a MATCH (contracts' queryTrigramCodes). */
+/** Terms of one substring used in a MATCH (contracts' queryTermCodes). */
 const MAX_TRIGRAMS_PER_SUBSTRING = 24;
 
 interface CandidateRow {
@@ -17,7 +17,7 @@ interface CandidateRow {
 
 /**
  * The plan as an FTS5 MATCH expression over the trigram words (contracts'
- * contentTrigramWords, as written); null means "no constraint". A substring becomes the AND
+ * contentTermWords, as written); null means "no constraint". A substring becomes the AND
  * of its trigrams' words: a file that contains it holds every one. Words are `[0-9a-v]`
  * only, so they need no quoting (and none is an FTS5 keyword, which are upper case).
  */
@@ -26,8 +26,8 @@ export function matchExpression(plan: ContentPlan): string | null {
     case 'all':
       return null;
     case 'substring': {
-      const trigrams = queryTrigramCodes(plan.cased ?? plan.text, MAX_TRIGRAMS_PER_SUBSTRING);
-      return trigrams.length === 0 ? null : `(${trigrams.map(trigramWordOfCode).join(' AND ')})`;
+      const trigrams = queryTermCodes(plan.cased ?? plan.text, MAX_TRIGRAMS_PER_SUBSTRING);
+      return trigrams.length === 0 ? null : `(${trigrams.map(termWordOfCode).join(' AND ')})`;
     }
     case 'and': {
       const parts = plan.of.map(matchExpression).filter((e): e is string => e !== null);

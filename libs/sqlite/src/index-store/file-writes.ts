@@ -1,6 +1,6 @@
 import type { FileDocument } from '@gitdex/contracts';
 import type { FileWrite } from '@gitdex/ports';
-import { contentTrigramWords, fileDocumentId } from '@gitdex/contracts';
+import { contentTermWords, fileDocumentId } from '@gitdex/contracts';
 import type { FileBodyRow, FileRow, Statements } from './statements';
 
 const TRIGRAM = 0;
@@ -87,7 +87,7 @@ export function putFile(st: Statements, doc: FileDocument): void {
   );
   st.insertBody.run({ fid, content: columns.content, tokens: columns.tokens, trigrams: columns.trigrams });
   // Searchable in the same transaction that makes it readable.
-  if (columns.content !== null) st.insertText.run({ fid, words: contentTrigramWords(columns.content) });
+  if (columns.content !== null) st.insertText.run({ fid, words: contentTermWords(columns.content) });
   if (doc.contentBase64 !== undefined) st.raw.put(fid, doc.contentBase64);
   for (const folder of foldersOf(doc.ancestors)) {
     st.insertFolder.run({ s, folder, fid, depth: folderDepth(folder), fromGen: doc.fromGeneration, retiredGen: columns.retiredGen });

@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import { contentTrigramWords } from '@gitdex/contracts';
+import { contentTermWords } from '@gitdex/contracts';
 import { RAW_BYTES_DDL } from './raw-bytes';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
-export const INDEX_SCHEMA_VERSION = 4;
+export const INDEX_SCHEMA_VERSION = 5;
 
 /**
  * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
@@ -21,13 +21,14 @@ export const INDEX_SCHEMA_VERSION = 4;
  *   version, for exact suggestion scoring.
  * - `file_text` (version 3): the content index of search_code, keyed by fid: an FTS5 table
  *   of one word per distinct folded trigram of each stored content (contracts'
- *   contentTrigramWords: the fold and the left-out trigrams are the planner's), so the
+ *   contentTermWords: the fold and the left-out trigrams are the planner's), so the
  *   plain `ascii` tokenizer only splits at spaces. Contentless (the text stays in
  *   `file_bodies` only) and without positions (detail=none): it answers "holds these
  *   trigrams", the service verifies. Version 2 ran FTS5's own `trigram` tokenizer over the
  *   whole text: 1.7x slower to write, and folded case by SQLite's rules, not the planner's.
  *   Version 4 adds the hump trigrams of each content in their case (contracts/content-terms),
  *   which case-sensitive searches ask for: an older file's content index is built again.
+ *   Version 5 adds the hump grams (six units around a camel-case hump), for the same reason.
  *
  * Derived rows are removed by primary key using the ancestors/tokens/trigrams stored
  * with the file, so no secondary index on `fid` slows down bulk writes.
@@ -142,7 +143,7 @@ function rebuildContentIndex(db: Database): void {
   let after = 0;
   for (;;) {
     const rows = page.all(after, REBUILD_PAGE);
-    for (const row of rows) insert.run(row.fid, contentTrigramWords(row.content));
+    for (const row of rows) insert.run(row.fid, contentTermWords(row.content));
     if (rows.length < REBUILD_PAGE) return;
     after = (rows[rows.length - 1] as { fid: number }).fid;
   }
@@ -157,9 +158,9 @@ export function ensureSchema(db: Database): void {
     if (found > INDEX_SCHEMA_VERSION) {
       throw new Error(`index file has schema version ${found}, this build understands up to ${INDEX_SCHEMA_VERSION}`);
     }
-    // Version 1 files have no content index, versions 2 and 3 one of another form (3: without
-    // the hump trigrams): build it from the stored contents.
-    if (found >= 1 && found <= 3) rebuildContentIndex(db);
+    // Version 1 files have no content index, versions 2 to 4 one of another form (3: without
+    // the hump trigrams, 4: without the hump grams): build it from the stored contents.
+    if (found >= 1 && found <= 4) rebuildContentIndex(db);
     if (found < INDEX_SCHEMA_VERSION) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));
     }

@@ -1,5 +1,5 @@
 import { selects } from '../../../../test/conformance/index-store.cases-content';
-import { contentTrigrams, depthOf, type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { contentTerms, depthOf, type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
 import {
   PortError,
   type ContentCandidate,
@@ -264,7 +264,7 @@ export class MemoryIndexStore implements IndexStore {
     this.touch('searchCandidates');
     scope.signal?.throwIfAborted();
     return this.scoped(snapshot, scope)
-      .filter((d) => d.content !== null && d.kind === 'file' && selects(plan, new Set(contentTrigrams(d.content))))
+      .filter((d) => d.content !== null && d.kind === 'file' && selects(plan, new Set(contentTerms(d.content))))
       .slice(0, Math.max(0, scope.limit))
       .map(candidateOf);
   }
