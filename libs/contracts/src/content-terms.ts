@@ -12,16 +12,17 @@
  *   are English fragments every big file holds; the humps are not: `hasError` had 6,629
  *   candidate files among 55,000 by its folded trigrams and 94 with its humps, for 4.4 %
  *   more terms;
- * - **hump grams**, in their own case: six printable ASCII units (no space) with the hump in
- *   their middle, three before the upper-case letter and three from it (`parErr` of
+ * - **hump grams**, in their own case: printable ASCII units (no space) around a hump, three
+ *   from the upper-case letter on and three or four before it (`rseErr` and `arseErr` of
  *   `parseError`). A hump trigram pairs a word's last letter with the next word's first, so
- *   `parentCount` is still `ntC` and `tCo`, which 756 files hold; its gram `entCou` is in
- *   187. Over the 60 first-ask words of the benchmark the median of candidate files went
- *   from 18 to 4, the slowest from 758 to 187, for 3.0 % more terms (docs/search.md).
+ *   `parentCount` is still `ntC` and `tCo`, which 758 of 55,000 files hold; with its grams
+ *   `entCou` and `rentCou`, 13. Over the 60 first-ask words of the benchmark the median of
+ *   candidate files went from 18 to 3, the slowest from 758 to 101, for 6 % more terms
+ *   (docs/search.md).
  *
  * A case-sensitive search (an upper-case letter in its text) asks for humps and grams too
  * (queryTermCodes). A hump trigram always holds an upper-case ASCII letter and a folded one
- * never does, and a gram is six units long, so no two kinds share a term.
+ * never does, and a gram is six or seven units long, so no two kinds share a term.
  *
  * Folding is per UTF-16 unit and context-free (so it never changes a string's length and
  * a substring's fold is a substring of the content's fold): ASCII letters lower-cased,
@@ -82,12 +83,32 @@ let stamp = 0;
 /** Added to the code of a trigram that holds a unit above 0x7f, above every ASCII code and every packed wide trigram (< 2^48). */
 const WIDE = 2 ** 48;
 const ASCII_CODES = 1 << 21;
-/** Added to the code of a hump gram (six 7-bit units, < 2^42), above every wide trigram's code (< 2^49). */
-const GRAM = 2 ** 49;
-/** Units of a hump gram before its upper-case letter, and from it. */
-const GRAM_BEFORE = 3;
-const GRAM_FROM = 3;
-const GRAM_LENGTH = GRAM_BEFORE + GRAM_FROM;
+
+interface GramShape {
+  /** Units before the upper-case letter of the hump. */
+  before: number;
+  /** Units from it, itself included. */
+  from: number;
+  /** Added to the packed units (7 bits each) to make the code: above every code of the kinds before it. */
+  base: number;
+  /** Base-32 digits of its word (see writeWord): a length no other kind of term has. */
+  word: number;
+}
+
+/**
+ * The hump grams' shapes, in order of their codes. Six units (42 bits) start above every wide
+ * trigram's code (< 2^49); seven (49 bits) above every six's; all exact in a double.
+ */
+const GRAM_SHAPES: readonly GramShape[] = [
+  { before: 3, from: 3, base: 2 ** 49, word: 9 },
+  { before: 4, from: 3, base: 2 ** 50, word: 11 },
+];
+const FIRST_GRAM = 2 ** 49;
+
+/** The shape of a gram's code. */
+function shapeOf(code: number): GramShape {
+  return GRAM_SHAPES[code >= 2 ** 50 ? 1 : 0] as GramShape;
+}
 
 const isGramUnit = (code: number): boolean => code > 0x20 && code < 0x7f;
 
@@ -178,32 +199,36 @@ function collectGrams(text: string, humps: number, from: number): number {
   let grams: Set<number> | null = null;
   let count = 0;
   for (let h = 0; h < humps; h += 1) {
-    const start = (humpAt[h] as number) - GRAM_BEFORE;
-    if (start < 0 || start + GRAM_LENGTH > text.length) continue;
-    let code = 0;
-    let whole = true;
-    for (let i = start; i < start + GRAM_LENGTH; i += 1) {
-      const unit = text.charCodeAt(i);
-      if (!isGramUnit(unit)) {
-        whole = false;
-        break;
-      }
-      code = code * 0x80 + unit;
+    for (const shape of GRAM_SHAPES) {
+      const code = gramCode(text, (humpAt[h] as number) - shape.before, shape);
+      if (code === null) continue;
+      grams ??= new Set<number>();
+      if (grams.has(code)) continue;
+      grams.add(code);
+      codeBuffer[from + count++] = -wideCodes.push(code);
     }
-    if (!whole) continue;
-    grams ??= new Set<number>();
-    if (grams.has(code)) continue;
-    grams.add(code);
-    codeBuffer[from + count++] = -wideCodes.push(GRAM + code);
   }
   return count;
+}
+
+/** The code of the gram of this shape starting at `start`, or null when the text has none there. */
+function gramCode(text: string, start: number, shape: GramShape): number | null {
+  const end = start + shape.before + shape.from;
+  if (start < 0 || end > text.length) return null;
+  let packed = 0;
+  for (let i = start; i < end; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (!isGramUnit(unit)) return null;
+    packed = packed * 0x80 + unit;
+  }
+  return shape.base + packed;
 }
 
 /**
  * The distinct content terms of a text as numbers (trigrams in first-seen order, then hump
  * grams): an all-ASCII trigram is `a << 14 | b << 7 | c` (< 2^21), any other trigram
- * `2^48 + a·2^32 + b·2^16 + c`, a gram `2^49` plus its six units at 7 bits each (all exact
- * in a double). One code per term, one term per code.
+ * `2^48 + a·2^32 + b·2^16 + c`, a gram its shape's base plus its units at 7 bits each (see
+ * GRAM_SHAPES; all exact in a double). One code per term, one term per code.
  */
 export function contentTermCodes(text: string): number[] {
   const count = collectCodes(text);
@@ -212,10 +237,10 @@ export function contentTermCodes(text: string): number[] {
   return out;
 }
 
-/** The string of a term code: 3 units for a trigram, 6 for a gram. */
+/** The string of a term code: 3 units for a trigram, 6 or 7 for a gram. */
 export function termOfCode(code: number): string {
   if (code < ASCII_CODES) return asciiTrigram(code);
-  if (code >= GRAM) return gramOfCode(code);
+  if (code >= FIRST_GRAM) return gramOfCode(code);
   const packed = code - WIDE;
   return String.fromCharCode(Math.floor(packed / 0x100000000), Math.floor(packed / 0x10000) % 0x10000, packed % 0x10000);
 }
@@ -225,9 +250,10 @@ function asciiTrigram(code: number): string {
 }
 
 function gramOfCode(code: number): string {
-  const units = new Array<number>(GRAM_LENGTH);
-  let rest = code - GRAM;
-  for (let i = GRAM_LENGTH - 1; i >= 0; i -= 1) {
+  const shape = shapeOf(code);
+  const units = new Array<number>(shape.before + shape.from);
+  let rest = code - shape.base;
+  for (let i = units.length - 1; i >= 0; i -= 1) {
     units[i] = rest % 0x80;
     rest = Math.floor(rest / 0x80);
   }
@@ -238,13 +264,14 @@ function gramOfCode(code: number): string {
 const DIGITS = '0123456789abcdefghijklmnopqrstuv';
 const DIGIT_BYTES = Buffer.from(DIGITS, 'latin1');
 const ASCII_WORD = 5;
-const GRAM_WORD = 9;
 const WIDE_WORD = 10;
+const LONGEST_WORD = 11;
 
 /**
  * Writes the word of a term code at `at` and returns where it ends: the code in base 32,
- * 5 digits for an ASCII trigram (21 bits), 9 for a gram (42 bits), 10 for any other trigram
- * (its 48 packed bits). Fixed lengths make the words of distinct codes distinct.
+ * 5 digits for an ASCII trigram (21 bits), 10 for any other trigram (its 48 packed bits), 9
+ * and 11 for the grams of six and seven units (42 and 49 bits). Fixed lengths make the words
+ * of distinct codes distinct.
  */
 function writeWord(code: number, into: Uint8Array, at: number): number {
   if (code < ASCII_CODES) {
@@ -255,9 +282,9 @@ function writeWord(code: number, into: Uint8Array, at: number): number {
     into[at + 4] = DIGIT_BYTES[code & 31] as number;
     return at + ASCII_WORD;
   }
-  const gram = code >= GRAM;
-  const length = gram ? GRAM_WORD : WIDE_WORD;
-  let rest = code - (gram ? GRAM : WIDE);
+  const shape = code >= FIRST_GRAM ? shapeOf(code) : null;
+  const length = shape?.word ?? WIDE_WORD;
+  let rest = code - (shape?.base ?? WIDE);
   for (let i = length - 1; i >= 0; i -= 1) {
     into[at + i] = DIGIT_BYTES[rest % 32] as number;
     rest = Math.floor(rest / 32);
@@ -267,7 +294,7 @@ function writeWord(code: number, into: Uint8Array, at: number): number {
 
 /** The word of one term code (see writeWord), as a query names it. */
 export function termWordOfCode(code: number): string {
-  const word = Buffer.allocUnsafe(WIDE_WORD);
+  const word = Buffer.allocUnsafe(LONGEST_WORD);
   return word.toString('latin1', 0, writeWord(code, word, 0));
 }
 
@@ -291,7 +318,7 @@ let wordBytes = Buffer.allocUnsafe(1 << 16);
  */
 export function contentTermWords(text: string): string {
   const count = collectCodes(text);
-  const most = count * (WIDE_WORD + 1);
+  const most = count * (LONGEST_WORD + 1);
   if (wordBytes.length < most) wordBytes = Buffer.allocUnsafe(Math.max(most, wordBytes.length * 2));
   let end = 0;
   for (let i = 0; i < count; i += 1) {
@@ -319,7 +346,7 @@ export function queryTermCodes(text: string, most: number): number[] {
   const grams: number[] = [];
   const humps: number[] = [];
   const folded: number[] = [];
-  for (const code of contentTermCodes(text)) (code >= GRAM ? grams : isHumpTrigramCode(code) ? humps : folded).push(code);
+  for (const code of contentTermCodes(text)) (code >= FIRST_GRAM ? grams : isHumpTrigramCode(code) ? humps : folded).push(code);
   const keptGrams = spread(grams, Math.min(grams.length, Math.floor(most / 4)));
   const keptHumps = spread(humps, Math.min(humps.length, Math.floor(most / 2)));
   return [...keptGrams, ...keptHumps, ...spread(folded, most - keptGrams.length - keptHumps.length)];

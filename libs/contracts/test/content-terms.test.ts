@@ -4,12 +4,13 @@ import { contentTermCodes, contentTerms, contentTermWords, foldText, isHumpTrigr
 /** The definition of a hump trigram: all ASCII, a lower-case letter right before an upper-case one. */
 const isHump = (trigram: string) => [...trigram].every((unit) => unit.charCodeAt(0) < 0x80) && /[a-z][A-Z]/.test(trigram);
 
-/** The definition of a hump gram: six printable ASCII units, no space, a lower-case letter right before an upper-case one in the middle. */
-const isGram = (six: string) => /^[\x21-\x7e]{2}[a-z][A-Z][\x21-\x7e]{2}$/.test(six);
+/** The definition of a hump gram: printable ASCII units, no space, three or four before an upper-case letter (the last of them lower-case) and three from it. */
+const isGram = (units: string) => /^[\x21-\x7e]{2,3}[a-z][A-Z][\x21-\x7e]{2}$/.test(units);
+const isGramTerm = (term: string) => term.length === 6 || term.length === 7;
 
 function gramsAt(text: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i + 6 <= text.length; i += 1) if (isGram(text.slice(i, i + 6))) out.push(text.slice(i, i + 6));
+  for (const length of [6, 7]) for (let i = 0; i + length <= text.length; i += 1) if (isGram(text.slice(i, i + length))) out.push(text.slice(i, i + length));
   return out;
 }
 
@@ -56,18 +57,19 @@ describe('content term codes and words', () => {
       expect(codes.map(termOfCode)).toEqual(trigrams);
       expect(new Set(trigrams).size).toBe(trigrams.length);
       expect(contentTermWords(text)).toBe(codes.map(termWordOfCode).join(' '));
-      // Words are only base-32 digits, 5 for an ASCII trigram, 9 for a gram and 10 for any other trigram.
+      // Words are only base-32 digits, 5 for an ASCII trigram, 10 for any other trigram, 9 and 11 for the grams of 6 and 7 units.
       for (const code of codes) {
         const word = termWordOfCode(code);
         const term = termOfCode(code);
         const ascii = [...term].every((unit) => unit.charCodeAt(0) < 0x80);
-        expect(word).toMatch(term.length === 6 ? /^[0-9a-v]{9}$/ : ascii ? /^[0-9a-v]{5}$/ : /^[0-9a-v]{10}$/);
+        const digits = term.length === 6 ? 9 : term.length === 7 ? 11 : ascii ? 5 : 10;
+        expect(word).toMatch(new RegExp(`^[0-9a-v]{${digits}}$`));
       }
     }
   });
 
   it('match the trigrams of the folded text, the hump trigrams and the hump grams of the text, leaving out those with a line break or a surrogate half', () => {
-    const texts = [...SAMPLES, 'hasError isIteratorStart XMLHttpRequest aB\ncD', 'retryAfterMs\u212AelvinÉcole', 'ab cD\tefgHij(k xyZw\nabcDef', alternatingCase(40_000)];
+    const texts = [...SAMPLES, 'hasError isIteratorStart XMLHttpRequest aB\ncD', 'retryAfterMs\u212AelvinÉcole', 'ab cD\tefgHij(k xyZw\nabcDef', 'x.parentCount', alternatingCase(40_000)];
     for (const text of texts) {
       const expected = new Set([...trigramsAt(foldText(text)), ...trigramsAt(text).filter(isHump), ...gramsAt(text)]);
       const terms = contentTerms(text);
@@ -76,7 +78,8 @@ describe('content term codes and words', () => {
       for (const code of contentTermCodes(text)) expect(isHumpTrigramCode(code)).toBe(termOfCode(code).length === 3 && isHump(termOfCode(code)));
     }
     expect(contentTerms('hasError')).toEqual(['has', 'ase', 'asE', 'ser', 'sEr', 'err', 'rro', 'ror', 'hasErr']);
-    expect(contentTerms('ab cD\tefgHij(k').filter((term) => term.length === 6)).toEqual(['efgHij']);
+    expect(contentTerms('ab cD\tefgHij(k').filter(isGramTerm)).toEqual(['efgHij']);
+    expect(contentTerms('x.parentCount').filter(isGramTerm)).toEqual(['entCou', 'rentCou']);
   });
 
   it('hold every trigram a query asks for, in its case or folded, in the terms of any text that contains it', () => {
@@ -92,7 +95,7 @@ describe('content term codes and words', () => {
           for (const code of asked) expect(held.has(code)).toBe(true);
         }
         // A folded query has no humps and no grams: a case-insensitive search never asks for one.
-        expect(queryTermCodes(foldText(piece), 30).some((code) => isHumpTrigramCode(code) || termOfCode(code).length === 6)).toBe(false);
+        expect(queryTermCodes(foldText(piece), 30).some((code) => isHumpTrigramCode(code) || isGramTerm(termOfCode(code)))).toBe(false);
       }),
       { numRuns: 3000 },
     );
@@ -101,28 +104,28 @@ describe('content term codes and words', () => {
   it('ask for the grams of a query first, up to a quarter of the terms, then its humps, up to half, and spread the folded ones over the rest', () => {
     const asked = queryTermCodes('AbstractMethodHasImplementation', 24).map(termOfCode);
     expect(asked).toHaveLength(24);
-    expect(asked.slice(0, 3)).toEqual(['actMet', 'hodHas', 'HasImp']);
-    expect(asked.slice(3, 9)).toEqual(['ctM', 'tMe', 'odH', 'dHa', 'asI', 'sIm']);
-    expect(asked.slice(9).every((t) => t.length === 3 && t === t.toLowerCase())).toBe(true);
+    expect(asked.slice(0, 6)).toEqual(['actMet', 'ractMet', 'hodHas', 'thodHas', 'HasImp', 'dHasImp']);
+    expect(asked.slice(6, 12)).toEqual(['ctM', 'tMe', 'odH', 'dHa', 'asI', 'sIm']);
+    expect(asked.slice(12).every((t) => t.length === 3 && t === t.toLowerCase())).toBe(true);
     expect(queryTermCodes('hasError', 2).map(termOfCode)).toEqual(['asE', 'has']);
     expect(queryTermCodes('hasError', 4).map(termOfCode)).toEqual(['hasErr', 'asE', 'sEr', 'has']);
   });
 
-  it('never give two trigrams the same word', () => {
+  it('never give two terms the same word', () => {
     const words = new Map<string, string>();
+    const record = (text: string) => {
+      for (const code of contentTermCodes(text)) {
+        const term = termOfCode(code);
+        const word = termWordOfCode(code);
+        expect(words.get(word) ?? term).toBe(term);
+        words.set(word, term);
+      }
+    };
     const units = [0, 0x20, 0x41, 0x61, 0x7a, 0x7f, 0x80, 0xe9, 0x17f, 0x3a3, 0x5d0, 0x3042, 0xfffd, 0xffff];
-    for (const a of units)
-      for (const b of units)
-        for (const c of units) {
-          const text = String.fromCharCode(a, b, c);
-          for (const code of contentTermCodes(text)) {
-            const trigram = termOfCode(code);
-            const word = termWordOfCode(code);
-            expect(words.get(word) ?? trigram).toBe(trigram);
-            words.set(word, trigram);
-          }
-        }
+    for (const a of units) for (const b of units) for (const c of units) record(String.fromCharCode(a, b, c));
+    for (const text of [...SAMPLES, alternatingCase(3_000), '~~~aZ~~ !!aZ!! zzzaA~~']) record(text);
     expect(words.size).toBeGreaterThan(1000);
+    expect([...words.values()].filter(isGramTerm).length).toBeGreaterThan(1000);
   });
 
   it('hold every word of a substring in the words of a text that contains it, in both case modes', () => {

@@ -37,7 +37,7 @@ INSERT INTO file_text (rowid, content) SELECT fid, content FROM file_bodies WHER
   words, content='', contentless_delete=1, detail=none, tokenize='ascii'
 );
 INSERT INTO file_text (rowid, words) SELECT fid, folded_words(content) FROM file_bodies WHERE content IS NOT NULL;`,
-  // Version 4's words: the trigrams, folded and humps, without the hump grams (9-digit words).
+  // Version 4's words: the trigrams, folded and humps, without the hump grams (5- and 10-digit words only).
   4: `CREATE VIRTUAL TABLE file_text USING fts5(
   words, content='', contentless_delete=1, detail=none, tokenize='ascii'
 );
@@ -55,7 +55,7 @@ async function oldIndexFile(version: 1 | 2 | 3 | 4): Promise<string> {
   db.function('trigram_words', (content: unknown) =>
     contentTermWords(String(content))
       .split(' ')
-      .filter((word) => word.length !== 9)
+      .filter((word) => word.length === 5 || word.length === 10)
       .join(' '),
   );
   db.exec(`DROP TABLE file_text`);
