@@ -103,11 +103,13 @@ const GRAM_SHAPES: readonly GramShape[] = [
   { before: 3, from: 3, base: 2 ** 49, word: 9 },
   { before: 4, from: 3, base: 2 ** 50, word: 11 },
 ];
-const FIRST_GRAM = 2 ** 49;
+const FIRST_GRAM = (GRAM_SHAPES[0] as GramShape).base;
 
-/** The shape of a gram's code. */
+/** The shape of a gram's code: the last whose base it reaches. */
 function shapeOf(code: number): GramShape {
-  return GRAM_SHAPES[code >= 2 ** 50 ? 1 : 0] as GramShape;
+  let found = GRAM_SHAPES[0] as GramShape;
+  for (const shape of GRAM_SHAPES) if (code >= shape.base) found = shape;
+  return found;
 }
 
 const isGramUnit = (code: number): boolean => code > 0x20 && code < 0x7f;
@@ -167,7 +169,8 @@ function collectCodes(text: string): number {
           out[count++] = key;
         }
         // A hump trigram (see above); the rarer test, upper case, comes first: this runs on
-        // every unit of every file indexed.
+        // every unit of every file indexed. A hump is noted for the grams only here, where a,
+        // b and c are ASCII: every gram holds a's unit (two before the upper-case letter).
         const humpHere = isUpperAscii(raw) && isLowerAscii(rawB);
         if (humpHere) humpAt[humps++] = i;
         if ((rawA | rawB | raw) < 0x80 && (humpHere || (isUpperAscii(rawB) && isLowerAscii(rawA)))) {
