@@ -17,19 +17,19 @@ const ALL: ContentPlan = { op: 'all' };
 
 /**
  * The model of a plan: whether a content's terms (contracts' contentTerms) hold every
- * trigram the plan asks for, in their case where it gives one. Adapters ask for a spread subset
- * of a long substring's trigrams; the plans here use short ones, so no trigram is left out.
+ * term the plan asks for, in their case where it gives one. Adapters ask for a spread subset
+ * of a long substring's terms; the plans here use short ones, so no term is left out.
  */
-export function selects(plan: ContentPlan, trigrams: Set<string>): boolean {
+export function selects(plan: ContentPlan, terms: Set<string>): boolean {
   switch (plan.op) {
     case 'all':
       return true;
     case 'substring':
-      return contentTerms(plan.cased ?? plan.text).every((t) => trigrams.has(t));
+      return contentTerms(plan.cased ?? plan.text).every((t) => terms.has(t));
     case 'and':
-      return plan.of.every((p) => selects(p, trigrams));
+      return plan.of.every((p) => selects(p, terms));
     case 'or':
-      return plan.of.length > 0 && plan.of.some((p) => selects(p, trigrams));
+      return plan.of.length > 0 && plan.of.some((p) => selects(p, terms));
   }
 }
 

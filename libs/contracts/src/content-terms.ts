@@ -83,34 +83,15 @@ let stamp = 0;
 /** Added to the code of a trigram that holds a unit above 0x7f, above every ASCII code and every packed wide trigram (< 2^48). */
 const WIDE = 2 ** 48;
 const ASCII_CODES = 1 << 21;
-
-interface GramShape {
-  /** Units before the upper-case letter of the hump. */
-  before: number;
-  /** Units from it, itself included. */
-  from: number;
-  /** Added to the packed units (7 bits each) to make the code: above every code of the kinds before it. */
-  base: number;
-  /** Base-32 digits of its word (see writeWord): a length no other kind of term has. */
-  word: number;
-}
-
 /**
- * The hump grams' shapes, in order of their codes. Six units (42 bits) start above every wide
- * trigram's code (< 2^49); seven (49 bits) above every six's; all exact in a double.
+ * Added to the packed units (7 bits each) of a hump gram to make its code: a six-unit gram
+ * (42 bits) above every wide trigram's code (< 2^49), a seven-unit one (49 bits) above every
+ * six's; all exact in a double. The six units are three before the hump's upper-case letter
+ * and three from it; the seven, one more before.
  */
-const GRAM_SHAPES: readonly GramShape[] = [
-  { before: 3, from: 3, base: 2 ** 49, word: 9 },
-  { before: 4, from: 3, base: 2 ** 50, word: 11 },
-];
-const FIRST_GRAM = (GRAM_SHAPES[0] as GramShape).base;
-
-/** The shape of a gram's code: the last whose base it reaches. */
-function shapeOf(code: number): GramShape {
-  let found = GRAM_SHAPES[0] as GramShape;
-  for (const shape of GRAM_SHAPES) if (code >= shape.base) found = shape;
-  return found;
-}
+const SIX_UNIT_GRAM = 2 ** 49;
+const SEVEN_UNIT_GRAM = 2 ** 50;
+const SIX_UNITS = 2 ** 42;
 
 const isGramUnit = (code: number): boolean => code > 0x20 && code < 0x7f;
 
@@ -201,22 +182,26 @@ function collectCodes(text: string): number {
 function collectGrams(text: string, humps: number, from: number): number {
   let grams: Set<number> | null = null;
   let count = 0;
+  const add = (code: number): void => {
+    grams ??= new Set<number>();
+    if (grams.has(code)) return;
+    grams.add(code);
+    codeBuffer[from + count++] = -wideCodes.push(code);
+  };
   for (let h = 0; h < humps; h += 1) {
-    for (const shape of GRAM_SHAPES) {
-      const code = gramCode(text, (humpAt[h] as number) - shape.before, shape);
-      if (code === null) continue;
-      grams ??= new Set<number>();
-      if (grams.has(code)) continue;
-      grams.add(code);
-      codeBuffer[from + count++] = -wideCodes.push(code);
-    }
+    const upper = humpAt[h] as number;
+    const six = packedUnits(text, upper - 3, upper + 3);
+    if (six === null) continue;
+    add(SIX_UNIT_GRAM + six);
+    // The seven units hold the six, so they are a gram only where the six are.
+    const before = upper >= 4 ? text.charCodeAt(upper - 4) : 0;
+    if (isGramUnit(before)) add(SEVEN_UNIT_GRAM + before * SIX_UNITS + six);
   }
   return count;
 }
 
-/** The code of the gram of this shape starting at `start`, or null when the text has none there. */
-function gramCode(text: string, start: number, shape: GramShape): number | null {
-  const end = start + shape.before + shape.from;
+/** The units from `start` to `end` packed at 7 bits each, or null when one of them is no gram unit (or the text ends first). */
+function packedUnits(text: string, start: number, end: number): number | null {
   if (start < 0 || end > text.length) return null;
   let packed = 0;
   for (let i = start; i < end; i += 1) {
@@ -224,14 +209,14 @@ function gramCode(text: string, start: number, shape: GramShape): number | null 
     if (!isGramUnit(unit)) return null;
     packed = packed * 0x80 + unit;
   }
-  return shape.base + packed;
+  return packed;
 }
 
 /**
  * The distinct content terms of a text as numbers (trigrams in first-seen order, then hump
  * grams): an all-ASCII trigram is `a << 14 | b << 7 | c` (< 2^21), any other trigram
- * `2^48 + a·2^32 + b·2^16 + c`, a gram its shape's base plus its units at 7 bits each (see
- * GRAM_SHAPES; all exact in a double). One code per term, one term per code.
+ * `2^48 + a·2^32 + b·2^16 + c`, a gram its length's base plus its units at 7 bits each (see
+ * SIX_UNIT_GRAM; all exact in a double). One code per term, one term per code.
  */
 export function contentTermCodes(text: string): number[] {
   const count = collectCodes(text);
@@ -243,7 +228,7 @@ export function contentTermCodes(text: string): number[] {
 /** The string of a term code: 3 units for a trigram, 6 or 7 for a gram. */
 export function termOfCode(code: number): string {
   if (code < ASCII_CODES) return asciiTrigram(code);
-  if (code >= FIRST_GRAM) return gramOfCode(code);
+  if (code >= SIX_UNIT_GRAM) return gramOfCode(code);
   const packed = code - WIDE;
   return String.fromCharCode(Math.floor(packed / 0x100000000), Math.floor(packed / 0x10000) % 0x10000, packed % 0x10000);
 }
@@ -253,9 +238,9 @@ function asciiTrigram(code: number): string {
 }
 
 function gramOfCode(code: number): string {
-  const shape = shapeOf(code);
-  const units = new Array<number>(shape.before + shape.from);
-  let rest = code - shape.base;
+  const seven = code >= SEVEN_UNIT_GRAM;
+  const units = new Array<number>(seven ? 7 : 6);
+  let rest = code - (seven ? SEVEN_UNIT_GRAM : SIX_UNIT_GRAM);
   for (let i = units.length - 1; i >= 0; i -= 1) {
     units[i] = rest % 0x80;
     rest = Math.floor(rest / 0x80);
@@ -268,7 +253,9 @@ const DIGITS = '0123456789abcdefghijklmnopqrstuv';
 const DIGIT_BYTES = Buffer.from(DIGITS, 'latin1');
 const ASCII_WORD = 5;
 const WIDE_WORD = 10;
-const LONGEST_WORD = 11;
+const SIX_UNIT_WORD = 9;
+const SEVEN_UNIT_WORD = 11;
+const LONGEST_WORD = SEVEN_UNIT_WORD;
 
 /**
  * Writes the word of a term code at `at` and returns where it ends: the code in base 32,
@@ -285,9 +272,8 @@ function writeWord(code: number, into: Uint8Array, at: number): number {
     into[at + 4] = DIGIT_BYTES[code & 31] as number;
     return at + ASCII_WORD;
   }
-  const shape = code >= FIRST_GRAM ? shapeOf(code) : null;
-  const length = shape?.word ?? WIDE_WORD;
-  let rest = code - (shape?.base ?? WIDE);
+  const [base, length] = code >= SEVEN_UNIT_GRAM ? [SEVEN_UNIT_GRAM, SEVEN_UNIT_WORD] : code >= SIX_UNIT_GRAM ? [SIX_UNIT_GRAM, SIX_UNIT_WORD] : [WIDE, WIDE_WORD];
+  let rest = code - base;
   for (let i = length - 1; i >= 0; i -= 1) {
     into[at + i] = DIGIT_BYTES[rest % 32] as number;
     rest = Math.floor(rest / 32);
@@ -331,6 +317,9 @@ export function contentTermWords(text: string): string {
   return wordBytes.toString('latin1', 0, end);
 }
 
+/** The terms an index query asks for one substring, by default (queryTermCodes): both adapters ask the same. */
+const QUERY_TERMS_PER_SUBSTRING = 24;
+
 function spread<T>(items: T[], most: number): T[] {
   if (items.length <= most) return items;
   if (most <= 1) return items.slice(0, most);
@@ -345,11 +334,11 @@ function spread<T>(items: T[], most: number): T[] {
  * first: grams up to a quarter of `most`, humps up to half), folded for a case-insensitive
  * one (it has neither).
  */
-export function queryTermCodes(text: string, most: number): number[] {
+export function queryTermCodes(text: string, most = QUERY_TERMS_PER_SUBSTRING): number[] {
   const grams: number[] = [];
   const humps: number[] = [];
   const folded: number[] = [];
-  for (const code of contentTermCodes(text)) (code >= FIRST_GRAM ? grams : isHumpTrigramCode(code) ? humps : folded).push(code);
+  for (const code of contentTermCodes(text)) (code >= SIX_UNIT_GRAM ? grams : isHumpTrigramCode(code) ? humps : folded).push(code);
   const keptGrams = spread(grams, Math.min(grams.length, Math.floor(most / 4)));
   const keptHumps = spread(humps, Math.min(humps.length, Math.floor(most / 2)));
   return [...keptGrams, ...keptHumps, ...spread(folded, most - keptGrams.length - keptHumps.length)];

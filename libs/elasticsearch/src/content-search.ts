@@ -7,8 +7,6 @@ import { visibleFilter } from './queries';
 
 type Query = estypes.QueryDslQueryContainer;
 
-/** Terms of one substring used in a query (contracts' queryTermCodes). */
-const MAX_TRIGRAMS_PER_SUBSTRING = 24;
 // Contents are read as whole _source documents: asking for some fields of it makes
 // Elasticsearch parse and rebuild every document (2–4× the time of the whole source for
 // files of a few KB, measured); the rest of a file document is small beside its content.
@@ -35,9 +33,9 @@ export function planQuery(plan: ContentPlan): Query | null {
     case 'all':
       return null;
     case 'substring': {
-      const trigrams = queryTermCodes(plan.cased ?? plan.text, MAX_TRIGRAMS_PER_SUBSTRING).map(termOfCode);
-      if (trigrams.length === 0) return null;
-      return { bool: { filter: trigrams.map((trigram) => ({ term: { contentTrigrams: trigram } })) } };
+      const terms = queryTermCodes(plan.cased ?? plan.text).map(termOfCode);
+      if (terms.length === 0) return null;
+      return { bool: { filter: terms.map((term) => ({ term: { contentTrigrams: term } })) } };
     }
     case 'and': {
       const parts = plan.of.map(planQuery).filter((q): q is Query => q !== null);

@@ -19,7 +19,7 @@ import type { estypes } from '@elastic/elasticsearch';
  * terms again from each document's content.
  *
  * Version 4 has the same fields; `contentTrigrams` also holds the content's hump grams
- * (six units around a camel-case hump, contracts/content-terms), which case-sensitive
+ * (six and seven units around a camel-case hump, contracts/content-terms), which case-sensitive
  * searches ask for: a version 3 index must be reindexed the same way.
  */
 export const FILES_MAPPING_VERSION = 4;

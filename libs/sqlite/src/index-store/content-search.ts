@@ -4,8 +4,6 @@ import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Unsearch
 import { UNSEARCHABLE_FILE } from './schema';
 
 const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
-/** Terms of one substring used in a MATCH (contracts' queryTermCodes). */
-const MAX_TRIGRAMS_PER_SUBSTRING = 24;
 
 interface CandidateRow {
   path: string;
@@ -26,8 +24,8 @@ export function matchExpression(plan: ContentPlan): string | null {
     case 'all':
       return null;
     case 'substring': {
-      const trigrams = queryTermCodes(plan.cased ?? plan.text, MAX_TRIGRAMS_PER_SUBSTRING);
-      return trigrams.length === 0 ? null : `(${trigrams.map(termWordOfCode).join(' AND ')})`;
+      const terms = queryTermCodes(plan.cased ?? plan.text);
+      return terms.length === 0 ? null : `(${terms.map(termWordOfCode).join(' AND ')})`;
     }
     case 'and': {
       const parts = plan.of.map(matchExpression).filter((e): e is string => e !== null);

@@ -28,7 +28,7 @@ export const INDEX_SCHEMA_VERSION = 5;
  *   whole text: 1.7x slower to write, and folded case by SQLite's rules, not the planner's.
  *   Version 4 adds the hump trigrams of each content in their case (contracts/content-terms),
  *   which case-sensitive searches ask for: an older file's content index is built again.
- *   Version 5 adds the hump grams (six units around a camel-case hump), for the same reason.
+ *   Version 5 adds the hump grams (six and seven units around a camel-case hump), for the same reason.
  *
  * Derived rows are removed by primary key using the ancestors/tokens/trigrams stored
  * with the file, so no secondary index on `fid` slows down bulk writes.
