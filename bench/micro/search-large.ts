@@ -1,6 +1,6 @@
 /**
  * search_code on a large repository (bench/data's large corpus, 55,000 files by default) on
- * Elasticsearch, beside ripgrep over a checkout of the same files, in one process: the
+ * Elasticsearch (or SQLite with --backend=sqlite), beside ripgrep over a checkout of the same files, in one process: the
  * reader's search with its content cache off (searchCacheBytes 1) and on (256 MB, one deps
  * kept across every case, as a running reader keeps it), and `rg` on the checkout, each ask
  * timed on all three sides in turn.
@@ -15,12 +15,12 @@
  * Every ask's files are checked against ripgrep's where gitdex answered completely: the
  * paths of its page when they are all of them, else the count of files.
  *
- * The index (prefix `microsearch`, repository bench/large) and the checkout (under
- * $TMPDIR/gitdex-microsearch) are kept: a later run whose corpus is the same reuses them and
+ * The index (prefix `microsearch`, or the SQLite file microsearch.sqlite beside the checkout;
+ * repository bench/large) and the checkout (under $TMPDIR/gitdex-microsearch) are kept: a later run whose corpus is the same reuses them and
  * only measures (minutes to index, about two to measure); --reindex builds both again.
- * Needs `npx tsc -b`, Elasticsearch (`npm run engines:up`; ELASTICSEARCH_URL, default
- * http://127.0.0.1:19200) and ripgrep (RG, default rg on the PATH). Run:
- *   npx tsx --tsconfig bench/tsconfig.json bench/micro/search-large.ts [files=55000] [--reindex] [--out=FILE] [--cases=first,selective,insensitive,common,regex]
+ * Needs `npx tsc -b`, Elasticsearch for its backend (`npm run engines:up`; ELASTICSEARCH_URL,
+ * default http://127.0.0.1:19200) and ripgrep (RG, default rg on the PATH). Run:
+ *   npx tsx --tsconfig bench/tsconfig.json bench/micro/search-large.ts [files=55000] [--reindex] [--out=FILE] [--cases=first,selective,insensitive,common,regex] [--backend=elasticsearch|sqlite]
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -30,6 +30,7 @@ import { dirname, join } from 'node:path';
 import type { FileDocument, SearchCodeInput, SearchCodeOutput } from '@gitdex/contracts';
 import type { FileWrite, IndexStore } from '@gitdex/ports';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
+import { SqliteIndexStore } from '@gitdex/sqlite';
 import { buildDocument, gitBlobSha } from '@gitdex/indexer';
 import { resolveDeps, type ReaderDeps } from '../../services/reader/src/deps';
 import { searchCode } from '../../services/reader/src/tools/search-code';
@@ -40,8 +41,12 @@ import { median, p99, ratio } from '../measure/stats';
 const CASES = ['first', 'selective', 'insensitive', 'common', 'regex'] as const;
 type CaseName = (typeof CASES)[number];
 
-function parseArgs(argv: string[]): { files: number; reindex: boolean; out: string | null; cases: CaseName[] } {
+const BACKENDS = ['elasticsearch', 'sqlite'] as const;
+type BackendName = (typeof BACKENDS)[number];
+
+function parseArgs(argv: string[]): { files: number; reindex: boolean; out: string | null; cases: CaseName[]; backend: BackendName } {
   let files = 55_000;
+  let backend: BackendName = 'elasticsearch';
   let reindex = false;
   let out: string | null = null;
   let cases: CaseName[] = [...CASES];
@@ -53,10 +58,14 @@ function parseArgs(argv: string[]): { files: number; reindex: boolean; out: stri
       const unknown = names.filter((n) => !(CASES as readonly string[]).includes(n));
       if (unknown.length > 0) throw new Error(`--cases: unknown ${unknown.join(', ')}; known: ${CASES.join(', ')}`);
       cases = CASES.filter((c) => names.includes(c));
+    } else if (arg.startsWith('--backend=')) {
+      const name = arg.slice('--backend='.length);
+      if (!(BACKENDS as readonly string[]).includes(name)) throw new Error(`--backend: unknown ${name}; known: ${BACKENDS.join(', ')}`);
+      backend = name as BackendName;
     } else if (/^\d+$/.test(arg)) files = Number(arg);
-    else throw new Error(`unknown argument ${arg}; usage: [files=55000] [--reindex] [--out=FILE] [--cases=${CASES.join(',')}]`);
+    else throw new Error(`unknown argument ${arg}; usage: [files=55000] [--reindex] [--out=FILE] [--cases=${CASES.join(',')}] [--backend=${BACKENDS.join('|')}]`);
   }
-  return { files, reindex, out, cases };
+  return { files, reindex, out, cases, backend };
 }
 
 const ELASTICSEARCH_URL = process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:19200';
@@ -110,6 +119,19 @@ function ensureCheckout(corpus: Corpus, commit: string, rebuild: boolean): boole
   // Written last: a checkout cut short is never taken for a complete one.
   writeFileSync(marker, commit);
   return true;
+}
+
+const SQLITE_FILE = join(WORK, `${PREFIX}.sqlite`);
+
+/** A store of the backend; `fresh` drops what an earlier run left first. */
+async function openIndex(backend: BackendName, fresh: boolean): Promise<IndexStore> {
+  if (fresh) {
+    if (backend === 'elasticsearch') await deleteIndices();
+    else for (const suffix of ['', '-wal', '-shm']) rmSync(`${SQLITE_FILE}${suffix}`, { force: true });
+  }
+  const index = backend === 'elasticsearch' ? new ElasticsearchIndexStore({ node: ELASTICSEARCH_URL, indexPrefix: PREFIX }) : new SqliteIndexStore({ file: SQLITE_FILE });
+  await index.ensureReady();
+  return index;
 }
 
 async function deleteIndices(): Promise<void> {
@@ -399,18 +421,16 @@ async function main(): Promise<void> {
   const checkoutWritten = ensureCheckout(corpus, commit, options.reindex);
   console.log(`checkout ${CHECKOUT}: ${checkoutWritten ? 'written' : 'reused'} [${since()}]`);
 
-  let index = new ElasticsearchIndexStore({ node: ELASTICSEARCH_URL, indexPrefix: PREFIX });
-  await index.ensureReady();
+  const where = options.backend === 'elasticsearch' ? `index ${PREFIX}-*` : SQLITE_FILE;
+  let index = await openIndex(options.backend, false);
   const state = await index.getRefState(REPOSITORY.id, REF);
   const reuse = !options.reindex && state?.status === 'ready' && state.commitSha === commit && state.fileCount === corpus.files.length;
   let indexingMs: number | null = null;
-  if (reuse) console.log(`index ${PREFIX}-*: reused (${REPOSITORY.fullName} ready at the corpus's commit, ${state.fileCount.toLocaleString('en')} files)`);
+  if (reuse) console.log(`${where}: reused (${REPOSITORY.fullName} ready at the corpus's commit, ${state.fileCount.toLocaleString('en')} files)`);
   else {
-    console.log(`index ${PREFIX}-*: ${options.reindex ? '--reindex' : state ? `holds another corpus (${state.status}, ${state.fileCount} files)` : 'empty'}; indexing`);
+    console.log(`${where}: ${options.reindex ? '--reindex' : state ? `holds another corpus (${state.status}, ${state.fileCount} files)` : 'empty'}; indexing`);
     await index.close();
-    await deleteIndices();
-    index = new ElasticsearchIndexStore({ node: ELASTICSEARCH_URL, indexPrefix: PREFIX });
-    await index.ensureReady();
+    index = await openIndex(options.backend, true);
     const t = performance.now();
     const written = await indexCorpus(index, corpus, commit);
     indexingMs = performance.now() - t;
@@ -448,7 +468,7 @@ async function main(): Promise<void> {
     const report = {
       startedAt: new Date(Date.now() - (performance.now() - started)).toISOString(),
       corpus: { files: corpus.files.length, bytes: corpus.bytes, description: corpus.description, commit },
-      elasticsearch: { url: ELASTICSEARCH_URL, prefix: PREFIX, reused: reuse, indexingMs },
+      index: { backend: options.backend, where: options.backend === 'elasticsearch' ? `${ELASTICSEARCH_URL} ${PREFIX}-*` : SQLITE_FILE, reused: reuse, indexingMs },
       checkout: { dir: CHECKOUT, reused: !checkoutWritten },
       cacheOnBytes: CACHE_ON_BYTES,
       page: PAGE,

@@ -42,13 +42,13 @@ export function readAhead<T>(batches: readonly T[][], read: (batch: T[]) => Prom
 }
 
 /**
- * The pages of a paged read (each after the last item of the one before), the next page
- * already asked for while the caller works on this one. A page shorter than `pageSize` is
- * the last.
+ * The pages of a paged read (each after the last item of the one before, of the size
+ * `sizeOf` gives its index), the next page already asked for while the caller works on this
+ * one. A page shorter than its size is the last.
  */
-export function pagesAhead<T>(read: (after: T | null) => Promise<T[]>, pageSize: number): AsyncGenerator<T[]> {
+export function pagesAhead<T>(read: (after: T | null, size: number) => Promise<T[]>, sizeOf: (index: number) => number): AsyncGenerator<T[]> {
   return ahead(
-    () => read(null),
-    (page) => (page.length >= pageSize ? read(page[page.length - 1] as T) : null),
+    () => read(null, sizeOf(0)),
+    (page, index) => (page.length >= sizeOf(index) ? read(page[page.length - 1] as T, sizeOf(index + 1)) : null),
   );
 }

@@ -1,6 +1,7 @@
 import type { Freshness } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot } from '@gitdex/ports';
 import type { ReaderDeps } from '../deps';
+import type { Pass } from '../promise-lru';
 import { DeadlineReached, type Deadline } from './deadline';
 import type { PathMatcher } from './globs';
 import { lineSpans } from './lines';
@@ -10,9 +11,17 @@ import { pagesAhead, readAhead } from './read-ahead';
 import { requirementOf, type Requirement } from './requirement';
 import { findHits, type LineHit } from './verify';
 
-/** Candidates a page (without contents: a path filter drops some, and some are in memory), and contents read at a time. */
-const CANDIDATE_PAGE = 500;
+/** Contents read at a time. */
 const CONTENT_BATCH = 50;
+/**
+ * Candidates a page (without contents: a path filter drops some, and some are in memory):
+ * the first page small, as a selective search needs no more, each next one twice the one
+ * before. A page costs the index about the same at any size (SQLite evaluates the whole
+ * match for each), so a search over thousands of candidates asks a few times, not dozens.
+ */
+const FIRST_CANDIDATE_PAGE = 500;
+const LARGEST_CANDIDATE_PAGE = 8_000;
+const candidatePageSize = (index: number) => Math.min(FIRST_CANDIDATE_PAGE * 2 ** index, LARGEST_CANDIDATE_PAGE);
 /** Repositories searched at once: a search of many waits on the index once for several. */
 const PARALLEL_REPOSITORIES = 4;
 /** Matching lines kept per file (match_count counts them all). */
@@ -88,10 +97,12 @@ export async function scanAll(deps: ReaderDeps, searched: Searched[], query: Com
   const foundBy = searched.map((): Found[] => []);
   const kept = { chars: 0 };
   const requires = requirementOf(plan);
+  // One pass for the whole search: its repositories share the memory's budget.
+  const pass: Pass = {};
   try {
     await eachAtMost(searched, PARALLEL_REPOSITORIES, (target, i) =>
       allOrFirstError([
-        scanTarget(deps, target, { query, plan, filters, scope, deadline, maxFiles, requires }, scan, foundBy[i] as Found[], kept),
+        scanTarget(deps, target, { query, plan, filters, scope, deadline, maxFiles, requires, pass }, scan, foundBy[i] as Found[], kept),
         countSkipped(deps, target, filters, scope, scan, deadline),
       ]),
     );
@@ -118,6 +129,8 @@ interface Search {
   maxFiles: number;
   /** What the plan requires of a line, tested before the regex engine runs. */
   requires: Requirement | null;
+  /** This search's uses of the contents kept in memory (PromiseLru's pass). */
+  pass: Pass;
 }
 
 async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, scan: Scan, found: Found[], kept: { chars: number }): Promise<void> {
@@ -144,14 +157,14 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
     if (!hits.complete) throw new DeadlineReached();
     if (found.length >= search.maxFiles) throw new ResultCapReached();
   };
-  const pages = filePages(deadline, CANDIDATE_PAGE, (afterPath) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit: CANDIDATE_PAGE }));
+  const pages = filePages(deadline, candidatePageSize, (afterPath, limit) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit }));
   for await (const page of pages) {
     const wanted = page.filter((c) => pathAllowed(filters, c.path));
     // Contents verified before are taken from memory; the others are read from the index in
     // batches of CONTENT_BATCH (the next read while this one is verified), and kept. Each
     // batch is verified in path order, the order the result cap counts in.
-    const batches = batchesOfUnread(wanted, (c) => deps.searchContents.peek(c.blobSha) === undefined);
-    for await (const [batch, contents] of readAhead(batches, (batch) => contentsOf(deps, target.snapshot, batch, deadline.signal))) {
+    const batches = batchesOfUnread(wanted, (c) => deps.searchContents.peek(c.blobSha, search.pass) === undefined);
+    for await (const [batch, contents] of readAhead(batches, (batch) => contentsOf(deps, target.snapshot, batch, search.pass, deadline.signal))) {
       batch.forEach((candidate, i) => {
         const content = contents[i]?.content;
         if (typeof content === 'string') verify(candidate, content);
@@ -164,9 +177,9 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
  * The contents of `batch`, in its order: from memory when verified before (by blob: a
  * blob's content never changes), else read from the index in one call and kept.
  */
-async function contentsOf(deps: ReaderDeps, snapshot: Snapshot, batch: ContentCandidate[], signal: AbortSignal): Promise<FileContent[]> {
+async function contentsOf(deps: ReaderDeps, snapshot: Snapshot, batch: ContentCandidate[], pass: Pass, signal: AbortSignal): Promise<FileContent[]> {
   const cache = deps.searchContents;
-  const known = batch.map((c) => cache.peek(c.blobSha));
+  const known = batch.map((c) => cache.peek(c.blobSha, pass));
   const unread = batch.filter((_, i) => known[i] === undefined);
   const read = new Map<string, FileContent['content']>();
   if (unread.length > 0) {
@@ -179,7 +192,7 @@ async function contentsOf(deps: ReaderDeps, snapshot: Snapshot, batch: ContentCa
   }
   for (const candidate of unread) {
     const content = read.get(candidate.path);
-    if (typeof content === 'string') void cache.get(candidate.blobSha, () => Promise.resolve(content));
+    if (typeof content === 'string') void cache.get(candidate.blobSha, () => Promise.resolve(content), pass);
   }
   return Promise.all(batch.map(async (c, i) => ({ path: c.path, content: (await known[i]) ?? read.get(c.path) ?? null })));
 }
@@ -213,7 +226,11 @@ async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters
     return;
   }
   let seen = 0;
-  for await (const page of filePages(deadline, SKIPPED_PAGE, (afterPath) => deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath, limit: SKIPPED_PAGE }))) {
+  for await (const page of filePages(
+    deadline,
+    () => SKIPPED_PAGE,
+    (afterPath, limit) => deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath, limit }),
+  )) {
     for (const file of page) {
       if (!pathAllowed(filters, file.path)) continue;
       if (file.flags.binary) scan.skipped.binary += 1;
@@ -225,11 +242,11 @@ async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters
 }
 
 /** Pages of files in path order from the index, the next asked for ahead; none is asked once the deadline has passed. */
-function filePages(deadline: Deadline, size: number, read: (afterPath: string | null) => Promise<ContentCandidate[]>): AsyncGenerator<ContentCandidate[]> {
-  return pagesAhead(async (after: ContentCandidate | null) => {
+function filePages(deadline: Deadline, sizeOf: (index: number) => number, read: (afterPath: string | null, limit: number) => Promise<ContentCandidate[]>): AsyncGenerator<ContentCandidate[]> {
+  return pagesAhead(async (after: ContentCandidate | null, size: number) => {
     if (deadline.expired()) throw new DeadlineReached();
-    return read(after?.path ?? null);
-  }, size);
+    return read(after?.path ?? null, size);
+  }, sizeOf);
 }
 
 function rankOf(repository: string, candidate: ContentCandidate, content: string, hits: LineHit[], query: CompiledQuery): RankKey {

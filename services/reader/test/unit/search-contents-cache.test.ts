@@ -55,17 +55,23 @@ describe('search_code keeps the contents it verified, by blob', () => {
     expect((await search('newName', 'octo/one')).files.map((f) => f.path)).toEqual(['src/a.ts']);
   });
 
-  it('with a budget too small for all of them, answers exactly what a reader with nothing in memory answers, and reads again what it dropped', async () => {
+  it('with a budget too small for all of them, answers exactly what a reader with nothing in memory answers, keeps the first ones it read and reads again only the others', async () => {
     const { index, search, read } = await reader({ searchCacheBytes: 600 });
-    await seedRepository(index, { id: 1, fullName: 'octo/one', files: files(40, (i) => `value${i} = retryAfter(${i}); // ${'x'.repeat(40)}`) });
+    const tree = files(40, (i) => `value${i} = retryAfter(${i}); // ${'x'.repeat(40)}`);
+    await seedRepository(index, { id: 1, fullName: 'octo/one', files: tree });
     for (let round = 0; round < 3; round += 1) {
       expect(await search('retryAfter', 'octo/one')).toEqual(await fresh(index, 'retryAfter', 'octo/one', { searchCacheBytes: 600 }));
     }
     read();
     await search('retryAfter', 'octo/one');
     const again = read();
-    expect(again.length).toBeGreaterThan(30);
-    expect(again.length).toBeLessThan(40);
+    // The first files, as many as their weight (16 bytes and one a character: ASCII) fits in
+    // 600. Least-recently-used would keep the last ones read instead, each pushed out just
+    // before the next search needs it.
+    let room = 600;
+    const kept = Object.values(tree).findIndex((content) => (room -= 16 + content.length) < 0);
+    expect(kept).toBeGreaterThan(3);
+    expect(again).toEqual(Object.keys(tree).slice(kept));
   });
 
   it('stops at the cap of matching files in path order, whichever contents were in memory', async () => {

@@ -53,26 +53,32 @@ describe('readAhead: contents of the next batch are read while this one is verif
 
 describe('pagesAhead: the next page is asked for while this one is worked on', () => {
   const items = ['a', 'b', 'c', 'd', 'e'];
-  const pageOf =
-    (asked: (string | null)[], size = 2) =>
-    async (after: string | null) => {
-      asked.push(after);
-      const from = after === null ? 0 : items.indexOf(after) + 1;
-      return items.slice(from, from + size);
-    };
+  const pageOf = (asked: (string | null)[]) => async (after: string | null, size: number) => {
+    asked.push(after);
+    const from = after === null ? 0 : items.indexOf(after) + 1;
+    return items.slice(from, from + size);
+  };
 
   test('reads every page after the last item of the one before, one read ahead, and stops at a short page', async () => {
     const asked: (string | null)[] = [];
     const seen: string[] = [];
-    for await (const page of pagesAhead(pageOf(asked), 2)) seen.push(`${page.join('')}:${asked.length}`);
+    for await (const page of pagesAhead(pageOf(asked), () => 2)) seen.push(`${page.join('')}:${asked.length}`);
     expect(seen).toEqual(['ab:2', 'cd:3', 'e:3']);
     expect(asked).toEqual([null, 'b', 'd']);
+  });
+
+  test('each page of the size given for its index, and a page short of its own size is the last', async () => {
+    const asked: (string | null)[] = [];
+    const seen: string[] = [];
+    for await (const page of pagesAhead(pageOf(asked), (index) => 2 ** index)) seen.push(page.join(''));
+    expect(seen).toEqual(['a', 'bc', 'de']);
+    expect(asked).toEqual([null, 'a', 'c']);
   });
 
   test('a full last page costs one more, empty, read', async () => {
     const asked: (string | null)[] = [];
     const pages: string[][] = [];
-    for await (const page of pagesAhead(pageOf(asked, 5), 5)) pages.push(page);
+    for await (const page of pagesAhead(pageOf(asked), () => 5)) pages.push(page);
     expect(pages).toEqual([items, []]);
     expect(asked).toEqual([null, 'e']);
   });
@@ -85,7 +91,7 @@ describe('pagesAhead: the next page is asked for while this one is worked on', (
     const seen: string[][] = [];
     await expect(
       (async () => {
-        for await (const page of pagesAhead(failing, 2)) seen.push(page);
+        for await (const page of pagesAhead(failing, () => 2)) seen.push(page);
       })(),
     ).rejects.toThrow('index down');
     expect(seen).toEqual([['a', 'b']]);
@@ -94,7 +100,7 @@ describe('pagesAhead: the next page is asked for while this one is worked on', (
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      for await (const _ of pagesAhead(failing, 2)) break;
+      for await (const _ of pagesAhead(failing, () => 2)) break;
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
