@@ -17,10 +17,12 @@ export interface CompiledQuery {
   /** A case-sensitive literal: found with indexOf, no regex at all. */
   literal: string | null;
   /**
-   * A case-insensitive literal of ASCII characters, lower-cased: found with indexOf in the
-   * lower-cased content (see foldForAsciiLiteral), which finds exactly what RE2 finds.
+   * A case-insensitive literal of ASCII characters as a JavaScript RegExp (flags `giu`):
+   * Unicode simple case folding, which folds the Kelvin sign onto k and the long s onto s, as
+   * RE2 does, and nothing else onto ASCII, so it finds exactly what RE2 finds, without the
+   * regex engine or a lower-cased copy of the content.
    */
-  asciiFoldedLiteral: string | null;
+  asciiFoldedLiteral: RegExp | null;
   /**
    * Whether one search over the whole content may rule a file out before its lines are
    * tried: sound unless the pattern uses \A or \z, which mean "start/end of the line" in
@@ -64,7 +66,7 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
     re,
     exactCase,
     literal: !regex && sensitive ? query : null,
-    asciiFoldedLiteral: !regex && !sensitive && /^\p{ASCII}*$/u.test(query) ? query.toLowerCase() : null,
+    asciiFoldedLiteral: !regex && !sensitive && /^\p{ASCII}*$/u.test(query) ? new RegExp(query.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'giu') : null,
     wholeFilePrefilter: !(regex && /\\[Az]/.test(query.replace(/\\\\/g, ''))),
   };
 }

@@ -30,10 +30,19 @@ const CLOCK_EVERY_CHARS = 256 * 1024;
 export function findHits(content: string, query: CompiledQuery, keep: number, expired: () => boolean, requires: Requirement | null = null): FileHits {
   const none: FileHits = { lines: [], count: 0, complete: true };
   if (content.length === 0) return none;
-  if (query.literal !== null) return literalHits(content, query.literal, keep);
-  if (query.asciiFoldedLiteral !== null) {
-    const folded = foldForAsciiLiteral(content);
-    if (folded !== null) return literalHits(folded, query.asciiFoldedLiteral, keep);
+  const { literal, asciiFoldedLiteral: folded } = query;
+  if (literal !== null) return literalHits(content, literal.length, (from) => content.indexOf(literal, from), keep);
+  if (folded !== null) {
+    // Every character of an ASCII literal matches one unit (the Kelvin sign and the long s are one each).
+    return literalHits(
+      content,
+      query.text.length,
+      (from) => {
+        folded.lastIndex = from;
+        return folded.exec(content)?.index ?? -1;
+      },
+      keep,
+    );
   }
   // The regex engine (re2js, in JavaScript) is the slow part: what the query's plan requires,
   // looked for with indexOf, rules out the file, then each line, before the regex is tried.
@@ -90,23 +99,11 @@ function rangesOf(matcher: ReturnType<CompiledQuery['re']['matcher']>): [number,
   return ranges;
 }
 
-/**
- * The content as RE2 compares it with a lower-case ASCII literal when case-insensitive:
- * lower-cased, with the two non-ASCII letters RE2 folds onto ASCII ones made ASCII (the
- * Kelvin sign is lower-cased to k already; the long s becomes s). Every other character
- * either lower-cases to a non-ASCII one, which no ASCII literal can match either way, or
- * changes length (U+0130): then null, and the regex engine decides, as positions would shift.
- */
-function foldForAsciiLiteral(content: string): string | null {
-  const lower = lowerForAsciiTerms(content);
-  return lower.length === content.length ? lower : null;
-}
-
-/** A case-sensitive literal: indexOf over the whole content, each hit mapped to its line. */
-function literalHits(content: string, literal: string, keep: number): FileHits {
+/** A literal of `length` units, found by `find` (the next match at or after a position, or -1) over the whole content, each hit mapped to its line. */
+function literalHits(content: string, length: number, find: (from: number) => number, keep: number): FileHits {
   const lines: LineHit[] = [];
   let count = 0;
-  let position = content.indexOf(literal);
+  let position = find(0);
   if (position < 0) return { lines, count, complete: true };
   let lineStart = 0;
   let lineNumber = 1;
@@ -124,8 +121,8 @@ function literalHits(content: string, literal: string, keep: number): FileHits {
       current = { line: lineNumber, ranges: [] };
       if (lines.length < keep) lines.push(current);
     }
-    if (current.ranges.length < MAX_RANGES) current.ranges.push([position - lineStart, position - lineStart + literal.length]);
-    position = content.indexOf(literal, position + literal.length);
+    if (current.ranges.length < MAX_RANGES) current.ranges.push([position - lineStart, position - lineStart + length]);
+    position = find(position + length);
   }
   return { lines, count, complete: true };
 }
