@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { invalid } from '../tool-error';
+import { asciiCaseInsensitive } from './ascii-fold';
 
 /**
  * A search query compiled for line-by-line matching with RE2 (re2js: linear time, no
@@ -16,12 +17,7 @@ export interface CompiledQuery {
   exactCase: RE2JS;
   /** A case-sensitive literal: found with indexOf, no regex at all. */
   literal: string | null;
-  /**
-   * A case-insensitive literal of ASCII characters as a JavaScript RegExp (flags `giu`):
-   * Unicode simple case folding, which folds the Kelvin sign onto k and the long s onto s, as
-   * RE2 does, and nothing else onto ASCII, so it finds exactly what RE2 finds, without the
-   * regex engine or a lower-cased copy of the content.
-   */
+  /** A case-insensitive literal of ASCII characters, found as RE2 finds it by a JavaScript RegExp (asciiCaseInsensitive, global): no regex engine, no lower-cased copy. */
   asciiFoldedLiteral: RegExp | null;
   /**
    * Whether one search over the whole content may rule a file out before its lines are
@@ -66,7 +62,7 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
     re,
     exactCase,
     literal: !regex && sensitive ? query : null,
-    asciiFoldedLiteral: !regex && !sensitive && /^\p{ASCII}*$/u.test(query) ? new RegExp(query.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'giu') : null,
+    asciiFoldedLiteral: !regex && !sensitive && /^\p{ASCII}*$/u.test(query) ? asciiCaseInsensitive(query, true) : null,
     wholeFilePrefilter: !(regex && /\\[Az]/.test(query.replace(/\\\\/g, ''))),
   };
 }

@@ -1,19 +1,20 @@
 import type { ContentPlan } from '@gitdex/ports';
+import { asciiCaseInsensitive } from './ascii-fold';
 
 /**
- * What a text must contain to possibly hold a match, tested by indexOf before the regex
- * engine runs. The plan is sound for a line as it is for a file, since a match never crosses
- * a line.
+ * What a text must contain to possibly hold a match, tested before the regex engine runs, on
+ * the text as it is. The plan is sound for a line as it is for a file, since a match never
+ * crosses a line.
  *
  * - `cased`: a plan whose every substring is needed in its case (a case-sensitive query,
- *   contracts' ContentPlan `cased`) is tested on the text as it is, every substring, any
- *   characters: RE2 matches those units exactly.
- * - otherwise the test is of the plan's folded substrings of ASCII characters on the
- *   lower-cased text (see lowerForAsciiTerms); a substring with other characters says
- *   nothing there (the fold and toLowerCase may differ on them), so it passes.
+ *   contracts' ContentPlan `cased`) is tested with indexOf, every substring, any characters:
+ *   RE2 matches those units exactly.
+ * - otherwise the test is of the plan's folded substrings of ASCII characters, found
+ *   case-insensitively as RE2 finds them (asciiCaseInsensitive); a substring with other
+ *   characters says nothing there (the index's fold and RE2's may differ on them), so it passes.
  */
 export interface Requirement {
-  /** Whether `test` takes the text as it is (true) or lower-cased by lowerForAsciiTerms (false). */
+  /** Whether the substrings are tested in their case (true) or case-insensitively (false). */
   cased: boolean;
   test: (text: string) => boolean;
 }
@@ -33,8 +34,13 @@ function testOf(plan: ContentPlan, cased: boolean): Test | null {
     case 'all':
       return null;
     case 'substring': {
-      const text = cased ? (plan.cased as string) : plan.text;
-      return cased || ASCII.test(text) ? (seen) => seen.includes(text) : null;
+      if (cased) {
+        const text = plan.cased as string;
+        return (seen) => seen.includes(text);
+      }
+      if (!ASCII.test(plan.text)) return null;
+      const folded = asciiCaseInsensitive(plan.text);
+      return (seen) => folded.test(seen);
     }
     case 'and': {
       const parts = plan.of.map((part) => testOf(part, cased)).filter((part): part is Test => part !== null);
@@ -54,15 +60,4 @@ export function requirementOf(plan: ContentPlan): Requirement | null {
   const cased = allCased(plan);
   const test = testOf(plan, cased);
   return test === null ? null : { cased, test };
-}
-
-/**
- * The text lower-cased as the content plan's ASCII substrings are folded (contracts'
- * foldText): every ASCII character the fold yields, toLowerCase yields at the same place,
- * but for the long s, which the fold makes "s". Other characters may differ, or change the
- * length (U+0130): never an ASCII substring lost, at most one found that the fold lacks.
- */
-export function lowerForAsciiTerms(text: string): string {
-  const lower = text.toLowerCase();
-  return lower.includes('\u017f') ? lower.replaceAll('\u017f', 's') : lower;
 }

@@ -1,5 +1,5 @@
 import type { CompiledQuery } from './query';
-import { lowerForAsciiTerms, type Requirement } from './requirement';
+import type { Requirement } from './requirement';
 
 /** One matching line: its number and where in it the matches are ([start, end) in UTF-16 units). */
 export interface LineHit {
@@ -44,14 +44,12 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
       keep,
     );
   }
-  // The regex engine (re2js, in JavaScript) is the slow part: what the query's plan requires,
-  // looked for with indexOf, rules out the file, then each line, before the regex is tried.
-  const seen = requires === null ? null : requires.cased ? content : lowerForAsciiTerms(content);
-  if (requires !== null && !requires.test(seen as string)) return none;
-  const lineFilter = seen !== null && seen.length === content.length ? seen : null;
+  // The regex engine (re2js, in JavaScript) is the slow part: what the query's plan requires
+  // rules out the file, then each line, before the regex is tried.
+  if (requires !== null && !requires.test(content)) return none;
   // test() runs RE2's DFA (no submatch positions): far cheaper than find() on text that does
   // not match, but a pass over the whole file; lines the requirement filters cost less.
-  if (lineFilter === null && query.wholeFilePrefilter && !query.re.test(content)) return none;
+  if (requires === null && query.wholeFilePrefilter && !query.re.test(content)) return none;
   const lines: LineHit[] = [];
   let count = 0;
   const matcher = query.re.matcher('');
@@ -66,11 +64,11 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
     }
     const newline = content.indexOf('\n', start);
     const end = newline < 0 ? content.length : newline;
-    if (lineFilter !== null && !(requires as Requirement).test(lineFilter.slice(start, end))) {
+    const text = content.slice(start, end);
+    if (requires !== null && !requires.test(text)) {
       start = end + 1;
       continue;
     }
-    const text = content.slice(start, end);
     if (query.re.test(text)) {
       count += 1;
       if (lines.length < keep) {
