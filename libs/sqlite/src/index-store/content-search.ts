@@ -10,7 +10,8 @@ interface CandidateRow {
   blob_sha: string;
   language: string | null;
   size: number;
-  summary: string;
+  /** The summary's flags only, as JSON: the whole summary is ten times as long to parse. */
+  flags: string;
 }
 
 /**
@@ -40,14 +41,14 @@ export function matchExpression(plan: ContentPlan): string | null {
 }
 
 function candidateOf(row: CandidateRow): ContentCandidate {
-  const flags = (JSON.parse(row.summary) as { flags: FileFlags }).flags;
+  const flags = JSON.parse(row.flags) as FileFlags;
   return { path: row.path, blobSha: row.blob_sha, language: row.language, flags, size: row.size };
 }
 
 const SCOPE_FILTER = `f.scope_id = @s AND f.path > @after AND ${VISIBLE_F}
   AND (@language IS NULL OR f.language = @language)
   AND (@includeGenerated = 1 OR (f.summary ->> '$.flags.vendored' = 0 AND f.summary ->> '$.flags.generated' = 0))`;
-const COLUMNS = `f.path, f.blob_sha, f.language, f.size, f.summary`;
+const COLUMNS = `f.path, f.blob_sha, f.language, f.size, f.summary -> '$.flags' AS flags`;
 
 type Params = Record<string, unknown>;
 export interface ContentStatements {
