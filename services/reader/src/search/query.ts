@@ -62,7 +62,7 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
     re,
     exactCase,
     literal: !regex && sensitive ? query : null,
-    asciiFoldedLiteral: !regex && !sensitive && /^\p{ASCII}*$/u.test(query) ? asciiCaseInsensitive(query, true) : null,
+    asciiFoldedLiteral: !regex && !sensitive ? asciiCaseInsensitive(query, true) : null,
     wholeFilePrefilter: !(regex && /\\[Az]/.test(query.replace(/\\\\/g, ''))),
   };
 }

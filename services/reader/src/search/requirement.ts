@@ -19,8 +19,6 @@ export interface Requirement {
   test: (text: string) => boolean;
 }
 
-const ASCII = /^\p{ASCII}*$/u;
-
 type Test = (text: string) => boolean;
 
 /** Whether every substring of the plan gives its cased form. */
@@ -38,9 +36,8 @@ function testOf(plan: ContentPlan, cased: boolean): Test | null {
         const text = plan.cased as string;
         return (seen) => seen.includes(text);
       }
-      if (!ASCII.test(plan.text)) return null;
       const folded = asciiCaseInsensitive(plan.text);
-      return (seen) => folded.test(seen);
+      return folded === null ? null : (seen) => folded.test(seen);
     }
     case 'and': {
       const parts = plan.of.map((part) => testOf(part, cased)).filter((part): part is Test => part !== null);
