@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { Client } from '@elastic/elasticsearch';
 import type { FileDocument } from '@gitdex/contracts';
-import { filesMappings } from '@gitdex/elasticsearch';
+import { filesMappings, withContentTrigrams } from '@gitdex/elasticsearch';
 import { buildDocument, gitBlobSha } from '@gitdex/indexer';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { BlobReader } from '../data/blob-reader';
@@ -79,18 +79,23 @@ export function splitBySize<T extends { content: string | null }>(documents: T[]
   return out;
 }
 
-/** Bulk of the same documents straight into a fresh index with gitdex's file mapping: 500 documents or 5 MB a request, one at a time. */
-export function elasticsearchRaw(url: string, index: string): RawTarget {
+/**
+ * Bulk of the same documents straight into a fresh index with gitdex's file mapping: 500
+ * documents or 5 MB a request, one at a time. The documents as the indexer builds them, or
+ * with `withTerms` as the index stores them (their content terms too, made inside the timing).
+ */
+export function elasticsearchRaw(url: string, index: string, options: { withTerms?: boolean } = {}): RawTarget {
   const client = new Client({ node: url, requestTimeout: 120_000 });
+  const asSent = options.withTerms ? withContentTrigrams : (document: FileDocument) => document;
   return {
-    label: 'raw Elasticsearch bulk',
+    label: options.withTerms ? 'raw Elasticsearch bulk with content terms' : 'raw Elasticsearch bulk',
     async prepare() {
       await client.indices.delete({ index }, { ignore: [404] });
       await client.indices.create({ index, settings: { number_of_shards: 1, auto_expand_replicas: '0-1' }, mappings: filesMappings });
     },
     async write(documents) {
       for (const batch of splitBySize(documents, 5 * 1024 * 1024)) {
-        const response = await client.bulk({ index, operations: batch.flatMap((d) => [{ index: { _id: `${d.repositoryId}:${d.path}` } }, d]) });
+        const response = await client.bulk({ index, operations: batch.flatMap((d) => [{ index: { _id: `${d.repositoryId}:${d.path}` } }, asSent(d)]) });
         if (response.errors) throw new Error(`raw bulk: ${JSON.stringify(response.items.find((i) => i.index?.error)?.index?.error).slice(0, 300)}`);
       }
     },

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { HAS_CONTENT_WORD } from '@gitdex/elasticsearch';
 import { callOk } from '../mcp/clients';
 import { timed } from '../measure/timer';
 import { exportTree } from '../data/git-repo';
@@ -76,10 +77,10 @@ async function indexOverhead(ctx: SuiteContext, backend: Backend): Promise<strin
     const files = `${ctx.engines.elasticsearchUrl}/${backend.readEnv.ELASTICSEARCH_INDEX_PREFIX}-files`;
     const post = async <T>(url: string, body?: unknown): Promise<T> =>
       (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })).json()) as T;
-    // Every document with content holds the empty term (content-search.ts): their sizes summed are the content indexed.
+    // Every document with content holds HAS_CONTENT_WORD: their sizes summed are the content indexed.
     const sized = await post<{ aggregations?: { bytes?: { value?: number } } }>(`${files}/_search`, {
       size: 0,
-      query: { term: { contentTrigrams: '' } },
+      query: { term: { contentTrigrams: HAS_CONTENT_WORD } },
       aggs: { bytes: { sum: { field: 'size' } } },
     });
     const contentBytes = sized.aggregations?.bytes?.value ?? 0;

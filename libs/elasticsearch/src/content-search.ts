@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { compareCodePoints, contentTerms, queryTermCodes, termOfCode, type FileDocument, type FileFlags } from '@gitdex/contracts';
+import { compareCodePoints, contentTermWords, queryTermCodes, termWordOfCode, type FileDocument, type FileFlags } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount } from '@gitdex/ports';
 import { MAX_PAGE, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';
@@ -17,14 +17,25 @@ const CANDIDATE_FIELDS = ['path', 'blobSha', 'language', 'size', 'flags.binary',
 const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
 
 /**
- * A term every document with content holds (no real trigram is this short): "every file
- * with content" is a term query, also for files too short to have a trigram.
+ * A word every document with content holds (a term's word is base-32 digits only, see
+ * contracts/content-terms): "every file with content" is a term query, also for files too
+ * short to have a trigram.
  */
-const HAS_CONTENT = '';
+export const HAS_CONTENT_WORD = 'has-content';
 
-/** The document as indexed: the FileDocument plus the trigrams of its content (not kept in _source). */
-export function withContentTrigrams(doc: FileDocument): FileDocument & { contentTrigrams?: string[] } {
-  return doc.content !== null ? { ...doc, contentTrigrams: [HAS_CONTENT, ...contentTerms(doc.content)] } : doc;
+/**
+ * The document as indexed: the FileDocument plus the words of its content terms, one text
+ * the field's whitespace analyzer splits (not kept in _source). One string, not an array
+ * of terms: Elasticsearch parses and inverts it as one field value, which took a bulk of
+ * 8,000 files 22 % less time than a keyword per term (docs/search.md).
+ */
+export function withContentTrigrams(doc: FileDocument): FileDocument & { contentTrigrams?: string } {
+  return doc.content !== null ? { ...doc, contentTrigrams: contentTermWordsOf(doc.content) } : doc;
+}
+
+function contentTermWordsOf(content: string): string {
+  const words = contentTermWords(content);
+  return words.length > 0 ? `${HAS_CONTENT_WORD} ${words}` : HAS_CONTENT_WORD;
 }
 
 /** The plan as a filter; null means "no constraint" (every file with content). */
@@ -33,9 +44,9 @@ export function planQuery(plan: ContentPlan): Query | null {
     case 'all':
       return null;
     case 'substring': {
-      const terms = queryTermCodes(plan.cased ?? plan.text).map(termOfCode);
-      if (terms.length === 0) return null;
-      return { bool: { filter: terms.map((term) => ({ term: { contentTrigrams: term } })) } };
+      const words = queryTermCodes(plan.cased ?? plan.text).map(termWordOfCode);
+      if (words.length === 0) return null;
+      return { bool: { filter: words.map((word) => ({ term: { contentTrigrams: word } })) } };
     }
     case 'and': {
       const parts = plan.of.map(planQuery).filter((q): q is Query => q !== null);
@@ -93,7 +104,7 @@ async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentS
 export function searchCandidates(ctx: StoreContext, snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
   const planned = planQuery(plan);
   // Files without content (binary, too large, symlinks…) have no such terms: kept out of "all" plans too.
-  const filter: Query[] = [...visibleFilter(snapshot), ...scopeFilters(scope), planned ?? { term: { contentTrigrams: HAS_CONTENT } }];
+  const filter: Query[] = [...visibleFilter(snapshot), ...scopeFilters(scope), planned ?? { term: { contentTrigrams: HAS_CONTENT_WORD } }];
   return candidatePage(ctx, filter, scope);
 }
 

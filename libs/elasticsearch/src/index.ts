@@ -3,5 +3,6 @@ export { resolveOptions, createClient, type ElasticsearchIndexStoreOptions } fro
 export { repositoryDocumentId, refStateDocumentId } from './ids';
 export { FILES_MAPPING_VERSION, REPOS_MAPPING_VERSION, filesMappings, reposMappings, indexNames, type IndexKind } from './mappings';
 export { MAX_FOLDERS } from './listings';
+export { HAS_CONTENT_WORD, withContentTrigrams } from './content-search';
 export { toPortError } from './errors';
 export { type ReindexResult } from './setup';

@@ -21,8 +21,14 @@ import type { estypes } from '@elastic/elasticsearch';
  * Version 4 has the same fields; `contentTrigrams` also holds the content's hump grams
  * (six and seven units around a camel-case hump, contracts/content-terms), which case-sensitive
  * searches ask for: a version 3 index must be reindexed the same way.
+ *
+ * Version 5 holds the same terms as words (their codes in base 32, contracts/content-terms)
+ * in one whitespace-separated text: `contentTrigrams` is a `text` field (the `whitespace`
+ * analyzer is core, in the minimal distribution too) without positions or norms, where it
+ * was a keyword array. Elasticsearch indexes one long value much faster than thousands of
+ * short ones (docs/search.md); a version 4 index is reindexed the same way.
  */
-export const FILES_MAPPING_VERSION = 4;
+export const FILES_MAPPING_VERSION = 5;
 export const REPOS_MAPPING_VERSION = 1;
 
 export type IndexKind = 'files' | 'repos';
@@ -75,7 +81,7 @@ export const filesMappings: estypes.MappingTypeMapping = {
     pathLower: keyword,
     tokens: keyword,
     trigrams: keyword,
-    contentTrigrams: { type: 'keyword', doc_values: false },
+    contentTrigrams: { type: 'text', analyzer: 'whitespace', index_options: 'docs', norms: false },
     fromGeneration: { type: 'long' },
     retiredAtGeneration: { type: 'long' },
     // Read fidelity (contracts FileBytesFields): the bytes are kept, never searched.
