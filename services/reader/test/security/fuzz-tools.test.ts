@@ -62,8 +62,7 @@ function checkAnswer(result: ToolResult, request: unknown, caller: Caller): void
     expect(CODES.has(code)).toBe(true);
     expect({ code, text: code === 'INTERNAL' ? text : '' }).toEqual({ code: expect.not.stringMatching(/^INTERNAL$/), text: '' });
   } else expect(result.structuredContent).toBeDefined();
-  const requestText = safeJson(request);
-  expect(leaks(JSON.stringify(result), requestText, caller)).toEqual([]);
+  expect(leaks(JSON.stringify(result), askedText(request), caller)).toEqual([]);
 }
 
 function checkQueue(caller: Caller): void {
@@ -75,6 +74,15 @@ function checkQueue(caller: Caller): void {
 /** encodeURIComponent, with lone surrogates made well-formed first (it throws on them). */
 export function encode(text: string): string {
   return encodeURIComponent((text as string & { toWellFormed(): string }).toWellFormed());
+}
+
+/**
+ * What the caller put in the request, cursors decoded: a forged cursor may name a private folder,
+ * and an answer that names it back tells the caller only what it wrote itself.
+ */
+function askedText(request: unknown): string {
+  const cursor = (request as { cursor?: unknown } | null)?.cursor;
+  return safeJson(request) + (typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString('utf8') : '');
 }
 
 function safeJson(value: unknown): string {
