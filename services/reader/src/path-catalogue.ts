@@ -14,6 +14,14 @@ import {
 /** listFolders answers at most this many folders, as the index adapters do. */
 const MAX_FOLDERS = 10_000;
 
+interface OpenFolder {
+  path: string;
+  /** Where its files start among the catalogue's. */
+  from: number;
+  /** The tokens of its own name. */
+  tokens: string[];
+}
+
 /**
  * The files of one snapshot with the terms `IndexStore.suggestCandidates` matches and the
  * folders `listFolders` counts, so that the reader can answer those and `listFiles` from
@@ -44,6 +52,12 @@ export class PathCatalogue {
   private folderDepths = new Int32Array(0);
   private fileDepths = new Int32Array(0);
   private readonly filesUnder = new Map<string, number>();
+  /**
+   * The folders above the last file added, root-most first, with where their files start and
+   * the tokens of their own name: files come in path order, so a folder's files are one run,
+   * and each folder is cut out of a path and split into tokens once, not once per file under it.
+   */
+  private readonly open: OpenFolder[] = [];
   private deepestFile = 0;
   private sealed = false;
   /** Scores of the query being answered, one per file; reset after each query. */
@@ -58,23 +72,41 @@ export class PathCatalogue {
   /** Adds files that come after every file added so far in code point order (as the index lists them). */
   add(files: readonly Pick<VisibleEntry, 'path' | 'blobSha'>[]): void {
     if (this.sealed) throw new Error('PathCatalogue: sealed catalogues take no more files');
+    const open = this.open;
     for (const { path, blobSha } of files) {
       const at = this.paths.length;
-      const name = nameOf(path);
       this.blobShas.push(blobSha);
       this.paths.push(path);
-      // Each folder above the file, counted; the file's depth is one more than their number.
-      let depth = 1;
-      for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1), depth += 1) {
-        const folder = path.slice(0, slash);
-        this.filesUnder.set(folder, (this.filesUnder.get(folder) ?? 0) + 1);
+      // The folders still open that are above this file stay; the others end before it.
+      let slash = path.indexOf('/');
+      let level = 0;
+      for (; level < open.length; level += 1) {
+        const folder = (open[level] as OpenFolder).path;
+        if (slash !== folder.length || !path.startsWith(folder)) break;
+        slash = path.indexOf('/', slash + 1);
       }
+      this.closeFolders(level, at);
+      for (; slash >= 0; slash = path.indexOf('/', slash + 1)) {
+        open.push({ path: path.slice(0, slash), from: at, tokens: pathTokens(path.slice(path.lastIndexOf('/', slash - 1) + 1, slash)) });
+      }
+      // A path's tokens are those of its folders' names and its own: none spans a slash.
+      for (const folder of open) for (const token of folder.tokens) post(this.byToken, token, at);
+      const name = nameOf(path);
+      for (const token of pathTokens(name)) post(this.byToken, token, at);
+      const depth = open.length + 1;
       this.depths.push(depth);
       this.deepestFile = Math.max(this.deepestFile, depth);
       this.pathLowers.push(path.toLowerCase());
       post(this.byName, name.toLowerCase(), at);
       for (const gram of trigramsOf(name)) post(this.byTrigram, gram, at);
-      for (const token of pathTokens(path)) post(this.byToken, token, at);
+    }
+  }
+
+  /** Ends the open folders from `level` down, before the file at `end`: their files are counted. */
+  private closeFolders(level: number, end: number): void {
+    while (this.open.length > level) {
+      const folder = this.open.pop() as OpenFolder;
+      this.filesUnder.set(folder.path, end - folder.from);
     }
   }
 
@@ -112,6 +144,7 @@ export class PathCatalogue {
 
   /** Ends the building: answers may be asked from now on. */
   seal(): this {
+    this.closeFolders(0, this.paths.length);
     const lowers = this.pathLowers;
     this.byPathLower = Array.from(lowers.keys()).sort((a, b) => (lowers[a]! < lowers[b]! ? -1 : lowers[a]! > lowers[b]! ? 1 : a - b));
     this.byName = packed(this.byName);

@@ -1,7 +1,8 @@
-import { ancestorsOf, compareCodePoints } from '@gitdex/contracts';
+import fc from 'fast-check';
+import { ancestorsOf, compareCodePoints, nameOf } from '@gitdex/contracts';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import type { FileSummary, IndexStore } from '@gitdex/ports';
-import { PathCatalogue, loadCatalogue } from '../../src/path-catalogue';
+import { PathCatalogue, loadCatalogue, loadSummaries } from '../../src/path-catalogue';
 import { suggestQuery } from '../../src/suggest/candidates';
 import { AWKWARD_PATHS, expectCatalogueMatchesIndex } from '../support/catalogue-equivalence';
 import { seedRepository } from '../support/documents';
@@ -84,5 +85,41 @@ describe('PathCatalogue answers suggestCandidates and listings as the index does
     expect(catalogue.addSummaries([summary('c/x.ts')])).toBe(true);
     expect(catalogue.listsFiles).toBe(true);
     expect(catalogue.listFiles(everything, 'a/x.ts', 10)).toEqual({ files: [summary('b/x.ts'), summary('c/x.ts')], total: 3 });
+  });
+
+  /** Folder and file names with the case humps, separators and characters that tokens and orders turn on. */
+  const segment = fc.constantFrom('src', 'Src', 'lib', 'HttpServer', 'http-server', 'v2', 'a.b', 'ΑΣ', 'ü', '\u{1F600}', '\uFF01', 'x_y', 'API', 'APIClient', '_', '.git');
+  const tree = fc
+    .uniqueArray(fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/')), { minLength: 1, maxLength: 40 })
+    // A path is a file or a folder, never both (as in a git tree).
+    .map((paths) => paths.filter((path) => !paths.some((other) => other.startsWith(`${path}/`))));
+
+  test('random trees: folders counted, tokens split and files listed as SQLite does, whatever the nesting', async () => {
+    await fc.assert(
+      fc.asyncProperty(tree, async (paths) => {
+        const store = new SqliteIndexStore({ file: ':memory:' });
+        try {
+          await store.ensureReady();
+          await seedRepository(store, { id: 9, fullName: 'o/random', files: Object.fromEntries(paths.map((p) => [p, '\n'])) });
+          const snapshot = { repositoryId: 9, ref: 'refs/heads/main', generation: 1 };
+          const catalogue = (await loadCatalogue(store, snapshot, { maxFiles: 1_000 }))!;
+          expect(await loadSummaries(store, catalogue, snapshot)).toBe(true);
+          for (const folder of [...new Set(paths.flatMap(ancestorsOf))]) {
+            for (const depth of [1, 64]) {
+              const scope = { ...snapshot, folder, depth };
+              expect({ scope, folders: catalogue.listFolders(scope) }).toEqual({ scope, folders: await store.listFolders(scope) });
+              expect({ scope, files: catalogue.listFiles(scope, null, 1_000) }).toEqual({ scope, files: await store.listFiles(scope, null, 1_000) });
+            }
+          }
+          for (const query of paths.flatMap((path) => [path, nameOf(path), path.split('/')[0] as string])) {
+            const request = { ...suggestQuery(query), limit: 10 };
+            expect({ query, candidates: catalogue.candidates(request) }).toEqual({ query, candidates: await store.suggestCandidates(snapshot, request) });
+          }
+        } finally {
+          await store.close();
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 });
