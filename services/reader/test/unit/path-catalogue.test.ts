@@ -90,7 +90,10 @@ describe('PathCatalogue answers suggestCandidates and listings as the index does
   /** Folder and file names with the case humps, separators and characters that tokens and orders turn on. */
   const segment = fc.constantFrom('src', 'Src', 'lib', 'HttpServer', 'http-server', 'v2', 'a.b', 'ΑΣ', 'ü', '\u{1F600}', '\uFF01', 'x_y', 'API', 'APIClient', '_', '.git');
   const tree = fc
-    .uniqueArray(fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/')), { minLength: 1, maxLength: 40 })
+    .uniqueArray(
+      fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/')),
+      { minLength: 1, maxLength: 40 },
+    )
     // A path is a file or a folder, never both (as in a git tree).
     .map((paths) => paths.filter((path) => !paths.some((other) => other.startsWith(`${path}/`))));
 
