@@ -62,6 +62,39 @@ describe('ElasticsearchIndexStore', () => {
     }
   });
 
+  it('refreshes the files index only when asked (before a flip), and leaves an interval its operator set', async () => {
+    const name = `${prefix}-refresh`;
+    const store = new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: name });
+    const files = `${name}-files-v${FILES_MAPPING_VERSION}`;
+    const interval = async (index: string) => {
+      const settings = await admin.indices.getSettings({ index, name: 'index.refresh_interval', flat_settings: true });
+      return settings[index]?.settings?.['index.refresh_interval'] as string | undefined;
+    };
+    try {
+      await store.ensureReady();
+      expect(await interval(files)).toBe('-1');
+      expect(await interval(`${name}-repos-v1`)).toBeUndefined();
+      // Written, not refreshed: not searchable, however long one waits.
+      await store.writeFiles([put(makeFile({ repositoryId: 9, path: 'a.ts' }))]);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await store.visibleEntries({ repositoryId: 9, ref: MAIN, generation: 1 }, null, 10)).toEqual([]);
+      await store.refresh();
+      expect(await store.visibleEntries({ repositoryId: 9, ref: MAIN, generation: 1 }, null, 10)).toHaveLength(1);
+      // An index made before (the default interval): ensureReady stops its timer.
+      await admin.indices.putSettings({ index: files, settings: { refresh_interval: null } });
+      expect(await interval(files)).toBeUndefined();
+      await store.ensureReady();
+      expect(await interval(files)).toBe('-1');
+      // An operator's own interval stays.
+      await admin.indices.putSettings({ index: files, settings: { refresh_interval: '5s' } });
+      await store.ensureReady();
+      expect(await interval(files)).toBe('5s');
+    } finally {
+      await store.close();
+      await dropPrefix(name);
+    }
+  });
+
   it('writes in bounded batches and reports refused items instead of dropping them', async () => {
     const name = `${prefix}-bulk`;
     const store = new ElasticsearchIndexStore({ node: elasticsearchUrl(), indexPrefix: name, bulkMaxOperations: 7, bulkMaxBytes: 4096 });

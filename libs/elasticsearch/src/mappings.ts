@@ -108,6 +108,16 @@ export const reposMappings: estypes.MappingTypeMapping = {
   },
 };
 
+/**
+ * No periodic refresh of the files index: what readers see is chosen by generation, and the
+ * indexer refreshes before every flip (and before it deletes by query), so a refresh a second
+ * only makes segments. While readers search the index, the default made one a second during a
+ * full index, and merging them took 26 s of Elasticsearch's CPU in a 40 s load of the large
+ * repository (docs/search.md). Set when the index is made; ensureReady sets it on an existing
+ * index only where the operator has set none.
+ */
+export const FILES_REFRESH_INTERVAL = '-1';
+
 export function indexSettings(kind: IndexKind, replicas?: number): estypes.IndicesIndexSettings {
   return {
     number_of_shards: 1,
@@ -115,7 +125,7 @@ export function indexSettings(kind: IndexKind, replicas?: number): estypes.Indic
     // the deployment names the number (ELASTICSEARCH_REPLICAS).
     ...(replicas === undefined ? { auto_expand_replicas: '0-1' } : { number_of_replicas: replicas, auto_expand_replicas: 'false' }),
     // Folder listings match ancestors with a regex built from the folder path (escaped): allow long paths.
-    ...(kind === 'files' ? { max_regex_length: 16_384 } : {}),
+    ...(kind === 'files' ? { max_regex_length: 16_384, refresh_interval: FILES_REFRESH_INTERVAL } : {}),
   };
 }
 
