@@ -80,8 +80,9 @@ describe('ElasticsearchIndexStore', () => {
       expect(await store.visibleEntries({ repositoryId: 9, ref: MAIN, generation: 1 }, null, 10)).toEqual([]);
       await store.refresh();
       expect(await store.visibleEntries({ repositoryId: 9, ref: MAIN, generation: 1 }, null, 10)).toHaveLength(1);
-      // An index made before (the default interval): ensureReady stops its timer.
-      await admin.indices.putSettings({ index: files, settings: { refresh_interval: null } });
+      // An index made before (the default interval): ensureReady stops its timer. A null resets
+      // a setting to its default, which the client's types do not allow for.
+      await admin.transport.request({ method: 'PUT', path: `/${files}/_settings`, body: { index: { refresh_interval: null } } });
       expect(await interval(files)).toBeUndefined();
       await store.ensureReady();
       expect(await interval(files)).toBe('-1');
