@@ -116,7 +116,7 @@ export const reposMappings: estypes.MappingTypeMapping = {
  * repository (docs/search.md). Set when the index is made; ensureReady sets it on an existing
  * index only where the operator has set none.
  */
-export const FILES_REFRESH_INTERVAL = '-1';
+const FILES_REFRESH_INTERVAL = '-1';
 
 export function indexSettings(kind: IndexKind, replicas?: number): estypes.IndicesIndexSettings {
   return {

@@ -1,7 +1,7 @@
-import type { Client } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import { PortError } from '@gitdex/ports';
 import { describeEsError } from './errors';
-import { FILES_REFRESH_INTERVAL, indexNames, indexSettings, mappingsOf, type IndexKind } from './mappings';
+import { indexNames, indexSettings, mappingsOf, type IndexKind } from './mappings';
 import { scrollHits } from './scan';
 import { bulkWrite, type BulkContext } from './bulk';
 import type { FileDocument } from '@gitdex/contracts';
@@ -49,7 +49,8 @@ async function ensureIndex(client: Client, prefix: string, kind: IndexKind, repl
   if (await check()) {
     // Fields added to this version since the index was made (additive only) reach it here.
     await client.indices.putMapping({ index: names.alias, properties: mappingsOf(kind).properties ?? {} });
-    if (kind === 'files') await stopPeriodicRefresh(client, names.alias);
+    const interval = indexSettings(kind, replicas).refresh_interval;
+    if (interval !== undefined) await refreshIntervalWhereUnset(client, names.alias, interval);
     return;
   }
   try {
@@ -65,14 +66,14 @@ async function ensureIndex(client: Client, prefix: string, kind: IndexKind, repl
   }
 }
 
-/** An index made before the files index stopped refreshing on a timer stops too, unless its operator set an interval. */
-async function stopPeriodicRefresh(client: Client, alias: string): Promise<void> {
+/** The template's refresh interval, on an index made before the template had one, unless its operator set an interval. */
+async function refreshIntervalWhereUnset(client: Client, alias: string, interval: estypes.Duration): Promise<void> {
   // Without a name filter: an index that has not set the interval is then in the answer too.
   const settings = await client.indices.getSettings({ index: alias, flat_settings: true });
   const unset = Object.entries(settings)
     .filter(([, found]) => found.settings?.['index.refresh_interval'] === undefined)
     .map(([index]) => index);
-  if (unset.length > 0) await client.indices.putSettings({ index: unset, settings: { refresh_interval: FILES_REFRESH_INTERVAL } });
+  if (unset.length > 0) await client.indices.putSettings({ index: unset, settings: { refresh_interval: interval } });
 }
 
 /** Creates templates, physical indices and aliases that do not exist yet. Idempotent and safe concurrently. */
