@@ -6,6 +6,7 @@ export { allowedHostsFor, hostAllowed } from './http/host';
 export { originAllowed } from './http/origin';
 export { RateLimiter, type RateLimitOptions } from './http/rate-limit';
 export { createMcpRouter, type McpHttpOptions } from './mcp/http';
+export { connectMcpServer } from './mcp/connect';
 export { createMcpServer, type McpServerContext } from './mcp/server';
 export { runStdio, type StdioOptions } from './mcp/stdio';
 export { readAheadMetrics, readerMetrics } from './metrics';

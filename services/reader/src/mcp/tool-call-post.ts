@@ -1,17 +1,8 @@
 import type { Request, Response } from 'express';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { TOOL_NAMES, type ToolName } from '@gitdex/contracts';
 import type { ReaderDeps } from '../deps';
-import { toolResult, type McpServerContext } from './server';
-
-/** A single tools/call request, as the SDK's transport and server would accept it. */
-export interface PlainToolCall {
-  id: string | number;
-  name: ToolName;
-  args: unknown;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { plainToolCallOf, toolCallResponse, type PlainToolCall } from './plain-tool-call';
+import type { McpServerContext } from './server';
 
 /**
  * The POST when it is one tools/call of a known tool that the SDK's Streamable HTTP transport
@@ -25,14 +16,7 @@ export function plainToolCall(req: Request): PlainToolCall | null {
   if (type !== 'application/json' && !type?.startsWith('application/json;')) return null;
   const version = req.headers['mcp-protocol-version'];
   if (version !== undefined && (typeof version !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return null;
-  const body: unknown = req.body;
-  if (!isRecord(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return null;
-  const { id, params } = body;
-  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return null;
-  if (!isRecord(params) || !(TOOL_NAMES as readonly unknown[]).includes(params.name)) return null;
-  if (params.arguments !== undefined && !isRecord(params.arguments)) return null;
-  if (params._meta !== undefined && !isRecord(params._meta)) return null;
-  return { id, name: params.name as ToolName, args: params.arguments ?? {} };
+  return plainToolCallOf(req.body);
 }
 
 /**
@@ -47,10 +31,7 @@ export async function answerToolCall(deps: ReaderDeps, call: PlainToolCall, cont
   res.on('close', () => {
     if (!res.writableFinished) stop.abort(new Error('client went away'));
   });
-  const result = await toolResult(deps, call.name, call.args, false, { ...context, transport: 'http' }, stop.signal);
+  const response = await toolCallResponse(deps, call, { ...context, transport: 'http' }, stop.signal);
   if (stop.signal.aborted) return;
-  res
-    .status(200)
-    .type('application/json')
-    .send(JSON.stringify({ result, jsonrpc: '2.0', id: call.id }));
+  res.status(200).type('application/json').send(JSON.stringify(response));
 }

@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { createReaderApp } from '../../src/app';
 import { createMcpServer } from '../../src/mcp/server';
 import { createWorld, type World } from '../support/world';
+import { TOOL_CALL_CASES } from '../support/tool-calls';
 
 // Counted: a plain tools/call must not build an McpServer.
 jest.mock('../../src/mcp/server', () => {
@@ -15,20 +16,6 @@ const built = createMcpServer as jest.MockedFunction<typeof createMcpServer>;
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 /** The last protocol version with JSON-RPC batches: a batch of one always goes through the SDK's server and transport. */
 const BATCH_VERSION = '2025-03-26';
-
-const CALLS = [
-  { name: 'read_file', arguments: { repository: 'octo/api', path: 'src/index.ts' } },
-  { name: 'read_file', arguments: { repository: 'octo/api', path: 'long.txt', start_line: 3, end_line: 5 } },
-  { name: 'read_file', arguments: { repository: 'octo/api', path: 'src/indx.ts' } },
-  { name: 'read_file', arguments: { repository: 'octo/api' } },
-  { name: 'read_file', arguments: { repository: 'nobody/nothing', path: 'a' } },
-  { name: 'list_files', arguments: { repository: 'octo/api', depth: 2, limit: 3 } },
-  { name: 'suggest_paths', arguments: { repository: 'octo/api', query: 'src/indx.ts' } },
-  { name: 'repository_overview', arguments: { repository: 'octo/api' } },
-  { name: 'repositories_state', arguments: {} },
-  { name: 'search_code', arguments: { query: 'start', repository: 'octo/api' } },
-  { name: 'list_files', arguments: { repository: 'octo/api', depth: 'deep' } },
-];
 
 describe('tools/call over Streamable HTTP without a server per request', () => {
   let world: World;
@@ -50,7 +37,7 @@ describe('tools/call over Streamable HTTP without a server per request', () => {
     return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
   };
 
-  test.each(CALLS.map((call, i) => [call.name, i, call] as const))('%s (#%d): the same JSON-RPC answer as through the SDK server, and no server built for it', async (_name, i, call) => {
+  test.each(TOOL_CALL_CASES.map((call, i) => [call.name, i, call] as const))('%s (#%d): the same JSON-RPC answer as through the SDK server, and no server built for it', async (_name, i, call) => {
     const request = { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: call };
     // Once before, so that what a first call changes (a backfill queued) is the same for both.
     await post(request);

@@ -2,13 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal, ReaderDeps } from '../../src/deps';
-import { createMcpServer } from '../../src/mcp/server';
+import { connectMcpServer } from '../../src/mcp/connect';
 
-/** An MCP SDK client linked in memory to a fresh reader server. */
+/** An MCP SDK client linked in memory to a fresh reader server, connected as stdio connects one (plain tool calls answered directly). */
 export async function connectInMemory(deps: ReaderDeps, principal: Principal | null = null): Promise<{ client: Client; close: () => Promise<void> }> {
-  const server = createMcpServer(deps, { principal, transport: 'memory' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
+  const server = await connectMcpServer(deps, serverSide, { principal, transport: 'memory' });
   const client = new Client({ name: 'reader-test', version: '1.0.0' });
   await client.connect(clientSide);
   return {

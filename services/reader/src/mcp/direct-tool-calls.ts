@@ -1,0 +1,42 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ReaderDeps } from '../deps';
+import { plainToolCallOf, toolCallResponse } from './plain-tool-call';
+import type { McpServerContext } from './server';
+
+const isCancellation = (message: unknown): message is { params: { requestId: string | number; reason?: string } } => {
+  const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
+  return method === 'notifications/cancelled' && typeof params === 'object' && params !== null && (typeof params.requestId === 'string' || typeof params.requestId === 'number');
+};
+
+/**
+ * Answers the plain tools/calls that arrive on a connected transport (stdio, in memory)
+ * itself, as the SDK's server would (the same code makes the same JSON-RPC response), and
+ * hands every other message to the SDK. On the SDK's path a call's message is checked against
+ * six schemas (the message kinds, the request twice, the whole result once more): a third
+ * of a cold call's time outside gitdex's own code, more than a listing from memory takes.
+ * A call stops its work when the client cancels it (notifications/cancelled, which the SDK
+ * then ignores) or the transport closes, and a cancelled call gets no answer, as on the SDK's path.
+ */
+export function answerToolCallsDirectly(transport: Transport, deps: ReaderDeps, context: McpServerContext & { transport: string }): void {
+  const toSdk = transport.onmessage;
+  const closedForSdk = transport.onclose;
+  const inFlight = new Map<string | number, AbortController>();
+  transport.onmessage = (message, extra) => {
+    const call = plainToolCallOf(message);
+    if (call === null || inFlight.has(call.id)) {
+      if (isCancellation(message)) inFlight.get(message.params.requestId)?.abort(new Error(message.params.reason ?? 'cancelled by the client'));
+      toSdk?.(message, extra);
+      return;
+    }
+    const stop = new AbortController();
+    inFlight.set(call.id, stop);
+    toolCallResponse(deps, call, context, stop.signal)
+      .then((response) => (stop.signal.aborted ? undefined : transport.send(response)))
+      .catch((error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => inFlight.delete(call.id));
+  };
+  transport.onclose = () => {
+    for (const stop of inFlight.values()) stop.abort(new Error('the connection closed'));
+    closedForSdk?.();
+  };
+}
