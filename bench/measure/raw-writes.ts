@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { Client } from '@elastic/elasticsearch';
 import type { FileDocument } from '@gitdex/contracts';
-import { filesMappings, withContentTrigrams } from '@gitdex/elasticsearch';
+import { filesMappings, indexSettings, withContentTrigrams } from '@gitdex/elasticsearch';
 import { buildDocument, gitBlobSha } from '@gitdex/indexer';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { BlobReader } from '../data/blob-reader';
@@ -80,7 +80,7 @@ export function splitBySize<T extends { content: string | null }>(documents: T[]
 }
 
 /**
- * Bulk of the same documents straight into a fresh index with gitdex's file mapping: 500
+ * Bulk of the same documents straight into a fresh index with gitdex's file mapping and settings: 500
  * documents or 5 MB a request, one at a time. The documents as the indexer builds them, or
  * with `withTerms` as the index stores them (their content terms too, made inside the timing).
  */
@@ -91,10 +91,11 @@ export function elasticsearchRaw(url: string, index: string, options: { withTerm
     label: options.withTerms ? 'raw Elasticsearch bulk with content terms' : 'raw Elasticsearch bulk',
     async prepare() {
       await client.indices.delete({ index }, { ignore: [404] });
-      // Elasticsearch's own refresh, not gitdex's: one bulk at a time into a fresh index is faster
-      // with the periodic refresh (segments written beside the load, 18 s against 22 s for the
-      // large repository), so the baseline keeps it.
-      await client.indices.create({ index, settings: { number_of_shards: 1, auto_expand_replicas: '0-1' }, mappings: filesMappings });
+      // gitdex's settings but Elasticsearch's own refresh: one bulk at a time into a fresh index is
+      // faster with the periodic refresh (segments written beside the load, 18 s against 22 s for
+      // the large repository), so the baseline keeps it.
+      const { refresh_interval: _gitdexRefresh, ...settings } = indexSettings('files');
+      await client.indices.create({ index, settings, mappings: filesMappings });
     },
     async write(documents) {
       for (const batch of splitBySize(documents, 5 * 1024 * 1024)) {

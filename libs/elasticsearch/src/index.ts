@@ -1,7 +1,7 @@
 export { ElasticsearchIndexStore } from './store';
 export { resolveOptions, createClient, type ElasticsearchIndexStoreOptions } from './options';
 export { repositoryDocumentId, refStateDocumentId } from './ids';
-export { FILES_MAPPING_VERSION, REPOS_MAPPING_VERSION, filesMappings, reposMappings, indexNames, type IndexKind } from './mappings';
+export { FILES_MAPPING_VERSION, REPOS_MAPPING_VERSION, filesMappings, reposMappings, indexNames, indexSettings, type IndexKind } from './mappings';
 export { MAX_FOLDERS } from './listings';
 export { HAS_CONTENT_WORD, withContentTrigrams } from './content-search';
 export { toPortError } from './errors';

@@ -8,6 +8,6 @@ import { createMcpServer, type McpServerContext } from './server';
 export async function connectMcpServer(deps: ReaderDeps, transport: Transport, context: McpServerContext & { transport: string }): Promise<McpServer> {
   const server = createMcpServer(deps, context);
   await server.connect(transport);
-  answerToolCallsDirectly(transport, deps, { ...context, principal: context.principal ?? null });
+  answerToolCallsDirectly(transport, deps, context);
   return server;
 }

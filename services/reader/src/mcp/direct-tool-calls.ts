@@ -1,12 +1,15 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CancelledNotificationSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ReaderDeps } from '../deps';
 import { plainToolCallOf, toolCallResponse } from './plain-tool-call';
 import type { McpServerContext } from './server';
 
-const isCancellation = (message: unknown): message is { params: { requestId: string | number; reason?: string } } => {
-  const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
-  return method === 'notifications/cancelled' && typeof params === 'object' && params !== null && (typeof params.requestId === 'string' || typeof params.requestId === 'number');
-};
+/** What a notifications/cancelled says (the request and why); null for any other message. */
+function cancellationOf(message: JSONRPCMessage) {
+  if (!('method' in message) || message.method !== 'notifications/cancelled') return null;
+  const parsed = CancelledNotificationSchema.safeParse(message);
+  return parsed.success ? parsed.data.params : null;
+}
 
 /**
  * Answers the plain tools/calls that arrive on a connected transport (stdio, in memory)
@@ -24,7 +27,8 @@ export function answerToolCallsDirectly(transport: Transport, deps: ReaderDeps, 
   transport.onmessage = (message, extra) => {
     const call = plainToolCallOf(message);
     if (call === null || inFlight.has(call.id)) {
-      if (isCancellation(message)) inFlight.get(message.params.requestId)?.abort(new Error(message.params.reason ?? 'cancelled by the client'));
+      const cancelled = cancellationOf(message);
+      if (cancelled?.requestId !== undefined) inFlight.get(cancelled.requestId)?.abort(new Error(cancelled.reason ?? 'cancelled by the client'));
       toSdk?.(message, extra);
       return;
     }

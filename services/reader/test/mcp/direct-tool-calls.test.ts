@@ -3,6 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { resolveDeps, type ReaderDeps } from '../../src/deps';
 import { connectMcpServer } from '../../src/mcp/connect';
 import { createMcpServer } from '../../src/mcp/server';
+import { stallingIndex, waitFor } from '../support/stalling-index';
 import { createWorld, type World } from '../support/world';
 import { TOOL_CALL_CASES } from '../support/tool-calls';
 
@@ -14,12 +15,9 @@ async function rawPeer(connect: (serverSide: InMemoryTransport) => Promise<{ clo
   await clientSide.start();
   const server = await connect(serverSide);
   const answerTo = async (id: number): Promise<JSONRPCMessage> => {
-    for (let i = 0; i < 500; i += 1) {
-      const found = received.find((m) => 'id' in m && m.id === id);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    throw new Error(`no answer to request ${id}`);
+    const answered = () => received.find((m) => 'id' in m && m.id === id);
+    await waitFor(() => answered() !== undefined);
+    return answered() as JSONRPCMessage;
   };
   return { send: (message: JSONRPCMessage) => clientSide.send(message), answerTo, received, close: () => server.close() };
 }
@@ -69,34 +67,19 @@ describe('tools/call answered on the transport, without the SDK server (stdio, i
     await peer.close();
   });
 
-  /** An index whose calls never answer, until released; records the signal each call was given. */
+  /** An index whose calls never answer (the test ends first), with the signal each call was given. */
   const hangingDeps = () => {
-    const signals: (AbortSignal | undefined)[] = [];
-    const index = new Proxy(world.index, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function' || property === 'close') return value;
-        return (...args: unknown[]) => {
-          const last = args[args.length - 1] as { signal?: unknown } | undefined;
-          signals.push(last?.signal instanceof AbortSignal ? last.signal : undefined);
-          return new Promise(() => undefined);
-        };
-      },
-    });
-    return { deps: resolveDeps({ index, publisher: world.publisher, limits: { timeoutMs: 600_000 } }), signals };
-  };
-  const waitFor = async (check: () => boolean) => {
-    for (let i = 0; i < 400 && !check(); i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(check()).toBe(true);
+    const hanging = stallingIndex(world.index, 0);
+    return { deps: resolveDeps({ index: hanging.index, publisher: world.publisher, limits: { timeoutMs: 600_000 } }), signals: () => hanging.calls.map((c) => c.signal) };
   };
 
   test('notifications/cancelled stops the call in flight, and a cancelled call gets no answer', async () => {
     const hanging = hangingDeps();
     const peer = await rawPeer(directOnly(hanging.deps));
     await peer.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_files', arguments: { repository: 'octo/api' } } });
-    await waitFor(() => hanging.signals.length > 0);
+    await waitFor(() => hanging.signals().length > 0);
     await peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'the user pressed stop' } });
-    await waitFor(() => hanging.signals.every((signal) => signal?.aborted === true));
+    await waitFor(() => hanging.signals().every((signal) => signal?.aborted === true));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(peer.received.filter((m) => 'id' in m && m.id === 7)).toEqual([]);
     await peer.close();
@@ -106,8 +89,8 @@ describe('tools/call answered on the transport, without the SDK server (stdio, i
     const hanging = hangingDeps();
     const peer = await rawPeer(directOnly(hanging.deps));
     await peer.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'read_file', arguments: { repository: 'octo/api', path: 'README.md' } } });
-    await waitFor(() => hanging.signals.length > 0);
+    await waitFor(() => hanging.signals().length > 0);
     await peer.close();
-    await waitFor(() => hanging.signals.every((signal) => signal?.aborted === true));
+    await waitFor(() => hanging.signals().every((signal) => signal?.aborted === true));
   });
 });

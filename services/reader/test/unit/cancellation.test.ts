@@ -1,60 +1,10 @@
-import type { IndexStore } from '@gitdex/ports';
 import { resolveDeps } from '../../src/deps';
 import { failed, call, connectInMemory, ok } from '../support/mcp-client';
+import { stallingIndex, waitFor } from '../support/stalling-index';
 import { createWorld } from '../support/world';
-
-interface IndexCall {
-  method: string;
-  /** The tool's answer (or the cancellation) had already happened when this call was made. */
-  afterAnswer: boolean;
-  /** The signal the adapter was given, if any. */
-  signal: AbortSignal | undefined;
-}
-
-/**
- * A real SQLite index whose reads stall from the `stallFrom`-th call on until released,
- * recording every call: whether it came after the test saw the call end, and its signal.
- */
-function stallingIndex(index: IndexStore, stallFrom: number) {
-  const calls: IndexCall[] = [];
-  const stalled: (() => void)[] = [];
-  let released = false;
-  const state = { answered: false };
-  const slow = new Proxy(index, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof value !== 'function' || property === 'close') return value;
-      return async (...args: unknown[]) => {
-        const last = args[args.length - 1] as { signal?: unknown } | undefined;
-        const signal = last !== null && typeof last === 'object' && last.signal instanceof AbortSignal ? last.signal : undefined;
-        calls.push({ method: String(property), afterAnswer: state.answered, signal });
-        if (!released && calls.length > stallFrom) await new Promise<void>((resolve) => stalled.push(resolve));
-        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-      };
-    },
-  });
-  return {
-    index: slow,
-    calls,
-    state,
-    /** Lets every stalled call and every later one answer at once. */
-    release() {
-      released = true;
-      for (const resolve of stalled.splice(0)) resolve();
-    },
-  };
-}
 
 /** Lets work that was not stopped run on: with the index answering at once, it makes its next calls within this. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-
-/** Polls until `condition` holds; gives up (failing the test) after 10 s so a broken feature never hangs jest. */
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; !condition(); i += 1) {
-    if (i > 1000) throw new Error('waited 10 s for a condition that never held');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const TOOL_CALLS: [string, Record<string, unknown>][] = [
   ['read_file', { repository: 'octo/api', path: 'src/server/routes.ts' }],
