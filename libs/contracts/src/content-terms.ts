@@ -27,9 +27,12 @@
  * Folding is per UTF-16 unit and context-free (so it never changes a string's length and
  * a substring's fold is a substring of the content's fold): ASCII letters lower-cased,
  * other units lower-cased when that gives one unit, and U+017F (long s) to "s", as RE2's
- * case folding pairs it with s. Trigrams that hold a line break or half of a surrogate
- * pair are left out: a line-based match never crosses a line, and a lone surrogate is
- * not a valid term.
+ * case folding pairs it with s. Terms that hold a line break, ASCII white space (space,
+ * tab, CR, VT, FF) or half of a surrogate pair are left out: a line-based match never
+ * crosses a line, a lone surrogate is not a valid term, and the terms with white space
+ * were 28 % of a large repository's postings while narrowing only phrase searches (whose
+ * words keep their own terms), and they made indexing with search on the slowest part of
+ * the pipeline (docs/search.md, "2026-12-03: no terms with white space").
  */
 
 const FOLD = buildFoldTable();
@@ -60,8 +63,9 @@ export function foldText(text: string): string {
   return out;
 }
 
-function excluded(code: number): boolean {
-  return code === 10 || (code >= 0xd800 && code <= 0xdfff);
+/** Whether no term may hold this unit (see above): a line break, ASCII white space, a surrogate half. */
+function breaksTerms(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0xd800 && code <= 0xdfff);
 }
 
 const isLowerAscii = (code: number): boolean => code >= 0x61 && code <= 0x7a;
@@ -136,7 +140,7 @@ function collectCodes(text: string): number {
   let rawB = -1;
   for (let i = 0; i < text.length; i += 1) {
     const raw = text.charCodeAt(i);
-    if (excluded(raw)) {
+    if (breaksTerms(raw)) {
       a = -1;
       b = -1;
       continue;

@@ -29,12 +29,12 @@ function alternatingCase(length: number): string {
   return out;
 }
 
-/** Trigrams of a text by position, leaving out those with a line break or a surrogate half. */
+/** Trigrams of a text by position, leaving out those with a line break, ASCII white space or a surrogate half. */
 function trigramsAt(text: string): string[] {
   const out: string[] = [];
   for (let i = 0; i + 3 <= text.length; i += 1) {
     const trigram = text.slice(i, i + 3);
-    if (!/[\n\ud800-\udfff]/.test(trigram)) out.push(trigram);
+    if (!/[\t\n\v\f\r \ud800-\udfff]/.test(trigram)) out.push(trigram);
   }
   return out;
 }
@@ -68,7 +68,7 @@ describe('content term codes and words', () => {
     }
   });
 
-  it('match the trigrams of the folded text, the hump trigrams and the hump grams of the text, leaving out those with a line break or a surrogate half', () => {
+  it('match the trigrams of the folded text, the hump trigrams and the hump grams of the text, leaving out those with a line break, white space or a surrogate half', () => {
     const texts = [...SAMPLES, 'hasError isIteratorStart XMLHttpRequest aB\ncD', 'retryAfterMs\u212AelvinÉcole', 'ab cD\tefgHij(k xyZw\nabcDef', 'x.parentCount', alternatingCase(40_000)];
     for (const text of texts) {
       const expected = new Set([...trigramsAt(foldText(text)), ...trigramsAt(text).filter(isHump), ...gramsAt(text)]);
@@ -80,6 +80,8 @@ describe('content term codes and words', () => {
     expect(contentTerms('hasError')).toEqual(['has', 'ase', 'asE', 'ser', 'sEr', 'err', 'rro', 'ror', 'hasErr']);
     expect(contentTerms('ab cD\tefgHij(k').filter(isGramTerm)).toEqual(['efgHij']);
     expect(contentTerms('x.parentCount').filter(isGramTerm)).toEqual(['entCou', 'rentCou']);
+    // White space splits terms as a line break does: no term spans it, the words keep theirs.
+    expect(contentTerms('let aBc = def\tghi\r\n')).toEqual(['let', 'abc', 'aBc', 'def', 'ghi']);
   });
 
   it('hold every trigram a query asks for, in its case or folded, in the terms of any text that contains it', () => {
