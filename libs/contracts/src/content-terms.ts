@@ -63,9 +63,13 @@ export function foldText(text: string): string {
   return out;
 }
 
-/** Whether no term may hold this unit (see above): a line break, ASCII white space, a surrogate half. */
+/**
+ * Whether no term may hold this unit (see above): a line break, ASCII white space, a surrogate
+ * half. Runs on every unit indexed: most units are above 0x20 and below 0xd800, so they pass
+ * two comparisons.
+ */
 function breaksTerms(code: number): boolean {
-  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0xd800 && code <= 0xdfff);
+  return code <= 0x20 ? code === 0x20 || (code >= 0x09 && code <= 0x0d) : code >= 0xd800 && code <= 0xdfff;
 }
 
 const isLowerAscii = (code: number): boolean => code >= 0x61 && code <= 0x7a;
