@@ -17,9 +17,22 @@ export interface Requirement {
   /** Whether the substrings are tested in their case (true) or case-insensitively (false). */
   cased: boolean;
   test: (text: string) => boolean;
+  /**
+   * Where the next occurrence at or after `from` starts of one substring that `test` needs in
+   * every text it passes (-1 when there is none), found as `test` finds it; absent when no
+   * single substring is needed (an alternation). A line without it cannot pass, so a scan can
+   * go from one occurrence to the next instead of looking at every line.
+   */
+  anchor?: (text: string, from: number) => number;
 }
 
 type Test = (text: string) => boolean;
+
+/** A needed substring's finder and its length (the longest is the anchor: usually the rarest). */
+interface Anchor {
+  length: number;
+  find: (text: string, from: number) => number;
+}
 
 /** Whether every substring of the plan gives its cased form. */
 function allCased(plan: ContentPlan): boolean {
@@ -52,9 +65,38 @@ function testOf(plan: ContentPlan, cased: boolean): Test | null {
   }
 }
 
+/** The longest substring every text passing testOf(plan, cased) holds, found as that test finds it; null when none. */
+function anchorOf(plan: ContentPlan, cased: boolean): Anchor | null {
+  if (plan.op === 'substring') {
+    if (plan.text.length === 0) return null;
+    if (cased) {
+      const text = plan.cased as string;
+      return { length: text.length, find: (seen, from) => seen.indexOf(text, from) };
+    }
+    const folded = asciiCaseInsensitive(plan.text, true);
+    if (folded === null) return null;
+    return {
+      length: plan.text.length,
+      find: (seen, from) => {
+        folded.lastIndex = from;
+        return folded.exec(seen)?.index ?? -1;
+      },
+    };
+  }
+  if (plan.op !== 'and') return null;
+  let longest: Anchor | null = null;
+  for (const part of plan.of) {
+    const anchor = anchorOf(part, cased);
+    if (anchor !== null && (longest === null || anchor.length > longest.length)) longest = anchor;
+  }
+  return longest;
+}
+
 /** The plan as a Requirement, or null when it requires nothing this test can see. */
 export function requirementOf(plan: ContentPlan): Requirement | null {
   const cased = allCased(plan);
   const test = testOf(plan, cased);
-  return test === null ? null : { cased, test };
+  if (test === null) return null;
+  const anchor = anchorOf(plan, cased);
+  return anchor === null ? { cased, test } : { cased, test, anchor: anchor.find };
 }

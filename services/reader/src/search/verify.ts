@@ -47,6 +47,7 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
   // The regex engine (re2js, in JavaScript) is the slow part: what the query's plan requires
   // rules out the file, then each line, before the regex is tried.
   if (requires !== null && !requires.test(content)) return none;
+  if (requires?.anchor !== undefined) return anchoredHits(content, query, keep, expired, requires.test, requires.anchor);
   // test() runs RE2's DFA (no submatch positions): far cheaper than find() on text that does
   // not match, but a pass over the whole file; lines the requirement filters cost less.
   if (requires === null && query.wholeFilePrefilter && !query.re.test(content)) return none;
@@ -77,6 +78,46 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
       }
     }
     start = end + 1;
+  }
+  return { lines, count, complete: true };
+}
+
+/**
+ * findHits for a query whose requirement has an anchor: only the lines holding it are looked
+ * at, from one occurrence to the next (indexOf, native), instead of every line in turn; the
+ * lines before a hit are counted only for its number. Same lines, counts and ranges.
+ */
+function anchoredHits(content: string, query: CompiledQuery, keep: number, expired: () => boolean, test: Requirement['test'], anchor: NonNullable<Requirement['anchor']>): FileHits {
+  const lines: LineHit[] = [];
+  let count = 0;
+  const matcher = query.re.matcher('');
+  // The line numbered `number` starts at `counted`.
+  let number = 1;
+  let counted = 0;
+  let looked = 0;
+  let clockAt = 0;
+  for (let at = anchor(content, 0); at >= 0;) {
+    const start = content.lastIndexOf('\n', at - 1) + 1;
+    const newline = content.indexOf('\n', at);
+    const end = newline < 0 ? content.length : newline;
+    looked += 1;
+    if (looked % CLOCK_EVERY === 0 || start - clockAt > CLOCK_EVERY_CHARS) {
+      clockAt = start;
+      if (expired()) return { lines, count, complete: false };
+    }
+    const text = content.slice(start, end);
+    if (test(text) && query.re.test(text)) {
+      count += 1;
+      if (lines.length < keep) {
+        for (let next = content.indexOf('\n', counted); next >= 0 && next < start; next = content.indexOf('\n', counted)) {
+          number += 1;
+          counted = next + 1;
+        }
+        matcher.resetMatcherInput(text);
+        if (matcher.find()) lines.push({ line: number, ranges: rangesOf(matcher) });
+      }
+    }
+    at = newline < 0 ? -1 : anchor(content, end + 1);
   }
   return { lines, count, complete: true };
 }

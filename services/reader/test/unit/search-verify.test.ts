@@ -110,4 +110,39 @@ describe('search verification fast paths find exactly what RE2 finds', () => {
     expect(test).toHaveBeenCalledTimes(1);
     expect(requirementOf(planQuery(compiled.text, true, false))?.cased).toBe(false);
   });
+
+  test('a scan looks only at the lines that hold the longest string the plan requires, found as the requirement finds it, and numbers them right', () => {
+    const content = ['const a = 1;', 'function make(x) { throw Error; }', 'return x;', 'function fooError(', 'throw new Error(e);', 'FUNCTION barError(', 'function bazerror('].join('\n');
+    for (const [caseSensitive, lines, looked] of [
+      [true, [4], ['function make(x) { throw Error; }', 'function fooError(', 'function bazerror(']],
+      [false, [4, 6, 7], ['function make(x) { throw Error; }', 'function fooError(', 'FUNCTION barError(', 'function bazerror(']],
+    ] as const) {
+      const compiled = compileQuery('function\\s+\\w+Error\\(', true, caseSensitive);
+      const requires = requirementOf(planQuery(compiled.text, true, caseSensitive));
+      expect(requires?.anchor).toBeDefined();
+      const test = jest.spyOn(requires!, 'test');
+      expect(findHits(content, compiled, 10, never, requires).lines.map((l) => l.line)).toEqual(lines);
+      // The whole content once, then each line holding "function" (longer than "Error("), and no other.
+      expect(test.mock.calls.map(([text]) => text)).toEqual([content, ...looked]);
+    }
+  });
+
+  test('an anchored scan numbers a hit after thousands of lines without the string, keeps counting past `keep`, and stops at the deadline', () => {
+    // 100 units a line: the clock is looked at every 256 K units between two hits.
+    const lines = Array.from({ length: 5_000 }, (_, i) => (i % 1_000 === 999 ? `function x${i}Error(` : `line ${String(i).padStart(4, '0')} ${'x'.repeat(89)}`));
+    const content = `${lines.join('\r\n')}\n`;
+    const compiled = compileQuery('function\\s+\\w+Error\\(', true, true);
+    const requires = requirementOf(planQuery(compiled.text, true, true));
+    const hits = findHits(content, compiled, 2, never, requires);
+    expect(hits).toEqual({
+      lines: [
+        { line: 1_000, ranges: [[0, 'function x999Error('.length]] },
+        { line: 2_000, ranges: [[0, 'function x1999Error('.length]] },
+      ],
+      count: 5,
+      complete: true,
+    });
+    expect(hits).toEqual(findHits(content, compiled, 2, never, null));
+    expect(findHits(content, compiled, 2, () => true, requires).complete).toBe(false);
+  });
 });
