@@ -37,6 +37,8 @@ export interface EnginesSettings {
   /** The single-node engines' ports (0: any free port). */
   ports: SinglePorts;
   startTimeoutMs: { kafka: number; elasticsearch: number };
+  /** The single-node Elasticsearch's heap in MB (ENGINES_ELASTICSEARCH_HEAP_MB; takes effect when the engine starts). */
+  elasticsearchHeapMb: number;
   clusterBasePorts: { kafka: number; elasticsearch: number };
   log: Log;
 }
@@ -53,6 +55,7 @@ export function defaultSettings(repoRoot: string, overrides: Partial<EnginesSett
     engineUser: 'gitdex-engines',
     ports: { ...SINGLE_PORTS },
     startTimeoutMs: { kafka: 90_000, elasticsearch: 180_000 },
+    elasticsearchHeapMb: 512,
     clusterBasePorts: { ...CLUSTER_BASE_PORTS },
     log: stderrLog,
     ...overrides,
@@ -100,9 +103,18 @@ export function settingsFromEnv(repoRoot: string, env: Record<string, string | u
       kafka: num(env.ENGINES_KAFKA_START_TIMEOUT_MS, base.startTimeoutMs.kafka),
       elasticsearch: num(env.ENGINES_ELASTICSEARCH_START_TIMEOUT_MS, base.startTimeoutMs.elasticsearch),
     },
+    elasticsearchHeapMb: heapMb(env.ENGINES_ELASTICSEARCH_HEAP_MB, base.elasticsearchHeapMb),
     clusterBasePorts: {
       kafka: num(env.ENGINES_CLUSTER_KAFKA_PORT, base.clusterBasePorts.kafka),
       elasticsearch: num(env.ENGINES_CLUSTER_ELASTICSEARCH_PORT, base.clusterBasePorts.elasticsearch),
     },
   };
+}
+
+/** A heap size in MB from the environment: a whole number from 256 on, or a clear error. */
+function heapMb(value: string | undefined, fallback: number): number {
+  if (!value) return fallback;
+  const mb = Number(value);
+  if (!Number.isInteger(mb) || mb < 256) throw new Error(`ENGINES_ELASTICSEARCH_HEAP_MB must be a whole number of megabytes, at least 256 (got "${value}")`);
+  return mb;
 }

@@ -70,7 +70,7 @@ export async function launchElasticsearch(settings: EnginesSettings, log: Log, c
     ES_JAVA_HOME: javaHome,
     ES_PATH_CONF: p.config,
     ES_TMPDIR: p.tmp,
-    ES_JAVA_OPTS: ['-Xms512m', '-Xmx512m', ...processMarks('elasticsearch', ctx.id)].join(' '),
+    ES_JAVA_OPTS: [`-Xms${settings.elasticsearchHeapMb}m`, `-Xmx${settings.elasticsearchHeapMb}m`, ...processMarks('elasticsearch', ctx.id)].join(' '),
   };
   return spawnDetached(asUser(user, [path.join(p.install, 'bin', 'elasticsearch')]), { cwd: p.dir, outFile: p.out, env, outOwner: user }, log);
 }

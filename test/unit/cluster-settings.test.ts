@@ -67,4 +67,10 @@ describe('engines tooling: cluster configuration', () => {
     const custom = settingsFromEnv('/repo', { ENGINES_HOME: '/tmp/e', ENGINES_CLUSTER_KAFKA_PORT: '39092', ES_JAVA_HOME: '/jdk' });
     expect(custom).toMatchObject({ home: '/tmp/e', cache: '/tmp/e/cache', clusterBasePorts: { kafka: 39092, elasticsearch: 29200 }, java: { elasticsearchJavaHome: '/jdk' } });
   });
+
+  it('gives the single-node Elasticsearch 512 MB of heap unless ENGINES_ELASTICSEARCH_HEAP_MB names a whole number from 256 on', () => {
+    expect(settingsFromEnv('/repo', {}).elasticsearchHeapMb).toBe(512);
+    expect(settingsFromEnv('/repo', { ENGINES_ELASTICSEARCH_HEAP_MB: '2048' }).elasticsearchHeapMb).toBe(2048);
+    for (const wrong of ['2g', '100', '1.5', '-1']) expect(() => settingsFromEnv('/repo', { ENGINES_ELASTICSEARCH_HEAP_MB: wrong })).toThrow(/ENGINES_ELASTICSEARCH_HEAP_MB must be a whole number/);
+  });
 });
