@@ -4,7 +4,6 @@ import type { ReaderDeps } from '../deps';
 import type { Pass } from '../promise-lru';
 import { DeadlineReached, type Deadline } from './deadline';
 import type { PathMatcher } from './globs';
-import { lineSpans } from './lines';
 import type { CompiledQuery } from './query';
 import { isDefinition, isWholeWord, tierOf, type RankKey } from './rank';
 import { pagesAhead, readAhead } from './read-ahead';
@@ -250,11 +249,10 @@ function filePages(deadline: Deadline, sizeOf: (index: number) => number, read: 
 }
 
 function rankOf(repository: string, candidate: ContentCandidate, content: string, hits: LineHit[], query: CompiledQuery): RankKey {
-  const texts = lineSpans(content, new Set(hits.map((h) => h.line)), hits[hits.length - 1]?.line ?? 0);
   let quality = 0;
   let definition = false;
   for (const hit of hits) {
-    const text = texts.get(hit.line) ?? '';
+    const text = content.slice(hit.start, hit.end);
     const whole = hit.ranges.some(([s, e]) => isWholeWord(text, s, e));
     const exact = query.caseSensitive || query.exactCase.matcher(text).find();
     quality = Math.max(quality, Number(whole) + Number(exact));

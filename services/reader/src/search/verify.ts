@@ -1,9 +1,14 @@
 import type { CompiledQuery } from './query';
 import type { Requirement } from './requirement';
 
-/** One matching line: its number and where in it the matches are ([start, end) in UTF-16 units). */
+/**
+ * One matching line: its number, where it is in the content (`start` to `end`, without its
+ * line break) and where in it the matches are ([start, end) in UTF-16 units of the line).
+ */
 export interface LineHit {
   line: number;
+  start: number;
+  end: number;
   ranges: [number, number][];
 }
 
@@ -74,7 +79,7 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
       count += 1;
       if (lines.length < keep) {
         matcher.resetMatcherInput(text);
-        if (matcher.find()) lines.push({ line: number, ranges: rangesOf(matcher) });
+        if (matcher.find()) lines.push({ line: number, start, end, ranges: rangesOf(matcher) });
       }
     }
     start = end + 1;
@@ -91,9 +96,7 @@ function anchoredHits(content: string, query: CompiledQuery, keep: number, expir
   const lines: LineHit[] = [];
   let count = 0;
   const matcher = query.re.matcher('');
-  // The line numbered `number` starts at `counted`.
-  let number = 1;
-  let counted = 0;
+  const numberOf = lineNumbers(content);
   let looked = 0;
   let clockAt = 0;
   for (let at = anchor(content, 0); at >= 0;) {
@@ -109,12 +112,8 @@ function anchoredHits(content: string, query: CompiledQuery, keep: number, expir
     if (test(text) && query.re.test(text)) {
       count += 1;
       if (lines.length < keep) {
-        for (let next = content.indexOf('\n', counted); next >= 0 && next < start; next = content.indexOf('\n', counted)) {
-          number += 1;
-          counted = next + 1;
-        }
         matcher.resetMatcherInput(text);
-        if (matcher.find()) lines.push({ line: number, ranges: rangesOf(matcher) });
+        if (matcher.find()) lines.push({ line: numberOf(start), start, end, ranges: rangesOf(matcher) });
       }
     }
     at = newline < 0 ? -1 : anchor(content, end + 1);
@@ -138,30 +137,46 @@ function rangesOf(matcher: ReturnType<CompiledQuery['re']['matcher']>): [number,
   return ranges;
 }
 
-/** A literal of `length` units, found by `find` (the next match at or after a position, or -1) over the whole content, each hit mapped to its line. */
+/**
+ * The number of a line by where it starts, counting line breaks on from the line numbered
+ * before: the lines are asked in order, so a file's line breaks are counted once, and only
+ * up to the last line asked.
+ */
+function lineNumbers(content: string): (start: number) => number {
+  let number = 1;
+  let counted = 0;
+  return (start) => {
+    for (let next = content.indexOf('\n', counted); next >= 0 && next < start; next = content.indexOf('\n', counted)) {
+      number += 1;
+      counted = next + 1;
+    }
+    return number;
+  };
+}
+
+/**
+ * A literal of `length` units, found by `find` (the next match at or after a position, or -1)
+ * over the whole content, each hit mapped to its line. A literal holds no line break, so a
+ * match past the end of the line before starts a new line; lines past the `keep` first are
+ * counted, never numbered.
+ */
 function literalHits(content: string, length: number, find: (from: number) => number, keep: number): FileHits {
   const lines: LineHit[] = [];
   let count = 0;
-  let position = find(0);
-  if (position < 0) return { lines, count, complete: true };
-  let lineStart = 0;
-  let lineNumber = 1;
+  const numberOf = lineNumbers(content);
+  let start = 0;
+  let end = -1;
   let current: LineHit | null = null;
-  while (position >= 0) {
-    // Advance the line counter to the line holding `position`.
-    let newline = content.indexOf('\n', lineStart);
-    while (newline >= 0 && newline < position) {
-      lineNumber += 1;
-      lineStart = newline + 1;
-      newline = content.indexOf('\n', lineStart);
-    }
-    if (current === null || current.line !== lineNumber) {
+  for (let position = find(0); position >= 0; position = find(position + length)) {
+    if (position > end) {
       count += 1;
-      current = { line: lineNumber, ranges: [] };
-      if (lines.length < keep) lines.push(current);
+      start = content.lastIndexOf('\n', position - 1) + 1;
+      const newline = content.indexOf('\n', position);
+      end = newline < 0 ? content.length : newline;
+      current = lines.length < keep ? { line: numberOf(start), start, end, ranges: [] } : null;
+      if (current !== null) lines.push(current);
     }
-    if (current.ranges.length < MAX_RANGES) current.ranges.push([position - lineStart, position - lineStart + length]);
-    position = find(position + length);
+    if (current !== null && current.ranges.length < MAX_RANGES) current.ranges.push([position - start, position - start + length]);
   }
   return { lines, count, complete: true };
 }

@@ -7,9 +7,9 @@ import { findHits } from '../../src/search/verify';
 const never = () => false;
 
 /** What RE2 alone finds: the same query with every indexOf fast path turned off. */
-function byRegexEngine(content: string, query: string, caseSensitive: boolean) {
+function byRegexEngine(content: string, query: string, caseSensitive: boolean, keep = 1_000) {
   const compiled = compileQuery(query, false, caseSensitive);
-  return findHits(content, { ...compiled, literal: null, asciiFoldedLiteral: null }, 1_000, never);
+  return findHits(content, { ...compiled, literal: null, asciiFoldedLiteral: null }, keep, never);
 }
 
 // Letters RE2 folds across the ASCII boundary (Kelvin sign, long s), one that lower-cases to
@@ -39,9 +39,31 @@ describe('search verification fast paths find exactly what RE2 finds', () => {
     );
   });
 
+  test('a literal on more lines than are kept: the kept ones numbered and placed, every line counted, as the regex engine does', () => {
+    const content = ['return a;', 'x', 'return b; return c;', '', 'y return', 'returned', 'z'].join('\n');
+    const hits = findHits(content, compileQuery('return', false, true), 2, never);
+    expect(hits).toEqual({
+      lines: [
+        { line: 1, start: 0, end: 9, ranges: [[0, 6]] },
+        {
+          line: 3,
+          start: 12,
+          end: 31,
+          ranges: [
+            [0, 6],
+            [10, 16],
+          ],
+        },
+      ],
+      count: 4,
+      complete: true,
+    });
+    expect(hits).toEqual(byRegexEngine(content, 'return', true, 2));
+  });
+
   test('the Kelvin sign and the long s match k and s case-insensitively, as in RE2', () => {
     const hits = findHits('x\u212ay\nno\nu\u017fe\n', compileQuery('Ky', false, false), 10, never);
-    expect(hits.lines).toEqual([{ line: 1, ranges: [[1, 3]] }]);
+    expect(hits.lines).toEqual([{ line: 1, start: 0, end: 3, ranges: [[1, 3]] }]);
     expect(findHits('u\u017fe', compileQuery('use', false, false), 10, never).count).toBe(1);
   });
 
@@ -49,7 +71,7 @@ describe('search verification fast paths find exactly what RE2 finds', () => {
     expect(compileQuery('é', false, false).asciiFoldedLiteral).toBeNull();
     // U+0130 lower-cases to two units, and is no i to RE2.
     const hits = findHits('\u0130 kid \u0130d\n', compileQuery('kid', false, false), 10, never);
-    expect(hits.lines).toEqual([{ line: 1, ranges: [[2, 5]] }]);
+    expect(hits.lines).toEqual([{ line: 1, start: 0, end: 8, ranges: [[2, 5]] }]);
     expect(findHits('\u0130d\n', compileQuery('id', false, false), 10, never).count).toBe(0);
   });
 
@@ -57,7 +79,7 @@ describe('search verification fast paths find exactly what RE2 finds', () => {
     const query = 'a.b*(c)[d]{2}|e^$\\/+?';
     const content = `x A.B*(C)[D]{2}|E^$\\/+? y\naxbbcd\n`;
     expect(findHits(content, compileQuery(query, false, false), 10, never)).toEqual(byRegexEngine(content, query, false));
-    expect(findHits(content, compileQuery(query, false, false), 10, never).lines).toEqual([{ line: 1, ranges: [[2, 2 + query.length]] }]);
+    expect(findHits(content, compileQuery(query, false, false), 10, never).lines).toEqual([{ line: 1, start: 0, end: content.indexOf('\n'), ranges: [[2, 2 + query.length]] }]);
   });
 
   test("what the query's plan requires, tested before the regex engine, never drops a match: lines, counts and ranges as without it", () => {
@@ -131,13 +153,14 @@ describe('search verification fast paths find exactly what RE2 finds', () => {
     // 100 units a line: the clock is looked at every 256 K units between two hits.
     const lines = Array.from({ length: 5_000 }, (_, i) => (i % 1_000 === 999 ? `function x${i}Error(` : `line ${String(i).padStart(4, '0')} ${'x'.repeat(89)}`));
     const content = `${lines.join('\r\n')}\n`;
+    const lineAt = (n: number) => ({ start: content.indexOf(lines[n - 1] as string), end: content.indexOf(lines[n - 1] as string) + (lines[n - 1] as string).length + 1 });
     const compiled = compileQuery('function\\s+\\w+Error\\(', true, true);
     const requires = requirementOf(planQuery(compiled.text, true, true));
     const hits = findHits(content, compiled, 2, never, requires);
     expect(hits).toEqual({
       lines: [
-        { line: 1_000, ranges: [[0, 'function x999Error('.length]] },
-        { line: 2_000, ranges: [[0, 'function x1999Error('.length]] },
+        { line: 1_000, ...lineAt(1_000), ranges: [[0, 'function x999Error('.length]] },
+        { line: 2_000, ...lineAt(2_000), ranges: [[0, 'function x1999Error('.length]] },
       ],
       count: 5,
       complete: true,
