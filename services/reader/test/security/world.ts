@@ -94,13 +94,23 @@ export function forbiddenFor(caller: Caller): { content: string[]; names: string
 }
 
 /**
+ * What a request carried, its cursors read too: a cursor is base64 of JSON the caller holds
+ * (forged by the fuzzers with private names in it), and an error may say back what it names.
+ */
+function carried(request: string): string {
+  const cursors = [...request.matchAll(/"cursor":"([A-Za-z0-9+/_=-]+)"/g)].map(([, token]) => Buffer.from(token as string, 'base64url').toString('utf8'));
+  return [request, ...cursors].join('\n');
+}
+
+/**
  * What in an answer leaked: content canaries always count; a private name or path counts
- * unless the request itself carried it (an error may say "x is not indexed" back).
+ * unless the request itself carried it, in its text or in a cursor (an error may say "x is
+ * not indexed" or "the cursor continues folder x" back).
  */
 export function leaks(answer: string, request: string, caller: Caller): string[] {
   const { content, names } = forbiddenFor(caller);
   const text = answer.toLowerCase();
-  const asked = request.toLowerCase();
+  const asked = carried(request).toLowerCase();
   return [...content.filter((c) => text.includes(c.toLowerCase())), ...names.filter((n) => text.includes(n.toLowerCase()) && !asked.includes(n.toLowerCase()))];
 }
 
