@@ -13,9 +13,3 @@ export function asciiCaseInsensitive(text: string, global = false): RegExp | nul
   if (!ASCII.test(text)) return null;
   return new RegExp(text.replace(SYNTAX, '\\$&'), global ? 'giu' : 'iu');
 }
-
-/** Where `global` (a RegExp with the `g` flag) next matches `text` at or after `from`, or -1. */
-export function nextMatch(global: RegExp, text: string, from: number): number {
-  global.lastIndex = from;
-  return global.exec(text)?.index ?? -1;
-}

@@ -1,5 +1,5 @@
 import type { ContentPlan } from '@gitdex/ports';
-import { asciiCaseInsensitive, nextMatch } from './ascii-fold';
+import { asciiCaseInsensitive } from './ascii-fold';
 
 /**
  * What a text must contain to possibly hold a match, tested before the regex engine runs, on
@@ -28,23 +28,10 @@ export interface Requirement {
 
 type Test = (text: string) => boolean;
 
-/** One substring of the plan as the requirement sees it: whether a text holds it, and where next. */
-interface Needle {
+/** A needed substring's finder and its length (the longest is the anchor: usually the rarest). */
+interface Anchor {
   length: number;
-  has: Test;
   find: (text: string, from: number) => number;
-}
-
-/** A substring in its case (indexOf, any characters), or folded (the `iu` RegExp of ASCII text); null when this test cannot see it. */
-function needleOf(plan: Extract<ContentPlan, { op: 'substring' }>, cased: boolean): Needle | null {
-  if (cased) {
-    const text = plan.cased as string;
-    return { length: text.length, has: (seen) => seen.includes(text), find: (seen, from) => seen.indexOf(text, from) };
-  }
-  const folded = asciiCaseInsensitive(plan.text);
-  const global = asciiCaseInsensitive(plan.text, true);
-  if (folded === null || global === null) return null;
-  return { length: plan.text.length, has: (seen) => folded.test(seen), find: (seen, from) => nextMatch(global, seen, from) };
 }
 
 /** Whether every substring of the plan gives its cased form. */
@@ -57,8 +44,14 @@ function testOf(plan: ContentPlan, cased: boolean): Test | null {
   switch (plan.op) {
     case 'all':
       return null;
-    case 'substring':
-      return needleOf(plan, cased)?.has ?? null;
+    case 'substring': {
+      if (cased) {
+        const text = plan.cased as string;
+        return (seen) => seen.includes(text);
+      }
+      const folded = asciiCaseInsensitive(plan.text);
+      return folded === null ? null : (seen) => folded.test(seen);
+    }
     case 'and': {
       const parts = plan.of.map((part) => testOf(part, cased)).filter((part): part is Test => part !== null);
       if (parts.length === 0) return null;
@@ -73,10 +66,25 @@ function testOf(plan: ContentPlan, cased: boolean): Test | null {
 }
 
 /** The longest substring every text passing testOf(plan, cased) holds, found as that test finds it; null when none. */
-function anchorOf(plan: ContentPlan, cased: boolean): Needle | null {
-  if (plan.op === 'substring') return plan.text.length === 0 ? null : needleOf(plan, cased);
+function anchorOf(plan: ContentPlan, cased: boolean): Anchor | null {
+  if (plan.op === 'substring') {
+    if (plan.text.length === 0) return null;
+    if (cased) {
+      const text = plan.cased as string;
+      return { length: text.length, find: (seen, from) => seen.indexOf(text, from) };
+    }
+    const folded = asciiCaseInsensitive(plan.text, true);
+    if (folded === null) return null;
+    return {
+      length: plan.text.length,
+      find: (seen, from) => {
+        folded.lastIndex = from;
+        return folded.exec(seen)?.index ?? -1;
+      },
+    };
+  }
   if (plan.op !== 'and') return null;
-  let longest: Needle | null = null;
+  let longest: Anchor | null = null;
   for (const part of plan.of) {
     const anchor = anchorOf(part, cased);
     if (anchor !== null && (longest === null || anchor.length > longest.length)) longest = anchor;

@@ -1,5 +1,4 @@
 import type { CompiledQuery } from './query';
-import { nextMatch } from './ascii-fold';
 import type { Requirement } from './requirement';
 
 /**
@@ -40,26 +39,60 @@ export function findHits(content: string, query: CompiledQuery, keep: number, ex
   if (literal !== null) return literalHits(content, literal.length, (from) => content.indexOf(literal, from), keep);
   if (folded !== null) {
     // Every character of an ASCII literal matches one unit (the Kelvin sign and the long s are one each).
-    return literalHits(content, query.text.length, (from) => nextMatch(folded, content, from), keep);
+    return literalHits(
+      content,
+      query.text.length,
+      (from) => {
+        folded.lastIndex = from;
+        return folded.exec(content)?.index ?? -1;
+      },
+      keep,
+    );
   }
   // The regex engine (re2js, in JavaScript) is the slow part: what the query's plan requires
   // rules out the file, then each line, before the regex is tried.
   if (requires !== null && !requires.test(content)) return none;
+  if (requires?.anchor !== undefined) return anchoredHits(content, query, keep, expired, requires.test, requires.anchor);
   // test() runs RE2's DFA (no submatch positions): far cheaper than find() on text that does
   // not match, but a pass over the whole file; lines the requirement filters cost less.
   if (requires === null && query.wholeFilePrefilter && !query.re.test(content)) return none;
-  return lineHits(content, query, keep, expired, requires?.test ?? null, requires?.anchor ?? everyLine);
+  const lines: LineHit[] = [];
+  let count = 0;
+  const matcher = query.re.matcher('');
+  let start = 0;
+  let number = 0;
+  let clockAt = 0;
+  while (start < content.length) {
+    number += 1;
+    if (number % CLOCK_EVERY === 0 || start - clockAt > CLOCK_EVERY_CHARS) {
+      clockAt = start;
+      if (expired()) return { lines, count, complete: false };
+    }
+    const newline = content.indexOf('\n', start);
+    const end = newline < 0 ? content.length : newline;
+    const text = content.slice(start, end);
+    if (requires !== null && !requires.test(text)) {
+      start = end + 1;
+      continue;
+    }
+    if (query.re.test(text)) {
+      count += 1;
+      if (lines.length < keep) {
+        matcher.resetMatcherInput(text);
+        if (matcher.find()) lines.push({ line: number, start, end, ranges: rangesOf(matcher) });
+      }
+    }
+    start = end + 1;
+  }
+  return { lines, count, complete: true };
 }
 
-/** Every line's start, as an anchor: for a requirement without one, or none. */
-const everyLine = (content: string, from: number): number => (from < content.length ? from : -1);
-
 /**
- * The lines that hold an occurrence of `anchor`, each looked at once, from one occurrence to
- * the next (indexOf, native; every line when the requirement has no anchor): those that pass
- * `test` go to the regex engine. A line before a hit is counted only for the hit's number.
+ * findHits for a query whose requirement has an anchor: only the lines holding it are looked
+ * at, from one occurrence to the next (indexOf, native), instead of every line in turn; the
+ * lines before a hit are counted only for its number. Same lines, counts and ranges.
  */
-function lineHits(content: string, query: CompiledQuery, keep: number, expired: () => boolean, test: Requirement['test'] | null, anchor: NonNullable<Requirement['anchor']>): FileHits {
+function anchoredHits(content: string, query: CompiledQuery, keep: number, expired: () => boolean, test: Requirement['test'], anchor: NonNullable<Requirement['anchor']>): FileHits {
   const lines: LineHit[] = [];
   let count = 0;
   const matcher = query.re.matcher('');
@@ -76,7 +109,7 @@ function lineHits(content: string, query: CompiledQuery, keep: number, expired: 
       if (expired()) return { lines, count, complete: false };
     }
     const text = content.slice(start, end);
-    if ((test === null || test(text)) && query.re.test(text)) {
+    if (test(text) && query.re.test(text)) {
       count += 1;
       if (lines.length < keep) {
         matcher.resetMatcherInput(text);

@@ -61,6 +61,18 @@ describe('search verification fast paths find exactly what RE2 finds', () => {
     expect(hits).toEqual(byRegexEngine(content, 'return', true, 2));
   });
 
+  test('a regex without a requirement numbers and places an empty first line as line 1', () => {
+    const hits = findHits('\nx\n\n', compileQuery('^$', true, true), 10, never);
+    expect(hits).toEqual({
+      lines: [
+        { line: 1, start: 0, end: 0, ranges: [[0, 0]] },
+        { line: 3, start: 3, end: 3, ranges: [[0, 0]] },
+      ],
+      count: 2,
+      complete: true,
+    });
+  });
+
   test('the Kelvin sign and the long s match k and s case-insensitively, as in RE2', () => {
     const hits = findHits('x\u212ay\nno\nu\u017fe\n', compileQuery('Ky', false, false), 10, never);
     expect(hits.lines).toEqual([{ line: 1, start: 0, end: 3, ranges: [[1, 3]] }]);
