@@ -12,6 +12,13 @@ export interface TarballOptions {
 }
 
 /**
+ * Output chunk of the gunzip stream. zlib's default (16 KB) made a 600 MB archive 40,000
+ * chunks, each a round trip through the thread pool and the tar parser: 256 KB halves the
+ * CPU of gunzipping it (1.6 → 0.8 s for 300 MB, measured alone).
+ */
+const GUNZIP_CHUNK_BYTES = 256 * 1024;
+
+/**
  * The files of a GitHub tarball, one at a time, with their git blob shas computed
  * while streaming: memory stays bounded by the largest stored file, whatever the
  * repository's size. GitHub's archives have one top folder (`owner-repo-sha/`),
@@ -21,7 +28,7 @@ export async function* tarballEntries(gzipped: Readable, options: TarballOptions
   const tar = extract();
   gzipped.on('error', (error) => tar.destroy(error));
   gzipped
-    .pipe(createGunzip())
+    .pipe(createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES }))
     .on('error', (error) => tar.destroy(error))
     .pipe(tar);
 
