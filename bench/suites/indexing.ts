@@ -5,6 +5,7 @@ import { drainTarball } from '../measure/archive';
 import { commitToken, pushAndWait, type PushSample } from '../measure/push';
 import { RssSampler } from '../measure/proc';
 import { elasticsearchRaw, rawWriteMs, sqliteRaw, type RawTarget } from '../measure/raw-writes';
+import { quietElasticsearch } from '../measure/settle';
 import { median } from '../measure/stats';
 import type { Backend } from '../setup/backends';
 import { copyRepo, OWNER, type BenchRepo } from '../setup/repos';
@@ -22,6 +23,11 @@ async function repoFor(ctx: SuiteContext, size: Size, r: number): Promise<BenchR
   const name = `${size}-copy${r}`;
   if (existsSync(join(ctx.root, OWNER, name))) return { ...base, name, fullName: `${OWNER}/${name}`, dir: join(ctx.root, OWNER, name) };
   return copyRepo(ctx.root, base, name);
+}
+
+/** Every timed write starts from an engine that has flushed and merged what came before (quietElasticsearch). */
+async function quiet(ctx: SuiteContext, backend: Backend): Promise<void> {
+  if (backend.name === 'elasticsearch') await quietElasticsearch(ctx.engines!.elasticsearchUrl);
 }
 
 function rawTarget(ctx: SuiteContext, backend: Backend, size: Size, r: number): RawTarget {
@@ -50,6 +56,7 @@ export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promis
       const repo = await repoFor(ctx, size, r);
       // GitHub's codeload serves an archive it made before from cache; asking once first keeps the stand-in's gzip out of the figure.
       await drainTarball(ctx.standIn, repo);
+      await quiet(ctx, backend);
       const sample = await pushAndWait(push, repo, null, { intervalMs: size === 'small' ? 20 : 100, timeoutMs: 30 * 60_000, before: ZERO_SHA });
       productMs.push(sample.freshnessMs);
       ctx.log(`  ${backend.name} full index ${repo.fullName}: ${corpus.files.length} files in ${(sample.freshnessMs / 1000).toFixed(2)} s`);
@@ -57,6 +64,7 @@ export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promis
     const rawMs: number[] = [];
     for (let r = 0; r < config.indexRepeats[size]; r += 1) {
       const target = rawTarget(ctx, backend, size, r);
+      await quiet(ctx, backend);
       rawMs.push(await rawWriteMs(target, size === 'large' ? largeRepo(ctx) : ctx.repos[size], 900_000_000 + r));
       ctx.log(`  ${target.label} ${size}: ${(rawMs[r]! / 1000).toFixed(2)} s`);
     }
@@ -108,6 +116,7 @@ async function rawBulkWithTermsMs(ctx: SuiteContext, repeats: number): Promise<n
   const ms: number[] = [];
   for (let r = 0; r < repeats; r += 1) {
     const target = elasticsearchRaw(ctx.engines!.elasticsearchUrl, `benchraw-${ctx.results.startedAt.replace(/[^0-9]/g, '').slice(0, 14)}-terms-${r}`, { withTerms: true });
+    await quietElasticsearch(ctx.engines!.elasticsearchUrl);
     ms.push(await rawWriteMs(target, largeRepo(ctx), 900_000_100 + r));
     ctx.log(`  ${target.label} large: ${(ms[r]! / 1000).toFixed(2)} s`);
   }
