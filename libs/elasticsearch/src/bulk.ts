@@ -94,10 +94,10 @@ async function sendBatch(ctx: BulkContext & BulkTarget, batch: Encoded[]): Promi
     const body = Buffer.concat(pending.map((entry) => entry.bytes));
     let items: Record<string, ItemResult>[];
     try {
-      const response = (await ctx.client.transport.request(
+      const response = await ctx.client.transport.request<estypes.BulkResponse>(
         { method: 'POST', path: `/${encodeURIComponent(ctx.index)}/_bulk`, querystring: { refresh: ctx.refresh ?? false, require_alias: ctx.requireAlias }, bulkBody: body },
         { requestTimeout: ctx.bulkTimeoutMs },
-      )) as estypes.BulkResponse;
+      );
       if (!response.errors) return;
       items = response.items as unknown as Record<string, ItemResult>[];
     } catch (error) {
