@@ -1,4 +1,4 @@
-import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { errors, type Client } from '@elastic/elasticsearch';
 import { PortError } from '@gitdex/ports';
 import { toPortError } from './errors';
 
@@ -35,28 +35,21 @@ export interface BulkTarget {
 
 interface Encoded {
   op: BulkOperation;
-  /** The operation's NDJSON lines, each ending in a line break, as UTF-8. */
-  bytes: Buffer;
+  lines: string[];
+  bytes: number;
 }
 
-/**
- * Each operation is encoded to UTF-8 once, as it is batched, and a request's body is those
- * bytes joined. Handing the client an array of lines instead made it join them into one
- * string of several megabytes, flatten it to measure its length and encode it again to
- * write it: about a quarter of the indexer's CPU in a full index of a large repository,
- * on cores it shares with the engine (docs/search.md, "2026-12-03 (evening)").
- */
 function encode(op: BulkOperation): Encoded {
-  let text: string;
+  let lines: string[];
   if (op.action === 'index') {
     const header = { _id: op.id, ...(op.ifSeqNo !== undefined ? { if_seq_no: op.ifSeqNo, if_primary_term: op.ifPrimaryTerm } : {}) };
-    text = `${JSON.stringify({ index: header })}\n${JSON.stringify(op.document)}\n`;
+    lines = [JSON.stringify({ index: header }), JSON.stringify(op.document)];
   } else if (op.action === 'update') {
-    text = `${JSON.stringify({ update: { _id: op.id, retry_on_conflict: 3 } })}\n${JSON.stringify({ doc: op.partial })}\n`;
+    lines = [JSON.stringify({ update: { _id: op.id, retry_on_conflict: 3 } }), JSON.stringify({ doc: op.partial })];
   } else {
-    text = `${JSON.stringify({ delete: { _id: op.id } })}\n`;
+    lines = [JSON.stringify({ delete: { _id: op.id } })];
   }
-  return { op, bytes: Buffer.from(text, 'utf8') };
+  return { op, lines, bytes: lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) };
 }
 
 /** Splits operations into batches of at most maxOperations and (unless a single op is larger) maxBytes. */
@@ -65,13 +58,13 @@ function* batches(ops: BulkOperation[], maxOperations: number, maxBytes: number)
   let bytes = 0;
   for (const op of ops) {
     const encoded = encode(op);
-    if (batch.length > 0 && (batch.length >= maxOperations || bytes + encoded.bytes.length > maxBytes)) {
+    if (batch.length > 0 && (batch.length >= maxOperations || bytes + encoded.bytes > maxBytes)) {
       yield batch;
       batch = [];
       bytes = 0;
     }
     batch.push(encoded);
-    bytes += encoded.bytes.length;
+    bytes += encoded.bytes;
   }
   if (batch.length > 0) yield batch;
 }
@@ -91,13 +84,10 @@ interface ItemResult {
 async function sendBatch(ctx: BulkContext & BulkTarget, batch: Encoded[]): Promise<void> {
   let pending = batch;
   for (let attempt = 0; ; attempt += 1) {
-    const body = Buffer.concat(pending.map((entry) => entry.bytes));
+    const operations = pending.flatMap((entry) => entry.lines);
     let items: Record<string, ItemResult>[];
     try {
-      const response = await ctx.client.transport.request<estypes.BulkResponse>(
-        { method: 'POST', path: `/${encodeURIComponent(ctx.index)}/_bulk`, querystring: { refresh: ctx.refresh ?? false, require_alias: ctx.requireAlias }, bulkBody: body },
-        { requestTimeout: ctx.bulkTimeoutMs },
-      );
+      const response = await ctx.client.bulk({ index: ctx.index, operations, refresh: ctx.refresh ?? false, require_alias: ctx.requireAlias }, { requestTimeout: ctx.bulkTimeoutMs });
       if (!response.errors) return;
       items = response.items as unknown as Record<string, ItemResult>[];
     } catch (error) {
