@@ -28,7 +28,7 @@ export async function settleElasticsearch(url: string, maxMs = 180_000): Promise
  * Flushes every index (waiting for the flush) and then waits for merges to end: what a
  * timed write starts from. Without it the first raw bulk after the pipeline's full indexes
  * shared the disk and cores with the engine's flush of them, and took 28–41 s where the
- * second took 20–27 s (five runs on 2026-12-03 evening), a slower baseline that flattered
+ * second took 20–27 s (in five of six runs on the evening of 2026-12-03), a slower baseline that flattered
  * the pipeline's ratio.
  */
 export async function quietElasticsearch(url: string): Promise<void> {

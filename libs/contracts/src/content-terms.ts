@@ -88,6 +88,13 @@ export function isHumpTrigramCode(code: number): boolean {
 const ASCII_STAMPS = new Uint32Array(1 << 21);
 let stamp = 0;
 
+/** The stamp after `previous` for a table of stamps; when the stamps wrap, the table is cleared so no old entry reads as current. */
+function nextStamp(previous: number, table: Uint32Array): number {
+  const next = previous === 0xffffffff ? 1 : previous + 1;
+  if (next === 1) table.fill(0);
+  return next;
+}
+
 /** Added to the code of a trigram that holds a unit above 0x7f, above every ASCII code and every packed wide trigram (< 2^48). */
 const WIDE = 2 ** 48;
 const ASCII_CODES = 1 << 21;
@@ -126,8 +133,7 @@ function codeAt(i: number): number {
  * content terms.
  */
 function collectCodes(text: string): number {
-  stamp = stamp === 0xffffffff ? 1 : stamp + 1;
-  if (stamp === 1) ASCII_STAMPS.fill(0);
+  stamp = nextStamp(stamp, ASCII_STAMPS);
   const current = stamp;
   // A text of n units has at most n - 2 trigrams, as many hump trigrams and fewer grams.
   if (codeBuffer.length < 3 * text.length) codeBuffer = new Int32Array(Math.max(3 * text.length, codeBuffer.length * 2));
@@ -208,8 +214,7 @@ function collectGrams(text: string, humps: number, from: number): number {
     gramUnits = new Int32Array(3 * gramSlots);
     gramStamp = 0;
   }
-  gramStamp = gramStamp === 0xffffffff ? 1 : gramStamp + 1;
-  if (gramStamp === 1) gramStamps.fill(0);
+  gramStamp = nextStamp(gramStamp, gramStamps);
   let count = 0;
   for (let h = 0; h < humps; h += 1) {
     const upper = humpAt[h] as number;
