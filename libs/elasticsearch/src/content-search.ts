@@ -13,7 +13,14 @@ type Query = estypes.QueryDslQueryContainer;
 
 /** Paths per terms query in readContents. */
 const CONTENT_CHUNK = 200;
-const CANDIDATE_FIELDS = ['path', 'blobSha', 'language', 'size', 'flags.binary', 'flags.vendored', 'flags.generated', 'flags.tooLarge'];
+/** A candidate's doc values beside its path and flags (the path is the hit's first sort value). */
+const CANDIDATE_FIELDS = ['blobSha', 'language', 'size'];
+const FLAG_FIELDS: Record<keyof FileFlags, string> = { binary: 'flags.binary', vendored: 'flags.vendored', generated: 'flags.generated', tooLarge: 'flags.tooLarge' };
+/**
+ * Only the hits' doc values and sort values: the rest of a hit (index, id, score) was a quarter
+ * of a page's answer, which Elasticsearch writes and the client parses (docs/search.md).
+ */
+const HIT_VALUES_ONLY = ['hits.hits.fields', 'hits.hits.sort'];
 const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
 
 /**
@@ -71,18 +78,23 @@ function value<T>(hit: estypes.SearchHit<unknown>, field: string): T {
   return (hit.fields?.[field] as T[] | undefined)?.[0] as T;
 }
 
-function candidateOf(hit: estypes.SearchHit<unknown>): ContentCandidate {
-  const flags: FileFlags = {
-    binary: value<boolean>(hit, 'flags.binary') === true,
-    vendored: value<boolean>(hit, 'flags.vendored') === true,
-    generated: value<boolean>(hit, 'flags.generated') === true,
-    tooLarge: value<boolean>(hit, 'flags.tooLarge') === true,
-  };
-  return { path: value(hit, 'path'), blobSha: value(hit, 'blobSha'), language: value<string | null>(hit, 'language') ?? null, flags, size: Number(value(hit, 'size')) };
+/** Flags a page's filter decides for every hit: those are not fetched (each doc-value field costs every hit of the page). */
+type KnownFlags = Partial<FileFlags>;
+
+/** Without generated files (scopeFilters), no hit is vendored or generated. */
+const knownFlagsOfScope = (scope: Pick<ContentScope, 'includeGenerated'>): KnownFlags => (scope.includeGenerated ? {} : { vendored: false, generated: false });
+/** And a file with content is neither binary nor too large: the indexer stores content for neither. */
+const knownFlagsOfContent = (scope: Pick<ContentScope, 'includeGenerated'>): KnownFlags => ({ binary: false, tooLarge: false, ...knownFlagsOfScope(scope) });
+
+function candidateOf(hit: estypes.SearchHit<unknown>, known: KnownFlags): ContentCandidate {
+  const flag = (name: keyof FileFlags) => known[name] ?? value<boolean>(hit, FLAG_FIELDS[name]) === true;
+  const flags: FileFlags = { binary: flag('binary'), vendored: flag('vendored'), generated: flag('generated'), tooLarge: flag('tooLarge') };
+  return { path: hit.sort?.[0] as string, blobSha: value(hit, 'blobSha'), language: value<string | null>(hit, 'language') ?? null, flags, size: Number(value(hit, 'size')) };
 }
 
-async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentScope): Promise<ContentCandidate[]> {
+async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentScope, known: KnownFlags): Promise<ContentCandidate[]> {
   if (scope.limit <= 0) return [];
+  const flagFields = (Object.keys(FLAG_FIELDS) as (keyof FileFlags)[]).filter((name) => known[name] === undefined).map((name) => FLAG_FIELDS[name]);
   const response = await ctx.client.search(
     {
       index: ctx.files,
@@ -93,11 +105,14 @@ async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentS
       ...(scope.afterPath !== null ? { search_after: afterPathValues(scope.afterPath) } : {}),
       // No stored field is read at all: their blocks hold the content, whose decompression would dominate.
       stored_fields: '_none_',
-      docvalue_fields: CANDIDATE_FIELDS,
+      docvalue_fields: [...CANDIDATE_FIELDS, ...flagFields],
+      filter_path: HIT_VALUES_ONLY,
     },
     scope.signal ? { signal: scope.signal } : {},
   );
-  return response.hits.hits.map(candidateOf);
+  // filter_path leaves out `hits` altogether when there is none.
+  const hits = (response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? [];
+  return hits.map((hit) => candidateOf(hit, known));
 }
 
 /** Candidates: visible files with content whose trigrams satisfy the plan. */
@@ -105,13 +120,13 @@ export function searchCandidates(ctx: StoreContext, snapshot: Snapshot, plan: Co
   const planned = planQuery(plan);
   // Files without content (binary, too large, symlinks…) have no such terms: kept out of "all" plans too.
   const filter: Query[] = [...visibleFilter(snapshot), ...scopeFilters(scope), planned ?? { term: { contentTrigrams: HAS_CONTENT_WORD } }];
-  return candidatePage(ctx, filter, scope);
+  return candidatePage(ctx, filter, scope, knownFlagsOfContent(scope));
 }
 
 const UNSEARCHABLE: Query = { bool: { should: [{ term: { 'flags.binary': true } }, { term: { 'flags.tooLarge': true } }], minimum_should_match: 1 } };
 
 export function unsearchableFiles(ctx: StoreContext, snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
-  return candidatePage(ctx, [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }, UNSEARCHABLE], scope);
+  return candidatePage(ctx, [...visibleFilter(snapshot), ...scopeFilters(scope), { term: { kind: 'file' } }, UNSEARCHABLE], scope, knownFlagsOfScope(scope));
 }
 
 const IS_BINARY: Query = { term: { 'flags.binary': true } };

@@ -1,5 +1,5 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
-import type { FileSummary, FolderCount, FolderScope, IndexStats, IndexStore, Snapshot } from '@gitdex/ports';
+import type { FileSummary, FolderCount, FolderScope, IndexStats, IndexStore, Snapshot, UnsearchableCount } from '@gitdex/ports';
 import { PromiseLru, roughSize } from './promise-lru';
 import { loadCatalogue, loadSummaries, type PathCatalogue } from './path-catalogue';
 
@@ -62,13 +62,13 @@ const ALL_REPOSITORIES = new Set(['repos', 'states\0*']);
 /** Files asked for a page when a snapshot's small files are loaded. */
 const PRELOAD_PAGE = 500;
 
-type SnapshotAnswer = FileDocument | null | FolderCount[] | { files: FileSummary[]; total: number } | IndexStats;
+type SnapshotAnswer = FileDocument | null | FolderCount[] | { files: FileSummary[]; total: number } | IndexStats | UnsearchableCount;
 
 /**
  * Keeps what reads ask again and again. What a snapshot holds never changes while it is
- * its ref's current state: file versions, listings and stats are kept (least recently used
- * dropped first, bounded in count and size) under the ref, generation and commit of that
- * state. Snapshots of older generations go straight to the index, because pruning changes
+ * its ref's current state: file versions, listings, stats and the counts of files a search
+ * skips are kept (least recently used dropped first, bounded in count and size) under the
+ * ref, generation and commit of that state. Snapshots of older generations go straight to the index, because pruning changes
  * them and list_files detects an expired cursor by asking; the commit in the key keeps a
  * deleted and re-created ref (whose generations start again) from meeting old answers.
  *
@@ -390,6 +390,11 @@ export function withReadCache(index: IndexStore, options: ReadCacheOptions = {})
       return pinned(scope, `files\0${scopeKey(scope)}\0${afterPath === null ? '-' : `+${afterPath}`}\0${limit}`, () => index.listFiles(scope, afterPath, limit));
     },
     stats: (snapshot) => pinned(snapshot, 'stats', () => index.stats(snapshot)),
+    // A search asks for these counts every time, beside its candidates; they are a snapshot's, like its stats.
+    countUnsearchable: (snapshot, scope) => {
+      const shared = { includeGenerated: scope.includeGenerated, ...(scope.language !== undefined ? { language: scope.language } : {}) };
+      return pinned(snapshot, `unsearchable\0${shared.includeGenerated}\0${shared.language === undefined ? '*' : `=${shared.language}`}`, () => index.countUnsearchable(snapshot, shared));
+    },
     findRepositoryByName: (name) =>
       fresh<RepositoryDocument | null>(`name\0${name}`, async () => {
         const repository = await index.findRepositoryByName(name);

@@ -5,15 +5,15 @@ import { resolveDeps } from '../../src/deps';
 import { withReadCache } from '../../src/read-cache';
 import { listFiles } from '../../src/tools/list-files';
 import { ToolError } from '../../src/tool-error';
-import { pushCommit, seedRepository } from '../support/documents';
+import { pushCommit, seedRepository, type FileSpec } from '../support/documents';
 import { API_FILES } from '../support/world';
 
 const REF = 'refs/heads/main';
 const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n' };
-const CACHED = ['getFile', 'listFolders', 'listFiles', 'stats', 'listRefStates'] as const;
+const CACHED = ['getFile', 'listFolders', 'listFiles', 'stats', 'listRefStates', 'countUnsearchable'] as const;
 
 /** The real SQLite adapter, with every call it answers counted by method. */
-async function countedIndex(files: Record<string, string> = FILES) {
+async function countedIndex(files: Record<string, FileSpec> = FILES) {
   const index = new SqliteIndexStore({ file: ':memory:' });
   await index.ensureReady();
   await seedRepository(index, { id: 1, fullName: 'octo/api', files });
@@ -89,6 +89,29 @@ describe('withReadCache: answers of a snapshot', () => {
     await index.pruneRetired(1, REF, now.generation);
     expect((await cached.listFiles(oldSrc, null, 10)).files.map((f) => f.path)).toEqual(['src/lib/c.ts']);
     expect(await cached.getFile(old, 'src/a.ts')).toBeNull();
+  });
+
+  it('keeps the counts of files a search skips per snapshot and scope, without the caller’s signal, and counts a pushed binary', async () => {
+    const { index, calls, spies } = await countedIndex({
+      ...FILES,
+      'logo.png': { content: null, flags: { binary: true } },
+      'vendor/blob.bin': { content: null, flags: { binary: true, vendored: true } },
+    });
+    const cached = withReadCache(index, { metadataTtlMs: 0 });
+    const old = await currentSnapshot(cached);
+    const signal = new AbortController().signal;
+    expect(await cached.countUnsearchable(old, { includeGenerated: false, signal })).toEqual({ binary: 1, tooLarge: 0 });
+    expect(await cached.countUnsearchable(old, { includeGenerated: false, signal })).toEqual({ binary: 1, tooLarge: 0 });
+    expect(await cached.countUnsearchable(old, { includeGenerated: true })).toEqual({ binary: 2, tooLarge: 0 });
+    expect(await cached.countUnsearchable(old, { includeGenerated: true, language: 'TypeScript' })).toEqual({ binary: 0, tooLarge: 0 });
+    expect(calls('countUnsearchable')).toBe(3);
+    // The shared load is nobody's call in particular: a caller's signal never reaches it.
+    expect(spies.countUnsearchable.mock.calls[0]).toEqual([old, { includeGenerated: false }]);
+
+    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'big.json': { content: null, flags: { tooLarge: true } } } });
+    const now = await currentSnapshot(cached);
+    expect(await cached.countUnsearchable(now, { includeGenerated: false })).toEqual({ binary: 1, tooLarge: 1 });
+    expect(calls('countUnsearchable')).toBe(4);
   });
 
   it('never serves a deleted ref’s answers to the ref indexed again (its generations start over)', async () => {
