@@ -68,9 +68,10 @@ type SnapshotAnswer = FileDocument | null | FolderCount[] | { files: FileSummary
  * Keeps what reads ask again and again. What a snapshot holds never changes while it is
  * its ref's current state: file versions, listings, stats and the counts of files a search
  * skips are kept (least recently used dropped first, bounded in count and size) under the
- * ref, generation and commit of that state. Snapshots of older generations go straight to the index, because pruning changes
- * them and list_files detects an expired cursor by asking; the commit in the key keeps a
- * deleted and re-created ref (whose generations start again) from meeting old answers.
+ * ref, generation and commit of that state. Snapshots of older generations go straight to
+ * the index, because pruning changes them and list_files detects an expired cursor by
+ * asking; the commit in the key keeps a deleted and re-created ref (whose generations start
+ * again) from meeting old answers.
  *
  * Repositories and ref states are reused for a moment (100 ms by default), so a burst of
  * calls costs the index one lookup each; past half that time a call starts a fresh lookup
