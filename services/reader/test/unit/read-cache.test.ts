@@ -91,7 +91,7 @@ describe('withReadCache: answers of a snapshot', () => {
     expect(await cached.getFile(old, 'src/a.ts')).toBeNull();
   });
 
-  it('keeps the counts of files a search skips per snapshot and scope, without the caller’s signal, and counts a pushed binary', async () => {
+  it('keeps the counts of files a search skips per snapshot and scope, without the caller’s signal, and counts a pushed too-large file', async () => {
     const { index, calls, spies } = await countedIndex({
       ...FILES,
       'logo.png': { content: null, flags: { binary: true } },
