@@ -4,11 +4,20 @@ export interface WriteBufferOptions {
   /** Writes per bulk request; bounded so memory and request size stay bounded. */
   maxWrites: number;
   maxBytes: number;
-  /** Bulk requests under way at once while reading goes on (bounds memory to this many batches). */
+  /** Bulk requests under way at once while reading goes on (bounds memory to this many batches). Default 4. */
   maxInFlight?: number;
   /** Called after each flush: keeps the consumer's group membership during long indexing. */
   onFlush?: () => Promise<void>;
 }
+
+/**
+ * A send waits until fewer than this many are under way, so the caller reads the next batch
+ * while up to three are written. With two (one under way while reading) Elasticsearch's write
+ * threads waited between requests: a full index of the bench's large repository took 32-35 s,
+ * with four 28-28.5 s, and less of the engine's CPU; the indexer's peak memory about 100 MiB
+ * higher (docs/search.md, "2026-12-03 (late night)").
+ */
+const DEFAULT_MAX_IN_FLIGHT = 4;
 
 /**
  * Collects file writes and sends them in bounded bulks. A full batch is sent while the
@@ -56,6 +65,6 @@ export class WriteBuffer {
     // A failure must not go unobserved while it waits its turn; it still rejects flush().
     sent.catch(() => undefined);
     this.inFlight.push(sent);
-    while (this.inFlight.length >= (this.options.maxInFlight ?? 2)) await this.inFlight.shift();
+    while (this.inFlight.length >= (this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT)) await this.inFlight.shift();
   }
 }
