@@ -281,14 +281,8 @@ function asciiTrigram(code: number): string {
 }
 
 function gramOfCode(code: number): string {
-  const seven = code >= SEVEN_UNIT_GRAM;
-  const units = new Array<number>(seven ? 7 : 6);
-  let rest = code - (seven ? SEVEN_UNIT_GRAM : SIX_UNIT_GRAM);
-  for (let i = units.length - 1; i >= 0; i -= 1) {
-    units[i] = rest % 0x80;
-    rest = Math.floor(rest / 0x80);
-  }
-  return String.fromCharCode(...units);
+  const units = Buffer.allocUnsafe(7);
+  return units.toString('latin1', 0, writeGramUnits(code, units, 0));
 }
 
 /** Base-32 digits: only `[0-9a-v]`, so a tokenizer that splits at every other ASCII character (SQLite FTS5's `ascii`) keeps a word whole. */
@@ -301,12 +295,33 @@ const SEVEN_UNIT_WORD = 11;
 const LONGEST_WORD = SEVEN_UNIT_WORD;
 
 /**
- * Writes the word of a term code at `at` and returns where it ends: the code in base 32,
- * 5 digits for an ASCII trigram (21 bits), 10 for any other trigram (its 48 packed bits), 9
- * and 11 for the grams of six and seven units (42 and 49 bits). Fixed lengths make the words
- * of distinct codes distinct.
+ * How a term is written as an index word.
+ * - `digits`: its code in base 32, 5 digits for an ASCII trigram (21 bits), 10 for any other
+ *   trigram (its 48 packed bits), 9 and 11 for the grams of six and seven units (42 and 49
+ *   bits): for a tokenizer that splits at punctuation (SQLite FTS5's `ascii`).
+ * - `text`: the term's own units where every one is printable ASCII other than space (a
+ *   trigram's 3, a gram's 6 or 7, as it is in the content), else its digits: for a tokenizer
+ *   that splits only at white space (Elasticsearch's `whitespace`, which splits at no printable
+ *   ASCII unit). About a third fewer bytes than the digits, which the engine reads, tokenizes
+ *   and hashes for every posting (docs/search.md).
+ * In both, the length tells the kinds apart (text: 3, 5, 6, 7 and 10), so distinct codes have
+ * distinct words.
  */
-function writeWord(code: number, into: Uint8Array, at: number): number {
+export type TermWordForm = 'digits' | 'text';
+
+const isPrintableAscii = (unit: number): boolean => unit > 0x20 && unit < 0x7f;
+
+/** Writes the word of a term code at `at` in the given form and returns where it ends. */
+function writeWord(code: number, into: Uint8Array, at: number, form: TermWordForm): number {
+  if (form === 'text') {
+    if (code >= SIX_UNIT_GRAM) return writeGramUnits(code, into, at);
+    if (code < ASCII_CODES && isPrintableAscii(code >> 14) && isPrintableAscii((code >> 7) & 0x7f) && isPrintableAscii(code & 0x7f)) {
+      into[at] = code >> 14;
+      into[at + 1] = (code >> 7) & 0x7f;
+      into[at + 2] = code & 0x7f;
+      return at + 3;
+    }
+  }
   if (code < ASCII_CODES) {
     into[at] = DIGIT_BYTES[code >> 20] as number;
     into[at + 1] = DIGIT_BYTES[(code >> 15) & 31] as number;
@@ -324,10 +339,21 @@ function writeWord(code: number, into: Uint8Array, at: number): number {
   return at + length;
 }
 
-/** The word of one term code (see writeWord), as a query names it. */
-export function termWordOfCode(code: number): string {
+/** A gram's units (7 bits each, all printable: isGramUnit), as its term and its `text` word. */
+function writeGramUnits(code: number, into: Uint8Array, at: number): number {
+  const length = code >= SEVEN_UNIT_GRAM ? 7 : 6;
+  let rest = code - (length === 7 ? SEVEN_UNIT_GRAM : SIX_UNIT_GRAM);
+  for (let i = length - 1; i >= 0; i -= 1) {
+    into[at + i] = rest % 0x80;
+    rest = Math.floor(rest / 0x80);
+  }
+  return at + length;
+}
+
+/** The word of one term code (see TermWordForm), as a query names it. */
+export function termWordOfCode(code: number, form: TermWordForm = 'digits'): string {
   const word = Buffer.allocUnsafe(LONGEST_WORD);
-  return word.toString('latin1', 0, writeWord(code, word, 0));
+  return word.toString('latin1', 0, writeWord(code, word, 0, form));
 }
 
 /** The distinct content terms of a text as strings, in the order of contentTermCodes. */
@@ -345,17 +371,17 @@ export function contentTerms(text: string): string[] {
 let wordBytes = Buffer.allocUnsafe(1 << 16);
 
 /**
- * The words of the distinct content terms of a text (see writeWord), space-separated, in the
+ * The words of the distinct content terms of a text (see TermWordForm), space-separated, in the
  * order of contentTermCodes: what an index with a plain word tokenizer stores for the text.
  */
-export function contentTermWords(text: string): string {
+export function contentTermWords(text: string, form: TermWordForm = 'digits'): string {
   const count = collectCodes(text);
   const most = count * (LONGEST_WORD + 1);
   if (wordBytes.length < most) wordBytes = Buffer.allocUnsafe(Math.max(most, wordBytes.length * 2));
   let end = 0;
   for (let i = 0; i < count; i += 1) {
     if (i > 0) wordBytes[end++] = 0x20;
-    end = writeWord(codeAt(i), wordBytes, end);
+    end = writeWord(codeAt(i), wordBytes, end, form);
   }
   return wordBytes.toString('latin1', 0, end);
 }

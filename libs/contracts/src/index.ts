@@ -95,6 +95,6 @@ export {
   SearchCodeOutputSchema,
   type SearchCodeOutput,
 } from './tool-search-code';
-export { foldUnit, foldText, contentTerms, contentTermCodes, contentTermWords, isHumpTrigramCode, queryTermCodes, termOfCode, termWordOfCode } from './content-terms';
+export { foldUnit, foldText, contentTerms, contentTermCodes, contentTermWords, isHumpTrigramCode, queryTermCodes, termOfCode, termWordOfCode, type TermWordForm } from './content-terms';
 export { storedBytes } from './file-bytes';
 export { parsePublishedSites, type PublishedSite } from './published-sites';

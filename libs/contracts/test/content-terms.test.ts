@@ -56,14 +56,17 @@ describe('content term codes and words', () => {
       const trigrams = contentTerms(text);
       expect(codes.map(termOfCode)).toEqual(trigrams);
       expect(new Set(trigrams).size).toBe(trigrams.length);
-      expect(contentTermWords(text)).toBe(codes.map(termWordOfCode).join(' '));
-      // Words are only base-32 digits, 5 for an ASCII trigram, 10 for any other trigram, 9 and 11 for the grams of 6 and 7 units.
+      expect(contentTermWords(text)).toBe(codes.map((code) => termWordOfCode(code)).join(' '));
+      expect(contentTermWords(text, 'text')).toBe(codes.map((code) => termWordOfCode(code, 'text')).join(' '));
+      // Digits: only base-32 digits, 5 for an ASCII trigram, 10 for any other trigram, 9 and 11 for the grams of 6 and 7 units.
+      // Text: the term itself where every unit is printable ASCII other than space, else its digits.
       for (const code of codes) {
         const word = termWordOfCode(code);
         const term = termOfCode(code);
         const ascii = [...term].every((unit) => unit.charCodeAt(0) < 0x80);
         const digits = term.length === 6 ? 9 : term.length === 7 ? 11 : ascii ? 5 : 10;
         expect(word).toMatch(new RegExp(`^[0-9a-v]{${digits}}$`));
+        expect(termWordOfCode(code, 'text')).toBe(/^[\x21-\x7e]+$/.test(term) ? term : word);
       }
     }
   });
@@ -113,14 +116,17 @@ describe('content term codes and words', () => {
     expect(queryTermCodes('hasError', 4).map(termOfCode)).toEqual(['hasErr', 'asE', 'sEr', 'has']);
   });
 
-  it('never give two terms the same word', () => {
+  it.each(['digits', 'text'] as const)('never give two terms the same word (%s)', (form) => {
     const words = new Map<string, string>();
     const record = (text: string) => {
       for (const code of contentTermCodes(text)) {
         const term = termOfCode(code);
-        const word = termWordOfCode(code);
+        const word = termWordOfCode(code, form);
         expect(words.get(word) ?? term).toBe(term);
         words.set(word, term);
+        // Elasticsearch's whitespace tokenizer must keep a word whole (Java's white space includes U+001C-U+001F).
+        expect([...word].every((unit) => unit.charCodeAt(0) > 0x20 && !/\s/.test(unit))).toBe(true);
+        expect(word).not.toBe('has-content');
       }
     };
     const units = [0, 0x20, 0x41, 0x61, 0x7a, 0x7f, 0x80, 0xe9, 0x17f, 0x3a3, 0x5d0, 0x3042, 0xfffd, 0xffff];
@@ -130,13 +136,13 @@ describe('content term codes and words', () => {
     expect([...words.values()].filter(isGramTerm).length).toBeGreaterThan(1000);
   });
 
-  it('hold every word of a substring in the words of a text that contains it, in both case modes', () => {
+  it.each(['digits', 'text'] as const)('hold every word of a substring in the words of a text that contains it, in both case modes (%s)', (form) => {
     const text = SAMPLES.join('\n');
-    const held = new Set(contentTermWords(text).split(' '));
+    const held = new Set(contentTermWords(text, form).split(' '));
     for (let start = 0; start < text.length; start += 7) {
       const piece = text.slice(start, start + 12);
       for (const query of [piece, foldText(piece)]) {
-        for (const word of contentTermCodes(foldText(query)).map(termWordOfCode)) expect(held.has(word)).toBe(true);
+        for (const code of [...contentTermCodes(foldText(query)), ...queryTermCodes(query)]) expect(held.has(termWordOfCode(code, form))).toBe(true);
       }
     }
   });

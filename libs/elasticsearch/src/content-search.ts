@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { compareCodePoints, contentTermWords, queryTermCodes, termWordOfCode, type FileDocument, type FileFlags } from '@gitdex/contracts';
+import { compareCodePoints, contentTermWords, queryTermCodes, termWordOfCode, type FileDocument, type FileFlags, type TermWordForm } from '@gitdex/contracts';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount } from '@gitdex/ports';
 import { MAX_PAGE, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';
@@ -24,14 +24,17 @@ const HIT_VALUES_ONLY = ['hits.hits.fields', 'hits.hits.sort'];
 const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
 
 /**
- * A word every document with content holds (a term's word is base-32 digits only, see
- * contracts/content-terms): "every file with content" is a term query, also for files too
- * short to have a trigram.
+ * A word every document with content holds (no term's word has 11 units, see TermWordForm in
+ * contracts/content-terms): "every file with content" is a term query, also for files too short
+ * to have a trigram.
  */
 export const HAS_CONTENT_WORD = 'has-content';
+/** Since mapping version 6; version 5 held the digits. */
+const WORD_FORM: TermWordForm = 'text';
 
 /**
- * The document as indexed: the FileDocument plus the words of its content terms, one text
+ * The document as indexed: the FileDocument plus the words of its content terms in their
+ * `text` form (a printable term as itself: the analyzer splits only at white space), one text
  * the field's whitespace analyzer splits (not kept in _source). One string, not an array
  * of terms: Elasticsearch parses and inverts it as one field value, which took a bulk of
  * 8,000 files 22 % less time than a keyword per term (docs/search.md).
@@ -41,7 +44,7 @@ export function withContentTrigrams(doc: FileDocument): FileDocument & { content
 }
 
 function contentTermWordsOf(content: string): string {
-  const words = contentTermWords(content);
+  const words = contentTermWords(content, WORD_FORM);
   return words.length > 0 ? `${HAS_CONTENT_WORD} ${words}` : HAS_CONTENT_WORD;
 }
 
@@ -51,7 +54,7 @@ export function planQuery(plan: ContentPlan): Query | null {
     case 'all':
       return null;
     case 'substring': {
-      const words = queryTermCodes(plan.cased ?? plan.text).map(termWordOfCode);
+      const words = queryTermCodes(plan.cased ?? plan.text).map((code) => termWordOfCode(code, WORD_FORM));
       if (words.length === 0) return null;
       return { bool: { filter: words.map((word) => ({ term: { contentTrigrams: word } })) } };
     }

@@ -26,7 +26,7 @@ export function matchExpression(plan: ContentPlan): string | null {
       return null;
     case 'substring': {
       const terms = queryTermCodes(plan.cased ?? plan.text);
-      return terms.length === 0 ? null : `(${terms.map(termWordOfCode).join(' AND ')})`;
+      return terms.length === 0 ? null : `(${terms.map((code) => termWordOfCode(code)).join(' AND ')})`;
     }
     case 'and': {
       const parts = plan.of.map(matchExpression).filter((e): e is string => e !== null);
