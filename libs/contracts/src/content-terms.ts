@@ -108,7 +108,8 @@ const SIX_UNIT_GRAM = 2 ** 49;
 const SEVEN_UNIT_GRAM = 2 ** 50;
 const SIX_UNITS = 2 ** 42;
 
-const isGramUnit = (code: number): boolean => code > 0x20 && code < 0x7f;
+/** Printable ASCII other than space: the units of a gram, and of a term a `text` word writes as itself. */
+const isPrintableAscii = (code: number): boolean => code > 0x20 && code < 0x7f;
 
 /**
  * Reused between calls (grown when a text needs more): the terms of the last text
@@ -226,7 +227,7 @@ function collectGrams(text: string, humps: number, from: number): number {
     if (firstGram(high, low, 0)) codeBuffer[from + count++] = -wideCodes.push(SIX_UNIT_GRAM + six);
     // The seven units hold the six, so they are a gram only where the six are.
     const before = upper >= 4 ? text.charCodeAt(upper - 4) : 0;
-    if (isGramUnit(before) && firstGram(high, low, before)) codeBuffer[from + count++] = -wideCodes.push(SEVEN_UNIT_GRAM + before * SIX_UNITS + six);
+    if (isPrintableAscii(before) && firstGram(high, low, before)) codeBuffer[from + count++] = -wideCodes.push(SEVEN_UNIT_GRAM + before * SIX_UNITS + six);
   }
   return count;
 }
@@ -236,7 +237,7 @@ function gramUnitsAt(text: string, start: number): number {
   const a = text.charCodeAt(start);
   const b = text.charCodeAt(start + 1);
   const c = text.charCodeAt(start + 2);
-  return isGramUnit(a) && isGramUnit(b) && isGramUnit(c) ? (a << 14) | (b << 7) | c : -1;
+  return isPrintableAscii(a) && isPrintableAscii(b) && isPrintableAscii(c) ? (a << 14) | (b << 7) | c : -1;
 }
 
 /** Whether this gram is new in the current text (and notes it). */
@@ -309,16 +310,17 @@ const LONGEST_WORD = SEVEN_UNIT_WORD;
  */
 export type TermWordForm = 'digits' | 'text';
 
-const isPrintableAscii = (unit: number): boolean => unit > 0x20 && unit < 0x7f;
-
 /** Writes the word of a term code at `at` in the given form and returns where it ends. */
 function writeWord(code: number, into: Uint8Array, at: number, form: TermWordForm): number {
   if (form === 'text') {
     if (code >= SIX_UNIT_GRAM) return writeGramUnits(code, into, at);
-    if (code < ASCII_CODES && isPrintableAscii(code >> 14) && isPrintableAscii((code >> 7) & 0x7f) && isPrintableAscii(code & 0x7f)) {
-      into[at] = code >> 14;
-      into[at + 1] = (code >> 7) & 0x7f;
-      into[at + 2] = code & 0x7f;
+    const a = code >> 14;
+    const b = (code >> 7) & 0x7f;
+    const c = code & 0x7f;
+    if (code < ASCII_CODES && isPrintableAscii(a) && isPrintableAscii(b) && isPrintableAscii(c)) {
+      into[at] = a;
+      into[at + 1] = b;
+      into[at + 2] = c;
       return at + 3;
     }
   }
@@ -339,7 +341,7 @@ function writeWord(code: number, into: Uint8Array, at: number, form: TermWordFor
   return at + length;
 }
 
-/** A gram's units (7 bits each, all printable: isGramUnit), as its term and its `text` word. */
+/** A gram's units (7 bits each, all printable: isPrintableAscii), as its term and its `text` word. */
 function writeGramUnits(code: number, into: Uint8Array, at: number): number {
   const length = code >= SEVEN_UNIT_GRAM ? 7 : 6;
   let rest = code - (length === 7 ? SEVEN_UNIT_GRAM : SIX_UNIT_GRAM);
