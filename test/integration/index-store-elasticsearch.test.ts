@@ -1,7 +1,7 @@
 // The IndexStore conformance suite on a real Elasticsearch, plus what only this adapter has:
 // aliases and templates, strict mappings, bulk batching and failures, reindexing, and an
 // unreachable node.
-import { createServer, request } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@elastic/elasticsearch';
 import { ElasticsearchIndexStore, FILES_MAPPING_VERSION, filesMappings } from '@gitdex/elasticsearch';
@@ -24,6 +24,58 @@ const admin = new Client({ node: elasticsearchUrl() });
 async function dropPrefix(name: string): Promise<void> {
   await admin.indices.delete({ index: `${name}-*`, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true });
   await admin.indices.deleteIndexTemplate({ name: `${name}-*` }).catch(() => undefined);
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+interface Exchange {
+  url: string;
+  body: Buffer;
+  /** Passes the request on to the engine and answers what it answered. */
+  forward(): Promise<Answer>;
+}
+
+/** A proxy in front of the engine that lets a test hold, pass on or rewrite each request. */
+async function startProxy(handle: (exchange: Exchange) => Promise<Answer>): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(elasticsearchUrl());
+  const proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const { 'accept-encoding': _plain, ...headers } = req.headers;
+      const forward = () =>
+        new Promise<Answer>((resolve, reject) => {
+          const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
+            const parts: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => parts.push(chunk));
+            answer.on('end', () => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(parts) }));
+          });
+          upstream.on('error', reject);
+          upstream.end(body);
+        });
+      handle({ url: req.url ?? '', body, forward }).then(
+        (answer) => {
+          const { 'content-length': _length, 'transfer-encoding': _encoding, ...answerHeaders } = answer.headers;
+          res.writeHead(answer.status, { ...answerHeaders, 'content-length': answer.body.length });
+          res.end(answer.body);
+        },
+        () => res.destroy(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    async close() {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
 }
 
 afterAll(async () => {
@@ -119,28 +171,18 @@ describe('ElasticsearchIndexStore', () => {
   });
 
   it('re-sends a bulk that got no answer in time instead of failing the write', async () => {
-    // A proxy that holds the first bulk request past the store's bulk deadline before passing it
-    // on: the store must time out, back off and re-send, and every document must be there once.
-    const target = new URL(elasticsearchUrl());
+    // The first bulk request is held past the store's bulk deadline before it is passed on: the
+    // store must time out, back off and re-send, and every document must be there once.
     let heldBulks = 0;
-    const proxy = createServer((req, res) => {
-      const forward = () => {
-        const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        });
-        upstream.on('error', () => res.destroy());
-        req.pipe(upstream);
-      };
-      if (req.url?.includes('/_bulk') && heldBulks === 0) {
+    const proxy = await startProxy(async (exchange) => {
+      if (exchange.url.includes('/_bulk') && heldBulks === 0) {
         heldBulks += 1;
-        setTimeout(forward, 1_500);
-      } else forward();
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      }
+      return exchange.forward();
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const name = `${prefix}-slowbulk`;
-    const node = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    const store = new ElasticsearchIndexStore({ node, indexPrefix: name, bulkTimeoutMs: 500, bulkBackoffMs: 50 });
+    const store = new ElasticsearchIndexStore({ node: proxy.url, indexPrefix: name, bulkTimeoutMs: 500, bulkBackoffMs: 50 });
     try {
       await store.ensureReady();
       const docs = Array.from({ length: 40 }, (_, i) => makeFile({ repositoryId: 6, path: `s/${i}.ts`, content: `line ${i}\n` }));
@@ -150,8 +192,55 @@ describe('ElasticsearchIndexStore', () => {
       expect(await store.visibleEntries({ repositoryId: 6, ref: MAIN, generation: 1 }, null, 1000)).toHaveLength(40);
     } finally {
       await store.close();
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await proxy.close();
+      await dropPrefix(name);
+    }
+  });
+
+  it('re-sends exactly the items refused with 429, and their content arrives whole', async () => {
+    // The engine's answer to the first bulk is rewritten so that every third item reads as
+    // refused (429): the store must re-send those items alone, as a body of their own.
+    const bulks: string[] = [];
+    const proxy = await startProxy(async (exchange) => {
+      if (!exchange.url.includes('/_bulk')) return exchange.forward();
+      bulks.push(exchange.body.toString('utf8'));
+      const answer = await exchange.forward();
+      if (bulks.length > 1) return answer;
+      const parsed = JSON.parse(answer.body.toString('utf8')) as { errors: boolean; items: Record<string, { status: number; error?: unknown }>[] };
+      parsed.items.forEach((item, i) => {
+        if (i % 3 !== 1) return;
+        const result = Object.values(item)[0] as { status: number; error?: unknown };
+        result.status = 429;
+        result.error = { type: 'es_rejected_execution_exception', reason: 'rejected by the test' };
+      });
+      parsed.errors = true;
+      return { ...answer, body: Buffer.from(JSON.stringify(parsed)) };
+    });
+    const name = `${prefix}-refused`;
+    const store = new ElasticsearchIndexStore({ node: proxy.url, indexPrefix: name, bulkBackoffMs: 10 });
+    try {
+      await store.ensureReady();
+      // Multi-byte content, so a wrong byte range in the re-sent body would show.
+      const docs = Array.from({ length: 30 }, (_, i) => makeFile({ repositoryId: 8, path: `r/${i}.ts`, content: `caf\u00e9 \u65e5\u672c ${i} \u{1f600}\n` }));
+      await store.writeFiles(docs.map(put));
+      await store.refresh();
+      expect(bulks).toHaveLength(2);
+      // Every operation is an index: its action line, then its document.
+      const idsOf = (body: string) =>
+        body
+          .trim()
+          .split('\n')
+          .filter((_, line) => line % 2 === 0)
+          .map((line) => (JSON.parse(line) as { index: { _id: string } }).index._id);
+      expect(idsOf(bulks[0]!)).toHaveLength(30);
+      expect(idsOf(bulks[1]!)).toEqual(idsOf(bulks[0]!).filter((_, i) => i % 3 === 1));
+      const snapshot = { repositoryId: 8, ref: MAIN, generation: 1 };
+      expect(await store.visibleEntries(snapshot, null, 1000)).toHaveLength(30);
+      const file = await store.getFile(snapshot, 'r/22.ts');
+      expect(file?.content).toBe(`caf\u00e9 \u65e5\u672c 22 \u{1f600}\n`);
+    } finally {
+      await store.close();
+      await proxy.close();
       await dropPrefix(name);
     }
   });

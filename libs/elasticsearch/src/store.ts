@@ -20,6 +20,7 @@ import type {
   SuggestQuery,
   VisibleEntry,
 } from '@gitdex/ports';
+import { BodyBuffers } from './bulk-body';
 import * as catalog from './catalog';
 import * as contentSearch from './content-search';
 import type { StoreContext } from './context';
@@ -56,7 +57,7 @@ export class ElasticsearchIndexStore implements IndexStore {
       files: indexNames(resolved.indexPrefix, 'files').alias,
       repos: indexNames(resolved.indexPrefix, 'repos').alias,
       maxOperations: resolved.bulkMaxOperations,
-      maxBytes: resolved.bulkMaxBytes,
+      bodies: new BodyBuffers(resolved.bulkMaxBytes),
       retries: resolved.bulkRetries,
       backoffMs: resolved.bulkBackoffMs,
       bulkTimeoutMs: resolved.bulkTimeoutMs,
