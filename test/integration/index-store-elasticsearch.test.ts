@@ -1,13 +1,14 @@
 // The IndexStore conformance suite on a real Elasticsearch, plus what only this adapter has:
 // aliases and templates, strict mappings, bulk batching and failures, reindexing, and an
 // unreachable node.
-import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@elastic/elasticsearch';
 import { ElasticsearchIndexStore, FILES_MAPPING_VERSION, filesMappings } from '@gitdex/elasticsearch';
 import { PortError } from '@gitdex/ports';
 import { describeIndexStoreConformance } from '../conformance/index-store.cases';
 import { MAIN, makeFile, put } from '../conformance/index-store.fixtures';
+import { readBody, wholeAnswer, type WholeAnswer } from '../support/http-bodies';
 
 jest.setTimeout(120_000);
 
@@ -26,47 +27,38 @@ async function dropPrefix(name: string): Promise<void> {
   await admin.indices.deleteIndexTemplate({ name: `${name}-*` }).catch(() => undefined);
 }
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
 interface Exchange {
   url: string;
   body: Buffer;
   /** Passes the request on to the engine and answers what it answered. */
-  forward(): Promise<Answer>;
+  forward(): Promise<WholeAnswer>;
 }
 
 /** A proxy in front of the engine that lets a test hold, pass on or rewrite each request. */
-async function startProxy(handle: (exchange: Exchange) => Promise<Answer>): Promise<{ url: string; close(): Promise<void> }> {
+async function startProxy(handle: (exchange: Exchange) => Promise<WholeAnswer>): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(elasticsearchUrl());
   const proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const { 'accept-encoding': _plain, ...headers } = req.headers;
+    const { 'accept-encoding': _plain, ...headers } = req.headers;
+    const exchange = async (): Promise<WholeAnswer> => {
+      const body = await readBody(req);
       const forward = () =>
-        new Promise<Answer>((resolve, reject) => {
+        new Promise<WholeAnswer>((resolve, reject) => {
           const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-            const parts: Buffer[] = [];
-            answer.on('data', (chunk: Buffer) => parts.push(chunk));
-            answer.on('end', () => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(parts) }));
+            wholeAnswer(answer).then(resolve, reject);
           });
           upstream.on('error', reject);
           upstream.end(body);
         });
-      handle({ url: req.url ?? '', body, forward }).then(
-        (answer) => {
-          const { 'content-length': _length, 'transfer-encoding': _encoding, ...answerHeaders } = answer.headers;
-          res.writeHead(answer.status, { ...answerHeaders, 'content-length': answer.body.length });
-          res.end(answer.body);
-        },
-        () => res.destroy(),
-      );
-    });
+      return handle({ url: req.url ?? '', body, forward });
+    };
+    exchange().then(
+      (answer) => {
+        const { 'content-length': _length, 'transfer-encoding': _encoding, ...answerHeaders } = answer.headers;
+        res.writeHead(answer.status, { ...answerHeaders, 'content-length': answer.body.length });
+        res.end(answer.body);
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return {

@@ -6,6 +6,7 @@
 // failure yields a 502, which the caller sees as a failed request. `retried` counts the second tries.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { wholeAnswer, type WholeAnswer } from './http-bodies';
 
 export interface RoundRobin {
   url: string;
@@ -23,14 +24,11 @@ export async function startRoundRobin(backends: () => string[]): Promise<RoundRo
   let unreachable = 0;
   let retried = 0;
   const served = new Map<string, number>();
-  const forward = (target: string, req: http.IncomingMessage, body: Buffer): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer } | 'refused'> =>
+  const forward = (target: string, req: http.IncomingMessage, body: Buffer): Promise<WholeAnswer | 'refused'> =>
     new Promise((resolve, reject) => {
       const url = new URL(req.url ?? '/', target);
       const out = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
+        wholeAnswer(res).then(resolve, reject);
       });
       const idempotent = req.method === 'GET' || req.method === 'HEAD';
       out.on('error', (error: NodeJS.ErrnoException) => {
