@@ -92,7 +92,7 @@ describe('gitdex CLI against real engines', () => {
     const before = await p.index.listRepositories();
     const result = await runCliProcess(['reindex'], env);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/files: copied \d+ documents from .*-files-v6 to .*-files-v6-r\d+; alias swapped/);
+    expect(result.stdout).toMatch(/files: copied \d+ documents from .*-files-v7 to .*-files-v7-r\d+; alias swapped/);
     expect(await p.index.listRepositories()).toEqual(before);
     const id = await p.standIn.repoId('cli', 'backfilled');
     const state = (await p.index.getRefState(id, MAIN))!;

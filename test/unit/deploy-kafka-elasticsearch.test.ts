@@ -53,21 +53,21 @@ describe('Elasticsearch index templates', () => {
   it('equal what gitdex puts on start', () => {
     expect(validateElasticsearchTemplates(join(root, 'deploy', 'elasticsearch'), facts)).toEqual([]);
     const files = Object.keys(facts.elasticsearchTemplates);
-    expect(files).toEqual(expect.arrayContaining(['gitdex-files-v6', 'gitdex-repos-v1']));
-    const files1 = JSON.parse(readFileSync(join(root, 'deploy', 'elasticsearch', 'gitdex-files-v6.json'), 'utf8'));
+    expect(files).toEqual(expect.arrayContaining(['gitdex-files-v7', 'gitdex-repos-v1']));
+    const files1 = JSON.parse(readFileSync(join(root, 'deploy', 'elasticsearch', 'gitdex-files-v7.json'), 'utf8'));
     expect(files1.template.mappings.dynamic).toBe('strict');
-    expect(files1.index_patterns).toContain('gitdex-files-v6');
+    expect(files1.index_patterns).toContain('gitdex-files-v7');
   });
 
   it('reject a template that drifted from the code, a missing one and a stale one', () => {
-    const file = join(dir, 'gitdex-files-v6.json');
+    const file = join(dir, 'gitdex-files-v7.json');
     const template = JSON.parse(readFileSync(file, 'utf8'));
     template.template.settings.number_of_shards = 3;
     writeFileSync(file, JSON.stringify(template));
     rmSync(join(dir, 'gitdex-repos-v1.json'));
     writeFileSync(join(dir, 'gitdex-files-v0.json'), '{}');
     expect(validateElasticsearchTemplates(dir, facts)).toEqual([
-      expect.stringMatching(/gitdex-files-v6.json differs from what gitdex puts/),
+      expect.stringMatching(/gitdex-files-v7.json differs from what gitdex puts/),
       expect.stringMatching(/gitdex-repos-v1.json is missing/),
       expect.stringMatching(/gitdex-files-v0.json: gitdex creates no such template/),
     ]);

@@ -29,7 +29,7 @@ const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
  * to have a trigram.
  */
 export const HAS_CONTENT_WORD = 'has-content';
-/** Since mapping version 6; version 5 held the digits. */
+/** Since mapping version 6 (version 5 held the digits); grams as their buckets since version 7. */
 const WORD_FORM: TermWordForm = 'text';
 
 /**
@@ -54,7 +54,8 @@ export function planQuery(plan: ContentPlan): Query | null {
     case 'all':
       return null;
     case 'substring': {
-      const words = queryTermCodes(plan.cased ?? plan.text).map((code) => termWordOfCode(code, WORD_FORM));
+      // Grams that share a bucket share a word (TermWordForm): each word is asked once.
+      const words = [...new Set(queryTermCodes(plan.cased ?? plan.text).map((code) => termWordOfCode(code, WORD_FORM)))];
       if (words.length === 0) return null;
       return { bool: { filter: words.map((word) => ({ term: { contentTrigrams: word } })) } };
     }
