@@ -6,7 +6,7 @@
 // failure yields a 502, which the caller sees as a failed request. `retried` counts the second tries.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { wholeAnswer, type WholeAnswer } from './http-bodies';
+import { readBody, wholeAnswer, type WholeAnswer } from './http-bodies';
 
 export interface RoundRobin {
   url: string;
@@ -40,29 +40,27 @@ export async function startRoundRobin(backends: () => string[]): Promise<RoundRo
       });
       out.end(body);
     });
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const list = backends();
-      const start = next++;
-      try {
-        for (let i = 0; i < list.length; i += 1) {
-          const backend = list[(start + i) % list.length]!;
-          const answer = await forward(backend, req, Buffer.concat(chunks));
-          if (answer === 'refused') continue;
-          served.set(backend, (served.get(backend) ?? 0) + 1);
-          const { connection: _c, 'keep-alive': _k, 'transfer-encoding': _t, ...headers } = answer.headers;
-          res.writeHead(answer.status, headers);
-          res.end(answer.body);
-          return;
-        }
-        unreachable += 1;
-        res.writeHead(503, { 'content-type': 'text/plain' }).end('no backend reachable');
-      } catch (error) {
-        res.writeHead(502, { 'content-type': 'text/plain' }).end(`backend failed: ${(error as Error).message}`);
+  const server = http.createServer(async (req, res) => {
+    const body = await readBody(req).catch(() => null);
+    if (body === null) return void res.destroy();
+    const list = backends();
+    const start = next++;
+    try {
+      for (let i = 0; i < list.length; i += 1) {
+        const backend = list[(start + i) % list.length]!;
+        const answer = await forward(backend, req, body);
+        if (answer === 'refused') continue;
+        served.set(backend, (served.get(backend) ?? 0) + 1);
+        const { connection: _c, 'keep-alive': _k, 'transfer-encoding': _t, ...headers } = answer.headers;
+        res.writeHead(answer.status, headers);
+        res.end(answer.body);
+        return;
       }
-    });
+      unreachable += 1;
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('no backend reachable');
+    } catch (error) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`backend failed: ${(error as Error).message}`);
+    }
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

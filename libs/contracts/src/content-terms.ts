@@ -417,13 +417,15 @@ export function contentTermWords(text: string, form: TermWordForm = 'digits'): s
   let end = 0;
   for (let i = 0; i < count; i += 1) {
     const code = codeAt(i);
-    if (form === 'text' && code >= SIX_UNIT_GRAM) {
-      const bucket = gramBucket(code);
-      if (BUCKET_STAMPS[bucket] === bucketStamp) continue;
-      BUCKET_STAMPS[bucket] = bucketStamp;
-    }
+    const bucket = form === 'text' && code >= SIX_UNIT_GRAM ? gramBucket(code) : -1;
+    if (bucket >= 0 && BUCKET_STAMPS[bucket] === bucketStamp) continue;
     if (end > 0) wordBytes[end++] = 0x20;
-    end = writeWord(code, wordBytes, end, form);
+    if (bucket < 0) {
+      end = writeWord(code, wordBytes, end, form);
+      continue;
+    }
+    BUCKET_STAMPS[bucket] = bucketStamp;
+    end = writeBucketWord(bucket, wordBytes, end);
   }
   return wordBytes.toString('latin1', 0, end);
 }

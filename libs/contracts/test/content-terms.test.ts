@@ -144,7 +144,10 @@ describe('content term codes and words', () => {
     const grams = new Map<string, number>();
     for (const code of contentTermCodes(alternatingCase(20_000))) if (isGramTerm(termOfCode(code))) grams.set(termOfCode(code), code);
     const buckets = new Map<string, string[]>();
-    for (const [gram, code] of grams) buckets.set(termWordOfCode(code, 'text'), [...(buckets.get(termWordOfCode(code, 'text')) ?? []), gram]);
+    for (const [gram, code] of grams) {
+      const word = termWordOfCode(code, 'text');
+      buckets.set(word, [...(buckets.get(word) ?? []), gram]);
+    }
     // About 18,000 distinct grams thrown into 65,536 buckets: a fair hash leaves about 12 % of them sharing one.
     expect(grams.size).toBeGreaterThan(15_000);
     expect(buckets.size).toBeGreaterThan(0.85 * grams.size);
