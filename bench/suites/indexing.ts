@@ -34,8 +34,13 @@ async function quiet(ctx: SuiteContext, backend: Backend): Promise<void> {
   if (backend.name === 'elasticsearch') await quietElasticsearch(ctx.engines!.elasticsearchUrl);
 }
 
+/** A fresh raw-bulk index of this run: its start time keeps runs on reused engines apart. */
+function rawIndexName(ctx: SuiteContext, what: string): string {
+  return `benchraw-${ctx.results.startedAt.replace(/[^0-9]/g, '').slice(0, 14)}-${what}`;
+}
+
 function rawTarget(ctx: SuiteContext, backend: Backend, size: Size, r: number): RawTarget {
-  if (backend.name === 'elasticsearch') return elasticsearchRaw(ctx.engines!.elasticsearchUrl, `benchraw-${ctx.results.startedAt.replace(/[^0-9]/g, '').slice(0, 14)}-${size}-${r}`);
+  if (backend.name === 'elasticsearch') return elasticsearchRaw(ctx.engines!.elasticsearchUrl, rawIndexName(ctx, `${size}-${r}`));
   return sqliteRaw(join(ctx.workDir, `raw-${size}-${r}.sqlite`));
 }
 
@@ -86,13 +91,7 @@ export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promis
       // to the third (22.9, 16.9, 15.8 s on 2026-12-04); full, raw, raw, full, full, raw gave the
       // raw bulks two of those places (a raw bulk after a raw bulk 16.98–19.72 s, after a full
       // index 19.91–26.19 s, in three runs).
-      if (r % 2 === 0) {
-        await rawWrite();
-        await fullIndex();
-      } else {
-        await fullIndex();
-        await rawWrite();
-      }
+      for (const write of r % 2 === 0 ? [rawWrite, fullIndex] : [fullIndex, rawWrite]) await write();
     }
     const rawLabel = backend.name === 'elasticsearch' ? 'raw ES bulk' : 'raw SQLite writes';
     if (size === 'large') {
@@ -141,7 +140,7 @@ export async function indexingSuite(ctx: SuiteContext, backend: Backend): Promis
 async function rawBulkWithTermsMs(ctx: SuiteContext, repeats: number): Promise<number> {
   const ms: number[] = [];
   for (let r = 0; r < repeats; r += 1) {
-    const target = elasticsearchRaw(ctx.engines!.elasticsearchUrl, `benchraw-${ctx.results.startedAt.replace(/[^0-9]/g, '').slice(0, 14)}-terms-${r}`, { withTerms: true });
+    const target = elasticsearchRaw(ctx.engines!.elasticsearchUrl, rawIndexName(ctx, `terms-${r}`), { withTerms: true });
     await quietElasticsearch(ctx.engines!.elasticsearchUrl);
     ms.push(await rawWriteMs(target, largeRepo(ctx), 900_000_100 + r));
     ctx.log(`  ${target.label} large: ${(ms[r]! / 1000).toFixed(2)} s`);
