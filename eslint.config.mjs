@@ -22,9 +22,9 @@ export default tseslint.config(
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      // A failure is never swallowed (STYLE rule 6): an empty catch says nothing about what went wrong.
+      // A failure is never swallowed (CONTRIBUTING.md rule 6): an empty catch says nothing about what went wrong.
       'no-empty': ['error', { allowEmptyCatch: false }],
-      // Contracts and libraries export by name (STYLE rule 10).
+      // Contracts and libraries export by name (CONTRIBUTING.md rule 10).
       'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'Export by name: list what the module offers.' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-floating-promises': 'error',

@@ -17,7 +17,7 @@ import { loadEnginesLib, type EngineName } from './engines';
 
 /** Docker images for the testcontainers path (Kafka 4.x in Confluent's packaging; ES as local). */
 export const KAFKA_IMAGE = process.env.GITDEX_KAFKA_IMAGE ?? 'confluentinc/cp-kafka:8.0.0';
-export const ELASTICSEARCH_IMAGE = process.env.GITDEX_ELASTICSEARCH_IMAGE ?? 'docker.elastic.co/elasticsearch/elasticsearch:9.3.2';
+export const ELASTICSEARCH_IMAGE = process.env.GITDEX_ELASTICSEARCH_IMAGE ?? 'docker.elastic.co/elasticsearch/elasticsearch:9.5.4';
 
 const DOCKER_PROBE_TIMEOUT_MS = 8_000;
 
