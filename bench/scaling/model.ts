@@ -26,7 +26,7 @@ export const DEFAULT_ASSUMPTIONS: Assumptions = {
   filesPerPush: 3,
   targetUtilisation: 0.7,
   filesSearched: 1_000_000,
-  // The bench's large real repository: 51,615 files, 602.8 MB (docs/benchmarks-results.md).
+  // The bench's large real repository: 51,615 files, 602.8 MB (docs/journal/2026-11-30-full-run.md).
   averageFileBytes: Math.round(602.8e6 / 51_615),
   kafkaReplicationFactor: 3,
   kafkaRetentionDays: 7,
