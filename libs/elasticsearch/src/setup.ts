@@ -42,7 +42,9 @@ async function ensureIndex(client: Client, prefix: string, kind: IndexKind, repl
     if (targets.length === 0) return false;
     const oldest = Math.min(...targets.map((target) => target.version));
     if (oldest < names.version) {
-      throw new PortError('INVALID', `alias ${names.alias} points at mapping version ${oldest}, this build needs ${names.version}: run reindex('${kind}', ${names.version})`, { retriable: false });
+      throw new PortError('INVALID', `alias ${names.alias} points at mapping version ${oldest}, this build needs ${names.version}: run \`gitdex reindex\` (UPGRADING.md)`, {
+        retriable: false,
+      });
     }
     return true;
   };

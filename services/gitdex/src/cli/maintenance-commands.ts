@@ -11,12 +11,14 @@ export async function reindexCommand(ctx: CliContext): Promise<void> {
     ctx.out.log('The embedded SQLite index has no aliases to swap: nothing to reindex.');
     return;
   }
-  await index.ensureReady();
+  // Not ensureReady first: it refuses an alias of an older mapping version, the very index an
+  // upgrade reindexes. reindex puts this version's template and creates what is missing itself.
   for (const kind of ['repos', 'files'] as const) {
     const result = await index.reindex(kind, { rebuild: true });
     ctx.out.log(`${kind}: copied ${result.copied} documents from ${result.from.join(', ') || '(none)'} to ${result.to}; alias swapped`);
     if (result.leftBehind.length > 0) ctx.out.error(`${kind}: could not delete the old ${result.leftBehind.join(', ')}; nothing reads them: delete them by hand to free the disk`);
   }
+  await index.ensureReady();
 }
 
 export async function dlqListCommand(ctx: CliContext, options: { json?: boolean }): Promise<void> {
