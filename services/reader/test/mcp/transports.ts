@@ -39,7 +39,7 @@ export class PipeClientTransport implements Transport {
 /** An SDK client connected to a reader, and how to end both sides. */
 export interface Connected {
   client: Client;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** Over a stdin/stdout pair served by runStdio, as `gitdex --stdio` serves an agent. */
