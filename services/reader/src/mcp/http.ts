@@ -6,7 +6,6 @@ import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } fro
 import { batchRateLimit } from '../http/rate-limit';
 import type { ToolObserver } from '../tools/call-tool';
 import { createMcpServer } from './server';
-import { answerToolCall, plainToolCall } from './tool-call-post';
 
 export interface McpHttpOptions extends ReaderGuardOptions {
   observe?: ToolObserver;
@@ -50,10 +49,9 @@ const MCP_REFUSALS: Refusals = {
 };
 
 /**
- * Streamable HTTP at /mcp, stateless: every POST gets its own McpServer and transport,
- * answered as plain JSON; a plain tools/call (nearly every POST of an agent at work) is
- * answered the same way without them (tool-call-post.ts). Nothing is kept between requests, so any replica behind a load
- * balancer can answer any request and 32+ concurrent clients cost no session memory;
+ * Streamable HTTP at /mcp, stateless: every POST gets its own McpServer and the SDK's
+ * transport, answered as plain JSON. Nothing is kept between requests, so any replica behind
+ * a load balancer can answer any request and 32+ concurrent clients cost no session memory;
  * building a server is a few object allocations next to an index round trip. The tools
  * are read-only and send no notifications, which is all a session would add.
  */
@@ -63,17 +61,10 @@ export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}):
   const perMessage = batchRateLimit(options.limiter, principalOf, MCP_REFUSALS.rateLimited, options.onLimited);
   router.post('/mcp', express.json({ limit: options.maxBodyBytes ?? 1024 * 1024 }), batchGuard, perMessage, (req: Request, res: Response) => {
     const context = { principal: principalOf(res), transport: 'http', ...(options.observe ? { observe: options.observe } : {}) };
-    const call = plainToolCall(req);
-    if (call !== null) {
-      answerToolCall(deps, call, context, res).catch((error: unknown) => {
-        deps.logger?.error({ err: error }, 'reader: MCP request failed');
-        if (!res.headersSent) rpcError(res, 500, -32603, 'Internal server error');
-      });
-      return;
-    }
     const server = createMcpServer(deps, context);
     // Stateless: no sessionIdGenerator, so no session id is issued or required.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    // The client going away closes the transport, which aborts a call's extra.signal: its work stops.
     res.on('close', () => {
       void transport.close();
       void server.close();

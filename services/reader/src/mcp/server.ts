@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { TOOL_NAMES, type ToolName } from '@gitdex/contracts';
 import { resolveDeps, type Principal, type ReaderDeps, type ReaderOptions } from '../deps';
@@ -7,6 +7,8 @@ import { callTool, type ToolObserver } from '../tools/call-tool';
 import { TOOLS } from '../tools/registry';
 import { ToolError } from '../tool-error';
 import { READER_VERSION } from '../version';
+import { ADVERTISED_INPUT } from './advertised-input';
+import { INSTRUCTIONS } from './instructions';
 import { registerFilePrompts, registerFileResources } from './resources';
 
 export interface McpServerContext {
@@ -17,12 +19,6 @@ export interface McpServerContext {
   /** Transport label for metrics: "http", "stdio", "memory". */
   transport?: string;
 }
-
-const INSTRUCTIONS = [
-  'gitdex serves GitHub repositories from an index that push webhooks keep fresh: reads never wait for GitHub.',
-  'Start with repository_overview (or repositories_state to see what is indexed), browse with list_files, read with read_file, and use suggest_paths when a path is wrong or half-known.',
-  'Answers name the indexed commit; freshness.pending says a newer push is still being indexed.',
-].join(' ');
 
 /**
  * The SDK builds a JSON Schema validator (a new Ajv, about a millisecond) for every server
@@ -35,8 +31,10 @@ const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false } as const;
 
 /**
- * An MCP server with the five reader tools, a resource template for files and prompts
- * whose arguments complete. Cheap to create: the HTTP transport makes one per request.
+ * An MCP server with the reader tools, a resource template for files and prompts whose
+ * arguments complete. The tools are registered with the SDK, whose own handlers answer
+ * tools/list and tools/call on every transport (docs/design/mcp-plumbing.md). Cheap to
+ * create: the HTTP transport makes one per request.
  */
 export function createMcpServer(options: ReaderOptions | ReaderDeps, context: McpServerContext = {}): McpServer {
   const deps = resolveDeps(options);
@@ -44,40 +42,28 @@ export function createMcpServer(options: ReaderOptions | ReaderDeps, context: Mc
   const transport = context.transport ?? 'mcp';
   const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
 
-  const run = (name: ToolName, args: unknown, parsed: boolean, signal?: AbortSignal) => toolResult(deps, name, args, parsed, { ...context, principal, transport }, signal);
+  const callContext = { ...context, principal, transport };
   for (const name of TOOL_NAMES) {
     const tool = TOOLS[name];
     server.registerTool(
       name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { title: tool.title, ...ANNOTATIONS } },
-      (args: unknown, extra: { signal: AbortSignal }) => run(name, args, true, extra.signal),
+      { title: tool.title, description: tool.description, inputSchema: ADVERTISED_INPUT[name], outputSchema: tool.output, annotations: { title: tool.title, ...ANNOTATIONS } },
+      // extra.signal is aborted when the client cancels the request (notifications/cancelled) or the transport closes.
+      (args: unknown, extra: { signal: AbortSignal }) => toolResult(deps, name, args, callContext, extra.signal),
     );
   }
-  // tools/call is answered by the reader itself, so that wrong arguments get the same
-  // caller error as any other (INVALID_ARGUMENT, one sentence per argument saying what it
-  // takes) instead of the SDK's generic validation text. tools/list stays the SDK's.
-  server.server.removeRequestHandler('tools/call');
-  // extra.signal is aborted when the client cancels the request (notifications/cancelled) or the transport closes.
-  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const name = request.params.name;
-    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
-      throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found: gitdex has ${TOOL_NAMES.join(', ')}`);
-    }
-    return run(name as ToolName, request.params.arguments ?? {}, false, extra.signal);
-  });
   registerFileResources(server, deps, principal);
   registerFilePrompts(server, deps, principal);
   return server;
 }
 
-/** A tool call's MCP result: the answer as text and structured content, or a caller error as a tool result. */
-export async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown, parsed: boolean, context: McpServerContext & { transport: string }, signal?: AbortSignal): Promise<CallToolResult> {
+/** A tool call's MCP result: the answer as text and structured content, or a caller error (wrong arguments too: callTool parses them) as a tool result. */
+async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown, context: McpServerContext & { transport: string }, signal: AbortSignal): Promise<CallToolResult> {
   try {
     const answer = await callTool(deps, name, args, context.principal ?? null, {
       transport: context.transport,
-      parsed,
+      signal,
       ...(context.observe ? { observe: context.observe } : {}),
-      ...(signal ? { signal } : {}),
     });
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
   } catch (error) {
@@ -86,7 +72,7 @@ export async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown
 }
 
 /** A caller error as a tool result: the message for the model, code and suggestions for programs in _meta. */
-export function errorResult(error: unknown): CallToolResult {
+function errorResult(error: unknown): CallToolResult {
   const toolError = error instanceof ToolError ? error : new ToolError('INTERNAL', 'Internal error; it was logged. Retry.');
   return {
     isError: true,

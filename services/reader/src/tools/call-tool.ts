@@ -16,8 +16,6 @@ export type ToolObserver = (call: { tool: ToolName; transport: string; outcome: 
 export interface CallOptions {
   transport: string;
   observe?: ToolObserver;
-  /** The arguments were parsed by the tool's input schema already (the MCP SDK does). */
-  parsed?: boolean;
   /** Aborted when the caller gives up (an MCP notifications/cancelled, a closed connection): the call stops. */
   signal?: AbortSignal;
 }
@@ -33,7 +31,7 @@ export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, 
   const finish = (outcome: ToolOutcome) => options.observe?.({ tool: name, transport: options.transport, outcome, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
   try {
     const tool = TOOLS[name];
-    const input = options.parsed ? args : parseInput(tool.input, args);
+    const input = parseInput(tool.input, args);
     // The input was parsed by this tool's own schema: any definition takes it as its own.
     const definition: ToolDefinition = tool;
     const answer = await withCallDeadline(deps, (scoped) => definition.run(scoped, principal, input), options.signal);

@@ -35,9 +35,9 @@ describe('bad input is refused with what to fix', () => {
     await close();
   });
 
-  test('an unknown tool is a protocol error naming the tools', async () => {
+  test('an unknown tool is a tool error naming it (the SDK answers it; tools/list names the tools)', async () => {
     const { client, close } = await connectInMemory(world.deps);
-    await expect(client.callTool({ name: 'write_file', arguments: {} })).rejects.toThrow(/Tool write_file not found: gitdex has read_file, list_files/);
+    expect(await call(client, 'write_file', {})).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/Tool write_file not found/) }] });
     await close();
   });
 });

@@ -1,35 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadFileOutput } from '@gitdex/contracts';
 import { runStdio } from '../../src/mcp/stdio';
 import { createWorld } from '../support/world';
-
-/** The client end of a stdio pipe pair, as an agent that spawned gitdex holds it. */
-class PipeClientTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  private readonly buffer = new ReadBuffer();
-  constructor(
-    private readonly fromServer: PassThrough,
-    private readonly toServer: PassThrough,
-  ) {}
-  async start(): Promise<void> {
-    this.fromServer.on('data', (chunk: Buffer) => {
-      this.buffer.append(chunk);
-      for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage()) this.onmessage?.(message);
-    });
-  }
-  async send(message: JSONRPCMessage): Promise<void> {
-    this.toServer.write(serializeMessage(message));
-  }
-  async close(): Promise<void> {
-    this.onclose?.();
-  }
-}
+import { PipeClientTransport } from './transports';
 
 test('runStdio serves the tools over a stdin/stdout pair', async () => {
   const world = await createWorld();

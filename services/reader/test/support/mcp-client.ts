@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal, ReaderDeps } from '../../src/deps';
 import { connectMcpServer } from '../../src/mcp/connect';
 
-/** An MCP SDK client linked in memory to a fresh reader server, connected as stdio connects one (plain tool calls answered directly). */
+/** An MCP SDK client linked in memory to a fresh reader server, connected as stdio connects one. */
 export async function connectInMemory(deps: ReaderDeps, principal: Principal | null = null): Promise<{ client: Client; close: () => Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const server = await connectMcpServer(deps, serverSide, { principal, transport: 'memory' });
