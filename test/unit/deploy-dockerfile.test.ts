@@ -2,6 +2,7 @@
 // weaken the runtime image. Each case breaks the real Dockerfile in one place.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { entryFor } from '../../services/gitdex/src/entry';
 import { buildContext, validateDockerfile, validateDockerignore, workspaceFolders } from '../../scripts/validate-deploy/index.js';
 
 const root = join(__dirname, '..', '..');
@@ -72,5 +73,27 @@ describe('.dockerignore checks', () => {
   it('reject one that excludes sources the build needs', () => {
     const ctx = buildContext(root, `${dockerignore}\n**/*.ts\n`);
     expect(validateDockerignore(ctx, root, workspaces)).toEqual(expect.arrayContaining([expect.stringMatching(/excludes sources the build needs/)]));
+  });
+});
+
+describe('the entry point the Dockerfile runs', () => {
+  it('is services/gitdex/dist/main.js, which dispatches on its arguments', () => {
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["node", "services\/gitdex\/dist\/main\.js"\]$/m);
+  });
+
+  it.each<[string[], ReturnType<typeof entryFor>]>([
+    [[], { run: 'serve' }],
+    [['serve'], { run: 'serve' }],
+    [['--stdio'], { run: 'stdio' }],
+    [['status', '--json'], { run: 'cli', argv: ['status', '--json'] }],
+    [['index', 'octo/repo'], { run: 'cli', argv: ['index', 'octo/repo'] }],
+    [['backfill', '--all'], { run: 'cli', argv: ['backfill', '--all'] }],
+    [['dlq', 'replay'], { run: 'cli', argv: ['dlq', 'replay'] }],
+    [['reindex'], { run: 'cli', argv: ['reindex'] }],
+    [['reconcile'], { run: 'cli', argv: ['reconcile'] }],
+    [['mcp'], { run: 'cli', argv: ['mcp'] }],
+    [['serve', '--port'], { run: 'cli', argv: ['serve', '--port'] }],
+  ])('runs %j as %j', (argv, entry) => {
+    expect(entryFor(argv)).toEqual(entry);
   });
 });

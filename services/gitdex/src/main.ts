@@ -1,16 +1,24 @@
 #!/usr/bin/env node
 import { ConfigError, loadEnv } from '@gitdex/contracts';
 import { createLogger } from '@gitdex/observability';
+import { runCli } from './cli';
+import { entryFor } from './entry';
 import { ROLES, runGitdex, type Role } from './run';
 import { serveStdio } from './stdio';
 
 /**
- * The entry point: `node services/gitdex/dist/main.js` runs GITDEX_ROLE (all by default);
- * `mcp` (or `--stdio`, kept for older setups) is `gitdex mcp`: the reader's MCP tools over stdin/stdout for a local agent.
+ * The image's entry point: `node services/gitdex/dist/main.js` (or `… serve`) runs GITDEX_ROLE
+ * (all by default); any other arguments are a `gitdex` command (`status`, `index`, `reindex`,
+ * `dlq`, `reconcile`, `mcp`, …) run by the CLI, whose exit code the process ends with.
  */
 async function main(): Promise<void> {
+  const entry = entryFor(process.argv.slice(2));
+  if (entry.run === 'cli') {
+    process.exitCode = await runCli(entry.argv);
+    return;
+  }
   const env = loadEnv(process.env);
-  if (process.argv[2] === 'mcp' || process.argv.includes('--stdio')) return serveStdio(env);
+  if (entry.run === 'stdio') return serveStdio(env);
   const log = createLogger({ level: env.LOG_LEVEL });
   const role = (process.env.GITDEX_ROLE ?? 'all') as Role;
   if (!ROLES.includes(role)) throw new ConfigError([{ variable: 'GITDEX_ROLE', message: `must be one of ${ROLES.join(', ')}` }]);
