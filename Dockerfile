@@ -1,5 +1,6 @@
 # gitdex: one image for every role. GITDEX_ROLE picks what a container runs:
 #   all (default: webhook, indexer and reader in one process), webhook, indexer or reader.
+# Arguments make it the gitdex CLI instead: `docker run --rm gitdex status` (docs/deploy.md).
 #
 #   docker build -t gitdex .
 #   docker run --rm -p 8080:8080 gitdex                                  # embedded mode, data in /data
@@ -59,6 +60,18 @@ RUN npm run build \
 
 # ---- runtime: Node.js, production node_modules and the compiled workspaces --------------
 FROM ${NODE_IMAGE} AS runtime
+# OCI labels, so a running image says which release and commit it is (CHANGELOG.md):
+#   docker build --build-arg REVISION=$(git rev-parse HEAD) --build-arg SOURCE=https://... -t gitdex:0.2.0 .
+# VERSION's default is package.json's version (test/unit/deploy-dockerfile.test.ts holds them equal).
+ARG VERSION=0.2.0
+ARG REVISION=unknown
+ARG SOURCE=""
+LABEL org.opencontainers.image.title="gitdex" \
+      org.opencontainers.image.description="GitHub repositories indexed for agents: MCP and REST over Kafka and Elasticsearch" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.licenses="MIT"
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     GITDEX_ALLOWED_HOSTS=localhost,127.0.0.1 \

@@ -40,6 +40,7 @@ KINDS = {
     "v1/Secret": "io.k8s.api.core.v1.Secret",
     "v1/Service": "io.k8s.api.core.v1.Service",
     "apps/v1/Deployment": "io.k8s.api.apps.v1.Deployment",
+    "batch/v1/Job": "io.k8s.api.batch.v1.Job",
     "policy/v1/PodDisruptionBudget": "io.k8s.api.policy.v1.PodDisruptionBudget",
     "autoscaling/v2/HorizontalPodAutoscaler": "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler",
     "networking.k8s.io/v1/NetworkPolicy": "io.k8s.api.networking.v1.NetworkPolicy",

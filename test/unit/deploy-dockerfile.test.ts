@@ -97,3 +97,21 @@ describe('the entry point the Dockerfile runs', () => {
     expect(entryFor(argv)).toEqual(entry);
   });
 });
+
+describe('the image labels', () => {
+  const label = (key: string) => new RegExp(`org\\.opencontainers\\.image\\.${key}="([^"]*)"`).exec(dockerfile)?.[1];
+
+  it('name the version, revision and source from build arguments, and the title and licence', () => {
+    expect(label('version')).toBe('${VERSION}');
+    expect(label('revision')).toBe('${REVISION}');
+    expect(label('source')).toBe('${SOURCE}');
+    expect(label('title')).toBe('gitdex');
+    expect(label('licenses')).toBe((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { license: string }).license);
+  });
+
+  it("default the version to package.json's, which every workspace shares", () => {
+    const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(/^ARG VERSION=(.*)$/m.exec(dockerfile)?.[1]).toBe(version);
+    for (const folder of workspaces) expect([folder, (JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')) as { version: string }).version]).toEqual([folder, version]);
+  });
+});

@@ -3,6 +3,8 @@
 // against itself. Each case breaks an object of the real manifests, in memory.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildProgram } from '../../services/gitdex/src/cli';
+import { entryFor } from '../../services/gitdex/src/entry';
 import { loadFacts, readManifests, validateKubernetesObject, validateKubernetesSet, type Facts } from '../../scripts/validate-deploy/index.js';
 
 const root = join(__dirname, '..', '..');
@@ -194,5 +196,28 @@ describe('Kubernetes cross-reference checks', () => {
     const problems = validateKubernetesSet(baseSet(), { facts, images: ['gitdex'], docs: 'only gitdex-webhook and gitdex-github here' });
     expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/Secret gitdex-reader is referenced but docs\/deploy.md does not say/)]));
     expect(problems.some((p) => p.includes('Secret gitdex-webhook'))).toBe(false);
+  });
+});
+
+describe('the one-off Jobs (deploy/kubernetes/jobs)', () => {
+  const jobs = ['reindex', 'status'].map((name) => ({ name, job: readManifests(join(dir, 'jobs', name, 'job.yaml')).objects[0] }));
+
+  it.each(jobs)('$name passes the strict Job schema and never restarts', ({ job }) => {
+    expect(validateKubernetesObject(job)).toEqual([]);
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+  });
+
+  it.each(jobs)('$name runs a gitdex command the image entry point hands to the CLI', ({ name, job }) => {
+    const args = job.spec.template.spec.containers[0].args as string[];
+    expect(args[0]).toBe(name);
+    expect(entryFor(args)).toEqual({ run: 'cli', argv: args });
+    expect(buildProgram().commands.map((command) => command.name())).toContain(args[0]);
+  });
+
+  it.each(jobs)('$name reads the same configuration as the services', ({ job }) => {
+    const container = job.spec.template.spec.containers[0];
+    const sources = (container.envFrom as { configMapRef?: { name: string }; secretRef?: { name: string } }[]).map((from) => from.configMapRef?.name ?? from.secretRef?.name);
+    expect(sources).toEqual(expect.arrayContaining(['gitdex-config', 'gitdex-engines']));
+    expect(container.image).toBe('gitdex');
   });
 });
