@@ -248,6 +248,12 @@ export const EnvSchema = z.object({
   GITDEX_REQUIRE_AUTH: flag.default(false),
   GITDEX_READER_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
   GITDEX_READER_RATE_BURST: positiveInt.optional(),
+  /** The reader's audit log, one JSON line per tool call: off, stdout, or a file path appended to. */
+  GITDEX_AUDIT_LOG: z.string().trim().min(1, 'off, stdout, or the path of a file to append to').default('off'),
+  /** Callers named in gitdex_reader_caller_calls_total (the rest count as "other"). */
+  GITDEX_METRICS_CALLERS: positiveInt.max(1000).default(50),
+  /** /metrics on its own port (and no longer on PORT); unset: on PORT. */
+  GITDEX_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   GITDEX_ALLOWED_ORIGINS: z
     .string()
     .optional()

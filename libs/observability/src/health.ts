@@ -5,6 +5,8 @@ export interface HealthOptions {
   registry: Registry;
   /** Each dependency the service needs to do its work; /readyz is 503 while one answers false. */
   checks: Record<string, () => Promise<boolean>>;
+  /** Serve /metrics here too (default); false when another port serves it (GITDEX_METRICS_PORT). */
+  metrics?: boolean;
 }
 
 /** /healthz: the process runs. /readyz: its dependencies answer. /metrics: Prometheus text. */
@@ -23,6 +25,7 @@ export function mountHealth(app: Express, options: HealthOptions): void {
       })
       .catch(next);
   });
+  if (options.metrics === false) return;
   app.get('/metrics', (_req, res, next) => {
     options.registry
       .metrics()

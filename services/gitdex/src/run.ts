@@ -5,7 +5,19 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ConfigError, type Env } from '@gitdex/contracts';
 import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
-import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, readAheadMetrics, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
+import {
+  allowedHostsFor,
+  auditLog,
+  bearerTokens,
+  createReaderRouter,
+  parseAuditDestination,
+  readerTokenEntries,
+  readAheadMetrics,
+  scopedAccess,
+  type ReaderHttpOptions,
+  type ReaderOptions,
+  withReadCache,
+} from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
 import { startIndexer } from './indexer-runtime';
 import { createConsoleRouter } from '@gitdex/console';
@@ -16,6 +28,8 @@ export const ROLES: readonly Role[] = ['all', 'webhook', 'indexer', 'reader'];
 
 export interface RunningGitdex {
   url: string;
+  /** Where /metrics is served when GITDEX_METRICS_PORT gives it its own port. */
+  metricsUrl?: string;
   adapters: Adapters;
   close(): Promise<void>;
 }
@@ -109,7 +123,17 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     checks.index = () => adapters.index.ping();
   }
   if (role === 'all' || role === 'reader') {
-    app.use(createReaderRouter(readerOptions(env, adapters, log, registry), { registry, ...readerHttpOptions(env) }));
+    const destination = parseAuditDestination(env.GITDEX_AUDIT_LOG);
+    const audit = destination === 'off' ? undefined : auditLog(destination, { onError: (error) => log.error({ err: error, setting: 'GITDEX_AUDIT_LOG' }, 'the audit log cannot be written') });
+    if (audit) stops.push(() => audit.close());
+    app.use(
+      createReaderRouter(readerOptions(env, adapters, log, registry), {
+        registry,
+        ...readerHttpOptions(env),
+        callerLabels: env.GITDEX_METRICS_CALLERS,
+        ...(audit ? { audit: audit.observe } : {}),
+      }),
+    );
     app.use(createConsoleRouter());
   }
   if (role === 'all' || role === 'indexer') {
@@ -117,21 +141,40 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     stops.push(() => indexer.stop());
     checks.consumer = () => Promise.resolve(indexer.healthy());
   }
-  mountHealth(app, { registry, checks });
+  // With GITDEX_METRICS_PORT, /metrics is served there only: it can stay off the public ingress.
+  const ownMetricsPort = env.GITDEX_METRICS_PORT !== undefined;
+  mountHealth(app, { registry, checks, metrics: !ownMetricsPort });
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(env.PORT, env.HOST, () => resolve(s));
-    s.once('error', reject);
-  });
-  const address = server.address() as AddressInfo;
-  const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
-  log.info({ url, role, eventLog: adapters.engines.eventLog, index: adapters.engines.index }, 'gitdex listening');
-  log.info(endpointsOf(url, role), `gitdex ready: ${startLine(url, role)}`);
+  const server = await listen(app, env.PORT, env.HOST);
+  const url = urlOf(server);
+  let metricsServer: Server | undefined;
+  if (ownMetricsPort) {
+    const metricsApp = express();
+    metricsApp.disable('x-powered-by');
+    mountHealth(metricsApp, { registry, checks: {} });
+    metricsServer = await listen(metricsApp, env.GITDEX_METRICS_PORT ?? 0, env.HOST).catch(async (error: unknown) => {
+      // Nothing half-started stays behind: the main port, the roles and the engines close.
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const stop of stops) await stop().catch(() => undefined);
+      await adapters.close();
+      throw new ConfigError([{ variable: 'GITDEX_METRICS_PORT', message: `cannot serve /metrics on port ${env.GITDEX_METRICS_PORT}: ${error instanceof Error ? error.message : String(error)}` }]);
+    });
+  }
+  const metricsUrl = metricsServer ? urlOf(metricsServer) : undefined;
+  log.info({ url, ...(metricsUrl ? { metricsUrl } : {}), role, eventLog: adapters.engines.eventLog, index: adapters.engines.index }, 'gitdex listening');
+  log.info(endpointsOf(url, role, metricsUrl), `gitdex ready: ${startLine(url, role, metricsUrl)}`);
 
   return {
     url,
+    ...(metricsUrl ? { metricsUrl } : {}),
     adapters,
     async close() {
+      const metrics = metricsServer;
+      if (metrics) {
+        metrics.closeAllConnections();
+        await new Promise<void>((resolve) => metrics.close(() => resolve()));
+      }
       // Requests in flight finish (a webhook being published still gets its answer);
       // idle keep-alive connections close now, and stragglers after a grace period.
       await new Promise<void>((resolve) => {
@@ -148,20 +191,33 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   };
 }
 
+function listen(app: express.Express, port: number, host: string): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    // Express 5 hands a listen error to the callback as well as to the 'error' event.
+    const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)));
+    s.once('error', reject);
+  });
+}
+
+function urlOf(server: Server): string {
+  const address = server.address() as AddressInfo;
+  return `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+}
+
 /** Where a person finds what this role serves, for the start line. */
-export function endpointsOf(url: string, role: Role): Record<string, string> {
+export function endpointsOf(url: string, role: Role, metricsUrl?: string): Record<string, string> {
   const reading = role === 'all' || role === 'reader';
   const receiving = role === 'all' || role === 'webhook';
   return {
     ...(reading ? { mcp: `${url}/mcp`, rest: `${url}/v1`, console: `${url}/` } : {}),
     ...(receiving ? { webhooks: `${url}/webhooks/github` } : {}),
-    metrics: `${url}/metrics`,
+    metrics: `${metricsUrl ?? url}/metrics`,
   };
 }
 
-function startLine(url: string, role: Role): string {
+function startLine(url: string, role: Role, metricsUrl?: string): string {
   const names: Record<string, string> = { mcp: 'MCP', rest: 'REST API', console: 'console', webhooks: 'webhooks', metrics: 'metrics' };
-  return Object.entries(endpointsOf(url, role))
+  return Object.entries(endpointsOf(url, role, metricsUrl))
     .map(([key, where]) => `${names[key] ?? key} ${where}`)
     .join(' · ');
 }

@@ -5,8 +5,10 @@ import { resolveDeps, type ReaderDeps, type ReaderOptions } from './deps';
 import type { Authenticate } from './http/auth';
 import { rateLimitedCounter, RateLimiter, type RateLimitOptions } from './http/rate-limit';
 import { createMcpRouter } from './mcp/http';
+import { callerMetrics, DEFAULT_CALLER_LABELS } from './caller-metrics';
 import { readerMetrics } from './metrics';
 import { createRestRouter } from './rest/router';
+import type { ToolObserver } from './tools/call-tool';
 
 export interface ReaderHttpOptions {
   /** Where the tool metrics go (the app serves it at /metrics); a fresh one when omitted. */
@@ -26,6 +28,10 @@ export interface ReaderHttpOptions {
   rateLimit?: RateLimitOptions | RateLimiter;
   /** Largest MCP request body (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Told of every tool call after the metrics: the audit log (auditLog in audit.ts); omitted: none. */
+  audit?: ToolObserver;
+  /** Callers named in gitdex_reader_caller_calls_total, the rest counted as "other" (default 50). */
+  callerLabels?: number;
 }
 
 /**
@@ -35,7 +41,14 @@ export interface ReaderHttpOptions {
 export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: ReaderHttpOptions = {}): Router {
   const deps = resolveDeps(options);
   const registry = http.registry ?? new Registry();
-  const observe = readerMetrics(registry);
+  const metrics = readerMetrics(registry);
+  const perCaller = callerMetrics(registry, http.callerLabels ?? DEFAULT_CALLER_LABELS);
+  const audit = http.audit;
+  const observe: ToolObserver = (call) => {
+    metrics(call);
+    perCaller(call);
+    audit?.(call);
+  };
   const limiter = http.rateLimit === undefined ? undefined : http.rateLimit instanceof RateLimiter ? http.rateLimit : new RateLimiter(http.rateLimit);
   const shared = {
     observe,

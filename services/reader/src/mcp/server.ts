@@ -18,6 +18,8 @@ export interface McpServerContext {
   observe?: ToolObserver;
   /** Transport label for metrics: "http", "stdio", "memory". */
   transport?: string;
+  /** The caller's network address, for the audit log. */
+  client?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown, conte
     const answer = await callTool(deps, name, args, context.principal ?? null, {
       transport: context.transport,
       signal,
+      ...(context.client ? { client: context.client } : {}),
       ...(context.observe ? { observe: context.observe } : {}),
     });
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };

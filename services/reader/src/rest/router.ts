@@ -44,7 +44,7 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
       sendError(res, asToolError(deps, tool, error));
       return;
     }
-    callTool(deps, tool, input, principalOf(res), { transport: 'rest', ...(options.observe ? { observe: options.observe } : {}) })
+    callTool(deps, tool, input, principalOf(res), { transport: 'rest', ...(req.ip ? { client: req.ip } : {}), ...(options.observe ? { observe: options.observe } : {}) })
       .then((answer) => {
         res.json(answer.structured);
       })

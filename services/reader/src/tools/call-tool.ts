@@ -10,12 +10,29 @@ import { TOOLS, type ToolDefinition } from './registry';
 
 export type ToolOutcome = 'ok' | ToolErrorCode;
 
-/** Told of every call: drives the metrics of whichever transport served it. */
-export type ToolObserver = (call: { tool: ToolName; transport: string; outcome: ToolOutcome; seconds: number }) => void;
+/** One finished call as observers see it: the metrics of its transport, the audit log (audit.ts). */
+export interface ObservedCall {
+  tool: ToolName;
+  transport: string;
+  outcome: ToolOutcome;
+  seconds: number;
+  /** Who called (null: anonymous) and from where, when the transport knows. */
+  principal: Principal | null;
+  client?: string;
+  /** The arguments as the caller sent them, before parsing. */
+  args: unknown;
+  /** The answer of a call whose outcome is ok. */
+  answer?: ToolAnswer<unknown>;
+}
+
+/** Told of every call: drives the metrics of whichever transport served it, and the audit log. */
+export type ToolObserver = (call: ObservedCall) => void;
 
 export interface CallOptions {
   transport: string;
   observe?: ToolObserver;
+  /** The caller's network address (an anonymous caller's only name in the audit log). */
+  client?: string;
   /** Aborted when the caller gives up (an MCP notifications/cancelled, a closed connection): the call stops. */
   signal?: AbortSignal;
 }
@@ -28,14 +45,24 @@ export interface CallOptions {
  */
 export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, principal: Principal | null, options: CallOptions): Promise<ToolAnswer<unknown>> {
   const started = process.hrtime.bigint();
-  const finish = (outcome: ToolOutcome) => options.observe?.({ tool: name, transport: options.transport, outcome, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+  const finish = (outcome: ToolOutcome, answer?: ToolAnswer<unknown>) =>
+    options.observe?.({
+      tool: name,
+      transport: options.transport,
+      outcome,
+      seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      principal,
+      ...(options.client === undefined ? {} : { client: options.client }),
+      args,
+      ...(answer ? { answer } : {}),
+    });
   try {
     const tool = TOOLS[name];
     const input = parseInput(tool.input, args);
     // The input was parsed by this tool's own schema: any definition takes it as its own.
     const definition: ToolDefinition = tool;
     const answer = await withCallDeadline(deps, (scoped) => definition.run(scoped, principal, input), options.signal);
-    finish('ok');
+    finish('ok', answer);
     return answer;
   } catch (error) {
     const toolError = asToolError(deps, name, error);
