@@ -7,6 +7,8 @@ import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import {
   allowedHostsFor,
+  type AuditDestination,
+  type AuditLog,
   auditLog,
   bearerTokens,
   createReaderRouter,
@@ -100,6 +102,9 @@ export function readerHttpOptions(env: Env): Omit<ReaderHttpOptions, 'registry'>
  * whichever adapters the configuration chose.
  */
 export async function runGitdex(env: Env, role: Role, log: Logger): Promise<RunningGitdex> {
+  // Opened before anything starts: an audit file that cannot be written stops the start cleanly.
+  const destination = role === 'all' || role === 'reader' ? parseAuditDestination(env.GITDEX_AUDIT_LOG) : 'off';
+  const audit = destination === 'off' ? undefined : openAuditLog(destination, log);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const indexing = role === 'all' || role === 'indexer';
@@ -123,8 +128,6 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     checks.index = () => adapters.index.ping();
   }
   if (role === 'all' || role === 'reader') {
-    const destination = parseAuditDestination(env.GITDEX_AUDIT_LOG);
-    const audit = destination === 'off' ? undefined : auditLog(destination, { onError: (error) => log.error({ err: error, setting: 'GITDEX_AUDIT_LOG' }, 'the audit log cannot be written') });
     if (audit) stops.push(() => audit.close());
     app.use(
       createReaderRouter(readerOptions(env, adapters, log, registry), {
@@ -189,6 +192,17 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
       await adapters.close();
     },
   };
+}
+
+/** The audit log GITDEX_AUDIT_LOG names; a file that cannot be opened stops the start, naming the setting. */
+function openAuditLog(destination: Exclude<AuditDestination, 'off'>, log: Logger): AuditLog {
+  try {
+    return auditLog(destination, { onError: (error) => log.error({ err: error, setting: 'GITDEX_AUDIT_LOG' }, 'the audit log cannot be written') });
+  } catch (error) {
+    throw new ConfigError([
+      { variable: 'GITDEX_AUDIT_LOG', message: `cannot append to ${typeof destination === 'object' ? destination.file : destination}: ${error instanceof Error ? error.message : String(error)}` },
+    ]);
+  }
 }
 
 function listen(app: express.Express, port: number, host: string): Promise<Server> {

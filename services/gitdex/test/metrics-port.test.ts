@@ -62,4 +62,10 @@ describe('the metrics port and the audit log setting', () => {
       await first.close();
     }
   });
+
+  it('refuses wrong settings at start, naming them', async () => {
+    expect(() => loadEnv({ GITDEX_METRICS_PORT: 'nine' })).toThrow(/GITDEX_METRICS_PORT/);
+    expect(() => loadEnv({ GITDEX_METRICS_CALLERS: '0' })).toThrow(/GITDEX_METRICS_CALLERS/);
+    await expect(start({ GITDEX_AUDIT_LOG: join(dir, 'no-such-folder', 'audit.ndjson') })).rejects.toThrow(/GITDEX_AUDIT_LOG: cannot append to .*no-such-folder.*ENOENT/);
+  });
 });

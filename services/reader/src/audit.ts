@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
 import type { ObservedCall, ToolObserver, ToolOutcome } from './tools/call-tool';
 
 /**
@@ -83,8 +83,9 @@ export interface AuditLog {
 }
 
 /**
- * An observer writing one JSON line per call to `write`; with `destination` a file, lines
- * are appended through one stream (a write error is reported once to `onError`, the calls
+ * An observer writing one JSON line per call to stdout or a file. The file is opened at once
+ * (for appending), so a path that cannot be written fails the start, not the first read; lines
+ * then go through one stream (a later write error is reported once to `onError`: the calls
  * themselves never fail because of the log).
  */
 export function auditLog(destination: Exclude<AuditDestination, 'off'>, options: { now?: () => Date; onError?: (error: Error) => void } = {}): AuditLog {
@@ -92,7 +93,7 @@ export function auditLog(destination: Exclude<AuditDestination, 'off'>, options:
   if (destination === 'stdout') {
     return { observe: (call) => void process.stdout.write(`${JSON.stringify(auditRecord(call, now()))}\n`), close: () => Promise.resolve() };
   }
-  const stream = createWriteStream(destination.file, { flags: 'a' });
+  const stream = createWriteStream(destination.file, { fd: openSync(destination.file, 'a') });
   let reported = false;
   stream.on('error', (error) => {
     if (!reported) options.onError?.(error);
