@@ -1,5 +1,5 @@
-import type { DeadLetter } from '@gitdex/contracts';
-import { PortError, type DeadLetterStore, type EventEnvelope, type RefState, type Source } from '@gitdex/ports';
+import type { DeadLetter, RefState } from '@gitdex/contracts';
+import { PortError, type DeadLetterStore, type EventEnvelope, type Source } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { DEFAULT_INDEX_REF_OPTIONS } from '../src/index-ref';
 import { RefSelection } from '../src/ref-selection';
