@@ -1,4 +1,5 @@
 import { recordingLog } from '../../../test/support/recording-log';
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
@@ -12,6 +13,8 @@ const SECRET = 'a-webhook-secret-of-some-length';
 interface Served {
   url: URL;
   registry: Registry;
+  /** Resolves once the server has taken in `count` requests and run their middleware as far as it goes without their bodies. */
+  received(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,9 +25,16 @@ async function serve(admission: Partial<AdmissionOptions> = {}): Promise<Served>
   const server: http.Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  let requests = 0;
+  server.on('request', () => void (requests += 1));
   return {
     url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/github`),
     registry,
+    received: async (count) => {
+      while (requests < count) await once(server, 'request');
+      // The app's handler ran first (it is the server's first listener); its next steps are a few turns of the loop away.
+      for (let turn = 0; turn < 10; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -69,7 +79,7 @@ describe('webhook admission: an unsigned caller costs no memory and cannot crowd
     try {
       const headers = { 'x-github-event': 'ping', 'x-github-delivery': 'd1', 'x-hub-signature-256': sign(Buffer.alloc(800, 0x20), SECRET) };
       const first = partial(s.url, headers, 800);
-      await new Promise((r) => setTimeout(r, 100));
+      await s.received(1);
       const second = partial(s.url, headers, 800);
       expect(await second.status).toBe(503);
       second.abort();
