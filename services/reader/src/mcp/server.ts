@@ -16,6 +16,8 @@ export interface McpServerContext {
   observe?: ToolObserver;
   /** Transport label for metrics: "http", "stdio", "memory". */
   transport?: string;
+  /** The HTTP client's address (deps.address), for an anonymous caller's lookups of unseen repositories. */
+  address?: string;
 }
 
 const INSTRUCTIONS = [
@@ -39,7 +41,8 @@ const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: f
  * whose arguments complete. Cheap to create: the HTTP transport makes one per request.
  */
 export function createMcpServer(options: ReaderOptions | ReaderDeps, context: McpServerContext = {}): McpServer {
-  const deps = resolveDeps(options);
+  const resolved = resolveDeps(options);
+  const deps = context.address !== undefined ? { ...resolved, address: context.address } : resolved;
   const principal = context.principal ?? null;
   const transport = context.transport ?? 'mcp';
   const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
@@ -78,6 +81,7 @@ export async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown
       parsed,
       ...(context.observe ? { observe: context.observe } : {}),
       ...(signal ? { signal } : {}),
+      ...(context.address !== undefined ? { address: context.address } : {}),
     });
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
   } catch (error) {
