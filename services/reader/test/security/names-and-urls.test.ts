@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { parsePublishedSites } from '@gitdex/contracts';
 import { GitHubSource } from '@gitdex/github';
 import { depsFor, rpc, serve, type Served } from './helpers';
-import { createSecurityWorld, TOKENS, type SecurityWorld } from './world';
+import { createSecurityWorld, PUBLISHED_SITES, TOKENS, type SecurityWorld } from './world';
 
 /** A GitHub that answers every path (as GET /user would, with the owner of gitdex's token) and keeps the paths asked. */
 async function github(): Promise<{ url: string; paths: string[]; server: Server }> {
@@ -16,12 +16,6 @@ async function github(): Promise<{ url: string; paths: string[]; server: Server 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths, server };
 }
-
-const SITES = [
-  'https://docs.example.com/{a}/{b}/{c}=acme/tools:docs/{a}/{b}/{c}.md',
-  'https://internal.example.com/{page}=acme/internal-x9:docs/{page}.md',
-  'https://unindexed.example.com/{page}=hidden-org/pending-q7:{page}.md',
-].join(';');
 
 /** A GET with the path exactly as written: fetch would resolve %2E%2E as a dot segment before sending it. */
 function rawGet(url: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
@@ -54,7 +48,7 @@ describe('names and URLs callers give (HTTP, the real reader on SQLite, GitHub l
     world = await createSecurityWorld();
     gh = await github();
     const source = new GitHubSource({ baseUrl: gh.url, token: 'ghs_gitdex_token_0123456789' });
-    const { sites, problems } = parsePublishedSites(SITES);
+    const { sites, problems } = parsePublishedSites(PUBLISHED_SITES);
     expect(problems).toEqual([]);
     // The admin token's pattern * covers any name: every unseen name it asks about is looked up on GitHub.
     served = await serve(depsFor(world, { sites, lookup: (name) => source.repositoryByName(name), queueUnseen: 'tokens' }));
