@@ -120,7 +120,7 @@ export const HOSTILE_PATHS = [
   'https://github.com/acme/tools/blob/main/..%2F..%2Fuser',
   'https://docs.example.com/%E0%A4%A/b/c',
   'https://docs.example.com/deep/a/b/c/d/e/f/g/h/i/j/k/leaf',
-  `https://docs.example.com/${'a/'.repeat(1000)}\u2028`,
+  `https://docs.example.com/${'a/'.repeat(1000)}\u2028x`,
   `https://docs.example.com/${'a/'.repeat(2000)}`,
   'https://internal.example.com/guide',
   'https://unindexed.example.com/x',

@@ -111,11 +111,11 @@ describe('names and URLs callers give (HTTP, the real reader on SQLite, GitHub l
   });
 
   test('published URLs: past 2,048 characters refused as such; the worst URL within it answers (matching is linear, no backtracking regex)', async () => {
-    const tooLong = await tool(served.url, 'read_file', { path: `https://docs.example.com/${'a/'.repeat(2000)}\u2028` });
+    const tooLong = await tool(served.url, 'read_file', { path: `https://docs.example.com/${'a/'.repeat(2000)}\u2028x` });
     expect(tooLong.code).toBe('INVALID_ARGUMENT');
     expect(tooLong.text).toMatch(/at most 2,048/);
     // Three placeholders and a line separator at the end: the old regex backtracked over every split (fourth power of the length).
-    const worst = await tool(served.url, 'read_file', { path: `https://docs.example.com/${'a/'.repeat(1000)}\u2028` });
+    const worst = await tool(served.url, 'read_file', { path: `https://docs.example.com/${'a/'.repeat(1000)}\u2028x` });
     expect(worst.code).toBe('INVALID_ARGUMENT');
   });
 
