@@ -33,7 +33,7 @@ export function repositoryPartProblem(name: string): string | null {
 /** Why `fullName` is not owner/name as GitHub allows it, or null when it is. */
 export function repositoryNameProblem(fullName: string): string | null {
   const slash = fullName.indexOf('/');
-  if (slash < 0 || fullName.indexOf('/', slash + 1) >= 0) return 'it is not owner/name (one "/")';
+  if (slash < 0 || fullName.indexOf('/', slash + 1) >= 0) return 'owner/name has exactly one "/"';
   return ownerProblem(fullName.slice(0, slash)) ?? repositoryPartProblem(fullName.slice(slash + 1));
 }
 

@@ -18,7 +18,7 @@ export function parseRepositoryName(input: string, githubWebUrl: string): string
 /** The name when GitHub allows it (shared rules, libs/contracts); else a caller error saying why. */
 function checkedName(name: string, text: string): string {
   const problem = repositoryNameProblem(name);
-  if (problem !== null) throw invalid(`repository: ${JSON.stringify(truncate(text))} is not a GitHub "owner/name" (${problem}); give it as e.g. "octo-org/api" or as its GitHub URL`);
+  if (problem !== null) throw invalid(`repository: ${JSON.stringify(truncate(text))} is not "owner/name": ${problem}; give it as e.g. "octo-org/api" or as its GitHub URL`);
   return name;
 }
 

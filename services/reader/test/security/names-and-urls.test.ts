@@ -81,7 +81,7 @@ describe('names and URLs callers give (HTTP, the real reader on SQLite, GitHub l
     ] as const) {
       const answer = await tool(served.url, name_, args, TOKENS.adminToken);
       expect({ tool: name_, status: answer.status, code: answer.code }).toEqual({ tool: name_, status: 200, code: 'INVALID_ARGUMENT' });
-      expect(answer.text).toMatch(/repository: .* is not a GitHub "owner\/name"|not a GitHub repository URL/);
+      expect(answer.text).toMatch(/repository: .* is not "owner\/name"|not a GitHub repository URL/);
     }
     expect(gh.paths).toEqual([]);
   });
