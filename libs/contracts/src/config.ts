@@ -261,6 +261,12 @@ export const EnvSchema = z.object({
   GITDEX_PUBLISHED_SITES: z.string().optional().transform(publishedSites),
   /** Who may have a repository gitdex has never seen looked up on GitHub and queued by asking a tool about it. */
   GITDEX_QUEUE_UNSEEN: z.enum(['anonymous', 'tokens', 'off']).default('tokens'),
+  /** Repositories callers without a token may have queued a day, all addresses together (GITDEX_QUEUE_UNSEEN=anonymous). */
+  GITDEX_ANONYMOUS_QUEUE_DAILY: z.coerce.number().int().nonnegative().default(100),
+  /** A backfill queued by a caller without a token is indexed only if its default branch has at most this many files… */
+  GITDEX_ANONYMOUS_BACKFILL_MAX_FILES: positiveInt.default(20_000),
+  /** …and at most this many bytes of files (the sizes GitHub's tree gives). */
+  GITDEX_ANONYMOUS_BACKFILL_MAX_BYTES: positiveInt.default(200 * 1024 * 1024),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

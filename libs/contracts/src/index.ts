@@ -98,3 +98,4 @@ export {
 export { foldUnit, foldText, contentTerms, contentTermCodes, contentTermWords, isHumpTrigramCode, queryTermCodes, termOfCode, termWordOfCode, type TermWordForm } from './content-terms';
 export { storedBytes } from './file-bytes';
 export { parsePublishedSites, type PublishedSite } from './published-sites';
+export { MAX_OWNER_CHARS, MAX_REPOSITORY_CHARS, ownerProblem, repositoryPartProblem, repositoryNameProblem, isRepositoryName, RepositoryNameSchema } from './repository-names';

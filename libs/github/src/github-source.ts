@@ -2,11 +2,11 @@ import { Readable } from 'node:stream';
 import { PortError, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
 import { GitHubClients, type GitHubClientOptions } from './client';
 import { toPortError } from './errors';
+import { assertRepositoryName } from './name-guard';
 import { streamGet, type StreamGetResponse } from './stream-get';
 
 function split(repository: SourceRepository): { owner: string; repo: string } {
-  const [owner = '', repo = ''] = repository.fullName.split('/');
-  return { owner, repo };
+  return assertRepositoryName(repository.fullName);
 }
 
 /** The source port over GitHub's REST API; it translates, the indexer decides. */
@@ -30,7 +30,7 @@ export class GitHubSource implements Source {
   }
 
   async repositoryByName(fullName: string, installationId?: number): Promise<SourceRepository | null> {
-    const [owner = '', repo = ''] = fullName.split('/');
+    const { owner, repo } = assertRepositoryName(fullName);
     try {
       const { data } = await this.clients.forInstallation(installationId).rest.repos.get({ owner, repo });
       return { id: data.id, fullName: data.full_name, defaultBranch: data.default_branch, private: data.private, archived: data.archived, htmlUrl: data.html_url };

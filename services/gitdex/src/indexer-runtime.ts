@@ -11,6 +11,7 @@ export async function startIndexer(adapters: Adapters, env: Env, log: Logger, me
     source: adapters.source,
     deadLetters: adapters.deadLetters,
     refs: new RefSelection(env.GITDEX_INDEXED_REFS),
+    anonymousBackfillCap: { maxFiles: env.GITDEX_ANONYMOUS_BACKFILL_MAX_FILES, maxBytes: env.GITDEX_ANONYMOUS_BACKFILL_MAX_BYTES },
     options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES, retainedGenerations: env.GITDEX_RETAINED_COMMITS },
     retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS, retryBudgetMs: env.GITDEX_RETRY_BUDGET_SECONDS * 1000 },
     now: () => new Date(),

@@ -53,6 +53,8 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
     // A repository gitdex never saw is looked up on GitHub (with the indexer's credentials) before it is queued.
     lookup: (fullName) => adapters.source.repositoryByName(fullName),
     queueUnseen: env.GITDEX_QUEUE_UNSEEN,
+    anonymousLookupsPerDay: env.GITDEX_ANONYMOUS_QUEUE_DAILY,
+    anonymousBackfillCap: { maxFiles: env.GITDEX_ANONYMOUS_BACKFILL_MAX_FILES, maxBytes: env.GITDEX_ANONYMOUS_BACKFILL_MAX_BYTES },
   };
 }
 

@@ -1,5 +1,6 @@
 export { createBatchHandler, coalesce, WorkerStopping, type WorkerDeps } from './worker';
 export { handleEvent, type HandleEventDeps, type EventOutcome } from './handle-event';
+export { backfillCapProblem, type BackfillCap } from './backfill-cap';
 export { indexRef, emptyRefState, DEFAULT_INDEX_REF_OPTIONS, type IndexRefOptions, type IndexRefDeps, type IndexOutcome, type RefTarget } from './index-ref';
 export { RefSelection, branchOf } from './ref-selection';
 export type { IndexerMetrics } from './metrics';

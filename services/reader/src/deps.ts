@@ -4,7 +4,7 @@ import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
 import { ReadHints } from './address/read-hints';
 import { PromiseLru } from './promise-lru';
-import { unseenLimiter, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
+import { ANONYMOUS_BACKFILL_CAP, ANONYMOUS_LOOKUPS_PER_DAY, DailyBudget, unseenLimiter, type BackfillCap, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 import type { Log } from '@gitdex/observability';
 
 export type { Principal } from './principal';
@@ -87,6 +87,10 @@ export interface ReaderOptions {
   queueUnseen?: QueueUnseenPolicy;
   /** GitHub lookups of unseen repositories per caller a minute. Default 10. */
   unseenLookupsPerMinute?: number;
+  /** Lookups of unseen repositories by callers without a token a day, all together (GITDEX_ANONYMOUS_QUEUE_DAILY). Default 100. */
+  anonymousLookupsPerDay?: number;
+  /** Size cap of a backfill queued without a token, as the indexer enforces it (GITDEX_ANONYMOUS_BACKFILL_MAX_*): said in the answer. */
+  anonymousBackfillCap?: BackfillCap;
 }
 
 /** ReaderOptions with every default applied: what the tool core works with. */
@@ -105,8 +109,16 @@ export interface ReaderDeps {
   readHints: ReadHints;
   lookup: RepositoryLookup | undefined;
   queueUnseen: QueueUnseenPolicy;
-  /** Buckets of GitHub lookups of unseen repositories, per caller. */
+  /** Buckets of GitHub lookups of unseen repositories, per token or client address. */
   unseenLookups: RateLimiter;
+  /** Lookups of unseen repositories by callers without a token today, all together. */
+  anonymousLookups: DailyBudget;
+  anonymousBackfillCap: BackfillCap;
+  /**
+   * Set for one call by the HTTP transports: the client's address, whose bucket an
+   * anonymous caller's lookups of unseen repositories draw from (unseen.ts).
+   */
+  address?: string;
   /** Contents search_code verified, by blob sha (limits.searchCacheBytes). */
   searchContents: PromiseLru<string>;
   /**
@@ -138,6 +150,7 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
   if (options.queueUnseen !== undefined && !['anonymous', 'tokens', 'off'].includes(options.queueUnseen)) {
     throw new TypeError(`reader: queueUnseen must be anonymous, tokens or off, got ${String(options.queueUnseen)}`);
   }
+  const clock = options.now ? () => (options.now as () => Date)().getTime() : undefined;
   return {
     index: options.index,
     publisher: options.publisher,
@@ -151,7 +164,9 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     readHints: new ReadHints(),
     lookup: options.lookup,
     queueUnseen: options.queueUnseen ?? 'tokens',
-    unseenLookups: unseenLimiter(options.unseenLookupsPerMinute, options.now ? () => (options.now as () => Date)().getTime() : undefined),
+    unseenLookups: unseenLimiter(options.unseenLookupsPerMinute, clock),
+    anonymousLookups: new DailyBudget(options.anonymousLookupsPerDay ?? ANONYMOUS_LOOKUPS_PER_DAY, clock ?? Date.now),
+    anonymousBackfillCap: options.anonymousBackfillCap ?? ANONYMOUS_BACKFILL_CAP,
     searchContents: new PromiseLru<string>({ maxEntries: SEARCH_CACHE_FILES, maxBytes: limits.searchCacheBytes }),
   };
 }

@@ -27,16 +27,15 @@ export async function findRepository(deps: ReaderDeps, principal: Principal | nu
   if (repository && deps.access(repository, principal)) return repository;
   // Never seen (or not the caller's, which reads the same): GitHub may have it, and this caller may have it queued.
   const outcome = await queueUnseen(deps, principal, name);
-  if (outcome !== 'unknown') throw new ToolError('NOT_INDEXED', `${name} is ${unseenSentence(outcome, name)}`);
+  if (outcome !== 'unknown') throw new ToolError('NOT_INDEXED', `${name} is ${unseenSentence(outcome, name, deps, principal)}`);
   throw await unknownRepository(deps, principal, name);
 }
 
-/** A repository by name, or null: tries the name as given, then lower-cased (names are case-insensitive). */
+/** A repository by name, or null (names are case-insensitive). */
 export async function lookupByName(deps: ReaderDeps, name: string): Promise<RepositoryDocument | null> {
-  const found = await deps.index.findRepositoryByName(name);
-  if (found) return found;
-  const lower = name.toLowerCase();
-  return lower !== name ? deps.index.findRepositoryByName(lower) : null;
+  // One lookup whatever the name: the index folds case itself (fullNameLower), and a second
+  // lookup only for names it lacks would let the count of round trips tell a private name from none.
+  return deps.index.findRepositoryByName(name);
 }
 
 /**

@@ -108,6 +108,14 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     'abc',
     'a/b/c',
     '../../x',
+    // Names a request path would resolve elsewhere (GET /repos/../user is GET /user), or GitHub never allows.
+    '../user',
+    'octo/..',
+    './user',
+    '..',
+    '.',
+    '..%2Frate_limit/x',
+    'oc--to/x',
     'x'.repeat(5000),
     '\u0000',
     'refs/heads/\u0000',
@@ -351,6 +359,23 @@ describe('signed deliveries whose event breaks the event contract are refused wi
   test('a repository full_name that is not owner/name', async () => {
     expect((await send({ ...push, repository: { ...(push.repository as object), full_name: 'no-slash' } })).status).toBe(400);
   });
+  test.each(['../user', 'octo/..', './x', '../rate_limit/x', '..%2Fuser/x', '-octo/x', 'octo/a b', `${'a'.repeat(40)}/x`])(
+    'a repository full_name GitHub never allows (%s): dot segments would turn /repos/{owner}/{name} into another endpoint',
+    async (fullName) => {
+      const installation = byName('installation')[0] as Record<string, unknown>;
+      const install = (name: string) => {
+        const body = Buffer.from(JSON.stringify({ ...installation, action: 'created', repositories: [{ id: 5, node_id: 'x', name: 'r', full_name: name, private: false }] }));
+        return deliver(body, { 'content-type': 'application/json', 'x-github-event': 'installation', 'x-github-delivery': crypto.randomUUID(), 'x-hub-signature-256': sign(body, SECRET) });
+      };
+      // The same deliveries with a name GitHub allows are accepted: the name alone is refused.
+      expect((await send({ ...push, repository: { ...(push.repository as object), full_name: 'octo/fine.js' } })).status).toBe(202);
+      expect((await install('octo/fine.js')).status).toBe(202);
+      const before = publisher.published.length;
+      expect((await send({ ...push, repository: { ...(push.repository as object), full_name: fullName } })).status).toBe(400);
+      expect((await install(fullName)).status).toBe(400);
+      expect(publisher.published.length).toBe(before);
+    },
+  );
   test('a pushed_at past the year 9999 is only information: the delivery is accepted without it', async () => {
     expect((await send({ ...push, repository: { ...(push.repository as object), pushed_at: 1e13 } })).status).toBe(202);
     expect((await send({ ...push, repository: { ...(push.repository as object), pushed_at: 3e11 } })).status).toBe(202);

@@ -60,7 +60,8 @@ export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}):
   router.use('/mcp', ...entryGuards(options, MCP_REFUSALS), ...callerGuards(options, MCP_REFUSALS));
   const perMessage = batchRateLimit(options.limiter, principalOf, MCP_REFUSALS.rateLimited, options.onLimited);
   router.post('/mcp', express.json({ limit: options.maxBodyBytes ?? 1024 * 1024 }), batchGuard, perMessage, (req: Request, res: Response) => {
-    const context = { principal: principalOf(res), transport: 'http', ...(options.observe ? { observe: options.observe } : {}) };
+    const address = req.ip ?? req.socket.remoteAddress;
+    const context = { principal: principalOf(res), transport: 'http', ...(address !== undefined ? { address } : {}), ...(options.observe ? { observe: options.observe } : {}) };
     const server = createMcpServer(deps, context);
     // Stateless: no sessionIdGenerator, so no session id is issued or required.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });

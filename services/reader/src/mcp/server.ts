@@ -18,6 +18,8 @@ export interface McpServerContext {
   observe?: ToolObserver;
   /** Transport label for metrics: "http", "stdio", "memory". */
   transport?: string;
+  /** The HTTP client's address (deps.address), for an anonymous caller's lookups of unseen repositories. */
+  address?: string;
 }
 
 /**
@@ -37,7 +39,8 @@ const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: f
  * create: the HTTP transport makes one per request.
  */
 export function createMcpServer(options: ReaderOptions | ReaderDeps, context: McpServerContext = {}): McpServer {
-  const deps = resolveDeps(options);
+  const resolved = resolveDeps(options);
+  const deps = context.address !== undefined ? { ...resolved, address: context.address } : resolved;
   const principal = context.principal ?? null;
   const transport = context.transport ?? 'mcp';
   const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
@@ -64,6 +67,7 @@ async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown, conte
       transport: context.transport,
       signal,
       ...(context.observe ? { observe: context.observe } : {}),
+      ...(context.address !== undefined ? { address: context.address } : {}),
     });
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
   } catch (error) {

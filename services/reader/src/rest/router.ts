@@ -44,7 +44,8 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
       sendError(res, asToolError(deps, tool, error));
       return;
     }
-    callTool(deps, tool, input, principalOf(res), { transport: 'rest', ...(options.observe ? { observe: options.observe } : {}) })
+    const address = req.ip ?? req.socket.remoteAddress;
+    callTool(deps, tool, input, principalOf(res), { transport: 'rest', ...(address !== undefined ? { address } : {}), ...(options.observe ? { observe: options.observe } : {}) })
       .then((answer) => {
         res.json(answer.structured);
       })

@@ -18,6 +18,8 @@ export interface CallOptions {
   observe?: ToolObserver;
   /** Aborted when the caller gives up (an MCP notifications/cancelled, a closed connection): the call stops. */
   signal?: AbortSignal;
+  /** The HTTP client's address (deps.address): an anonymous caller's bucket of lookups of unseen repositories. */
+  address?: string;
 }
 
 /**
@@ -34,7 +36,8 @@ export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, 
     const input = parseInput(tool.input, args);
     // The input was parsed by this tool's own schema: any definition takes it as its own.
     const definition: ToolDefinition = tool;
-    const answer = await withCallDeadline(deps, (scoped) => definition.run(scoped, principal, input), options.signal);
+    const caller = options.address !== undefined ? { ...deps, address: options.address } : deps;
+    const answer = await withCallDeadline(caller, (scoped) => definition.run(scoped, principal, input), options.signal);
     finish('ok');
     return answer;
   } catch (error) {
