@@ -1,4 +1,5 @@
 import { recordingLog } from '../../../test/support/recording-log';
+import { slowRequest } from '../../../test/support/slow-request';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -52,32 +53,8 @@ async function serve(body: WebhookBodyOptions): Promise<Served> {
   };
 }
 
-interface Call {
-  answer: Promise<{ status: number; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }>;
-  /** Resolves when the server closed the connection. */
-  closed: Promise<void>;
-  write(bytes: Buffer): void;
-  end(bytes?: Buffer): void;
-  abort(): void;
-}
-
-/** A POST whose body the test sends piece by piece (chunked unless a content-length is given), from a chosen local address. */
-function open(url: URL, headers: Record<string, string>, localAddress = '127.0.0.1'): Call {
-  const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers, agent: false, localAddress });
-  let closed!: () => void;
-  const closedPromise = new Promise<void>((resolve) => (closed = resolve));
-  req.on('socket', (socket) => socket.on('close', () => closed()));
-  const answer = new Promise<{ status: number; body: Record<string, unknown>; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>, headers: res.headers }));
-    });
-    req.on('error', reject);
-  });
-  answer.catch(() => undefined);
-  return { answer, closed: closedPromise, write: (bytes) => req.write(bytes), end: (bytes) => req.end(bytes), abort: () => req.destroy() };
-}
+/** A POST to the webhook whose body the test sends piece by piece. */
+const open = (url: URL, headers: Record<string, string>, localAddress = '127.0.0.1') => slowRequest(url, { headers, localAddress });
 
 const headersFor = (body: Buffer, signature = sign(body, SECRET)) => ({
   'content-type': 'application/json',
