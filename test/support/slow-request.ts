@@ -17,6 +17,15 @@ export interface SlowRequest {
   abort(): void;
 }
 
+/** The answer's JSON, or its text when it is not JSON. */
+function parsed(text: string): Record<string, any> {
+  try {
+    return text ? (JSON.parse(text) as Record<string, any>) : {};
+  } catch {
+    return { text };
+  }
+}
+
 /**
  * Opens a request on its own connection from `localAddress` (any 127.x.y.z on Linux, so one
  * test can speak as several clients) and sends only its headers; the body is chunked unless
@@ -41,13 +50,7 @@ export function slowRequest(url: URL, options: { method?: string; path?: string;
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let body: Record<string, any> = {};
-        try {
-          body = text ? (JSON.parse(text) as Record<string, any>) : {};
-        } catch {
-          body = { text };
-        }
-        resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
+        resolve({ status: res.statusCode ?? 0, body: parsed(text), headers: res.headers });
       });
     });
     req.on('error', reject);

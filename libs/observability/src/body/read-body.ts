@@ -43,7 +43,8 @@ export interface ReadBodyOptions extends BodyLimits {
 /** A body read whole; its bytes stay counted in the budget until release(). */
 export interface BodyRead {
   bytes: Buffer;
-  release(): void;
+  /** Gives the bytes back to the budget (once; later calls do nothing). */
+  release: () => void;
 }
 
 /** The minimal stream a body is read from (an IncomingMessage is one). */
