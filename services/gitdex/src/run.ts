@@ -7,6 +7,7 @@ import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, readAheadMetrics, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
+import { createHttpServer } from './http-server';
 import { startIndexer } from './indexer-runtime';
 import { createConsoleRouter } from '@gitdex/console';
 import { createIndexerMetrics } from '@gitdex/indexer';
@@ -122,7 +123,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   mountHealth(app, { registry, checks });
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(env.PORT, env.HOST, () => resolve(s));
+    const s = createHttpServer(app).listen(env.PORT, env.HOST, () => resolve(s));
     s.once('error', reject);
   });
   const address = server.address() as AddressInfo;

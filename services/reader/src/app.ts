@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import { Registry } from 'prom-client';
 import { resolveDeps, type ReaderDeps, type ReaderOptions } from './deps';
 import type { Authenticate } from './http/auth';
+import type { ReaderBodyOptions } from './http/body';
 import { rateLimitedCounter, RateLimiter, type RateLimitOptions } from './http/rate-limit';
 import { createMcpRouter } from './mcp/http';
 import { readerMetrics } from './metrics';
@@ -26,6 +27,8 @@ export interface ReaderHttpOptions {
   rateLimit?: RateLimitOptions | RateLimiter;
   /** Largest MCP request body (default 1 MiB). */
   maxBodyBytes?: number;
+  /** How request bodies are read: budgets in flight (all and per address), deadline, minimum rate (http/body.ts). */
+  body?: ReaderBodyOptions;
 }
 
 /**
@@ -44,6 +47,7 @@ export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: Re
     ...(http.authenticate ? { authenticate: http.authenticate } : {}),
     ...(http.anonymous ? { anonymous: true } : {}),
     ...(limiter ? { limiter, onLimited: rateLimitedCounter(registry) } : {}),
+    ...(http.body ? { body: http.body } : {}),
   };
   const router = express.Router();
   router.use(createMcpRouter(deps, { ...shared, ...(http.maxBodyBytes ? { maxBodyBytes: http.maxBodyBytes } : {}) }));

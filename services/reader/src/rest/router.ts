@@ -2,6 +2,7 @@ import type { ToolName } from '@gitdex/contracts';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { ReaderDeps } from '../deps';
 import { principalOf } from '../http/auth';
+import { noBody } from '../http/body';
 import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } from '../http/guards';
 import { asToolError, callTool, type ToolObserver } from '../tools/call-tool';
 import { HTTP_STATUS, ToolError } from '../tool-error';
@@ -30,7 +31,11 @@ export function sendError(res: Response, error: ToolError): void {
 /** The REST API under /v1: the tools as plain JSON GETs, errors as { error: { code, message } }. */
 export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): Router {
   const router = express.Router();
-  router.use('/v1', ...entryGuards(options, REST_REFUSALS));
+  router.use(
+    '/v1',
+    ...entryGuards(options, REST_REFUSALS),
+    noBody((res, { message }) => sendError(res, new ToolError('INVALID_ARGUMENT', message))),
+  );
   router.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
