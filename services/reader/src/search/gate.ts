@@ -44,7 +44,7 @@ export function createSearchGate(perProcess = SEARCHES_PER_PROCESS, perCaller = 
   };
 }
 
-/** One gate per reader (its deps): tests and embedders running several readers keep them apart. */
+/** One gate per reader (an object it holds for its lifetime): tests and embedders running several readers keep them apart. */
 const gates = new WeakMap<object, SearchGate>();
 export function searchGateOf(owner: object): SearchGate {
   let gate = gates.get(owner);

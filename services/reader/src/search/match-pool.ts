@@ -72,6 +72,11 @@ export class MatchPool {
     });
   }
 
+  /** Workers verifying a content now. */
+  busyWorkers(): number {
+    return this.slots.filter((s) => s.busy !== null).length;
+  }
+
   /** Stops every worker (a reader that closes; tests). */
   async close(): Promise<void> {
     for (const pending of this.queue.splice(0)) pending.reject(new DeadlineReached());

@@ -27,7 +27,8 @@ const OVERHEAD_CHARS = 4_000;
 /** search_code: literal or RE2 search over the contents of every readable indexed repository. */
 export async function searchCode(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput): Promise<ToolAnswer<SearchCodeOutput>> {
   const deadlineMs = Math.max(100, Math.min(deps.limits.searchDeadlineMs, Math.floor(deps.limits.timeoutMs / 2)));
-  const leave = searchGateOf(deps).enter(principal, Math.ceil(deadlineMs / 1000));
+  // Keyed by the reader's content cache: one per reader, where deps is copied for every call.
+  const leave = searchGateOf(deps.searchContents).enter(principal, Math.ceil(deadlineMs / 1000));
   try {
     return await searchWithin(deps, principal, input, deadlineMs);
   } finally {
