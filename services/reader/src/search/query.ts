@@ -65,19 +65,23 @@ export function compileQuery(query: string, regex: boolean, caseSensitive: boole
     );
   }
   let re: RE2JS;
-  let exactCase: RE2JS;
   try {
-    exactCase = RE2JS.compile(pattern, RE2JS.MULTILINE);
-    re = sensitive ? exactCase : RE2JS.compile(pattern, RE2JS.MULTILINE | RE2JS.CASE_INSENSITIVE);
+    re = RE2JS.compile(pattern, RE2JS.MULTILINE | (sensitive ? 0 : RE2JS.CASE_INSENSITIVE));
   } catch (error) {
     throw invalid(`query: not a valid RE2 regular expression: ${regexProblem(error)}. Fix it, or pass regex: false to search for the text literally. (RE2 has no backreferences or lookaround.)`);
   }
+  // Compiled when ranking first needs it (a case-insensitive search with matches): a compile
+  // runs on the event loop, and a large program's takes tens of milliseconds.
+  let exactCase: RE2JS | null = sensitive ? re : null;
   return {
     text: query,
     regex,
     caseSensitive: sensitive,
     re,
-    exactCase,
+    get exactCase() {
+      exactCase ??= RE2JS.compile(pattern, RE2JS.MULTILINE);
+      return exactCase;
+    },
     literal: !regex && sensitive ? query : null,
     asciiFoldedLiteral: !regex && !sensitive ? asciiCaseInsensitive(query, true) : null,
     wholeFilePrefilter: !(regex && /\\[Az]/.test(query.replace(/\\\\/g, ''))),
