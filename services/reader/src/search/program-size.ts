@@ -19,6 +19,8 @@ const CEILING = 1e12;
 
 class Counter {
   private i = 0;
+  /** Characters of a \Q…\E before its last one: a repetition after it repeats the last one only. */
+  private quoted = 0;
   constructor(private readonly src: string) {}
 
   alternation(): number {
@@ -35,6 +37,8 @@ class Counter {
     let size = 0;
     while (this.i < this.src.length && this.src[this.i] !== '|' && this.src[this.i] !== ')') {
       size += this.repeated(this.atom());
+      size += this.quoted;
+      this.quoted = 0;
       if (size >= CEILING) return CEILING;
     }
     return size;
@@ -119,7 +123,8 @@ class Counter {
       const stop = end < 0 ? this.src.length : end;
       const size = stop - (this.i + 2);
       this.i = end < 0 ? this.src.length : end + 2;
-      return size;
+      this.quoted = Math.max(0, size - 1);
+      return Math.min(1, size);
     }
     const braced = /^\\[pPx]\{[^}]*\}/.exec(this.src.slice(this.i, this.i + 64));
     if (braced) {
