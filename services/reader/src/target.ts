@@ -6,7 +6,7 @@ import type { Principal, ReaderDeps } from './deps';
 import { freshnessOf, shortRef, shortSha } from './freshness';
 import { rankPaths } from './suggest/rank';
 import { ToolError } from './tool-error';
-import { heldList, resolveOlderCommit, type HeldCommit } from './address/older-commit';
+import { heldCommits, heldList, resolveOlderCommit, type HeldCommit } from './address/older-commit';
 import { cleanIndexError } from './index-error';
 import { queueUnseen, unseenSentence } from './unseen';
 
@@ -107,8 +107,29 @@ export function matchRef(states: RefState[], input: string): RefState | undefine
   if (named) return named;
   if (!SHA_PREFIX.test(text)) return undefined;
   const prefix = text.toLowerCase();
+  refuseAmbiguous(states, text, prefix);
   // Several refs may sit at the same commit: the same content, so the first (by ref) will do.
   return states.find((s) => s.commitSha !== null && s.commitSha.startsWith(prefix));
+}
+
+/**
+ * A prefix that names two different commits (two heads, or a head and a commit held before it)
+ * names neither: the caller error lists them, instead of reading whichever came first.
+ */
+function refuseAmbiguous(states: RefState[], text: string, prefix: string): void {
+  const commits = new Map<string, string[]>();
+  for (const state of states) {
+    if (state.commitSha === null) continue;
+    for (const commit of heldCommits(state)) {
+      if (!commit.commitSha.startsWith(prefix)) continue;
+      const refs = commits.get(commit.commitSha) ?? [];
+      if (!refs.includes(shortRef(state.ref))) refs.push(shortRef(state.ref));
+      commits.set(commit.commitSha, refs);
+    }
+  }
+  if (commits.size < 2) return;
+  const listed = [...commits].map(([sha, refs]) => `${sha} (${refs.join(', ')})`).join(', ');
+  throw new ToolError('INVALID_ARGUMENT', `ref: ${text} is a prefix of ${commits.size} different commits gitdex holds: ${listed}. Give more digits of the one you mean.`);
 }
 
 function unknownRef(repository: RepositoryDocument, states: RefState[], input: string): ToolError {

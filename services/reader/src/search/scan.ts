@@ -8,7 +8,8 @@ import type { CompiledQuery } from './query';
 import { isDefinition, isWholeWord, tierOf, type RankKey } from './rank';
 import { pagesAhead, readAhead } from './read-ahead';
 import { requirementOf, type Requirement } from './requirement';
-import { findHits, type LineHit } from './verify';
+import { matchPool, verifiesInThread } from './match-pool';
+import { findHits, type FileHits, type LineHit } from './verify';
 
 /** Contents read at a time. */
 const CONTENT_BATCH = 50;
@@ -28,6 +29,10 @@ const KEEP_LINES = 20;
 /** Unsearchable files counted per repository at most. */
 const MAX_SKIPPED_SCAN = 10_000;
 const SKIPPED_PAGE = 1_000;
+/** Main-thread work between two yields to the event loop (health checks and other calls answer meanwhile). */
+const YIELD_EVERY_MS = 10;
+/** Paths a filter tests between two looks at the clock: 20 long globs cost ~0.1 ms a path at most. */
+const PATHS_PER_CLOCK = 64;
 /** Characters of matching files' contents kept for the page; the page reads again what did not fit. */
 const KEEP_CONTENT_CHARS = 16 * 1024 * 1024;
 
@@ -83,6 +88,31 @@ export const contentKey = (searched: Searched, path: string): string => `${searc
 
 const pathAllowed = (filters: Filters, path: string) => (filters.include === null || filters.include(path)) && (filters.exclude === null || !filters.exclude(path));
 
+/** The files of a page the path filters allow, looking at the deadline as it goes (a page holds up to 8,000 paths). */
+async function allowedOf<T extends { path: string }>(filters: Filters, page: T[], deadline: Deadline, pacer: Pacer): Promise<T[]> {
+  if (filters.include === null && filters.exclude === null) return page;
+  const kept: T[] = [];
+  for (let i = 0; i < page.length; i += 1) {
+    if (i % PATHS_PER_CLOCK === 0) {
+      if (deadline.expired()) throw new DeadlineReached();
+      await pacer.pace();
+    }
+    const file = page[i] as T;
+    if (pathAllowed(filters, file.path)) kept.push(file);
+  }
+  return kept;
+}
+
+/** Gives the event loop a turn when this search has held it for YIELD_EVERY_MS. */
+class Pacer {
+  private since = performance.now();
+  async pace(): Promise<void> {
+    if (performance.now() - this.since < YIELD_EVERY_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
+
 /**
  * Candidates from the index, a page at a time, their contents verified line by line; up to
  * PARALLEL_REPOSITORIES repositories at once. The paths a filter excludes are dropped first,
@@ -134,9 +164,19 @@ interface Search {
 
 async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, scan: Scan, found: Found[], kept: { chars: number }): Promise<void> {
   const { query, plan, filters, scope, deadline } = search;
-  const verify = (candidate: ContentCandidate, content: string) => {
+  const pacer = new Pacer();
+  // Cheap verifications run here, between yields to the event loop; costly ones (a regex's
+  // program times the content's length) in a worker the pool terminates at the deadline.
+  const hitsOf = async (content: string): Promise<FileHits> => {
+    if (verifiesInThread(query, content.length)) {
+      await pacer.pace();
+      return findHits(content, query, KEEP_LINES, deadline.expired, search.requires);
+    }
+    return matchPool().verify(query, plan, content, KEEP_LINES, deadline.until);
+  };
+  const verify = async (candidate: ContentCandidate, content: string) => {
     if (deadline.expired()) throw new DeadlineReached();
-    const hits = findHits(content, query, KEEP_LINES, deadline.expired, search.requires);
+    const hits = await hitsOf(content);
     if (hits.count > 0) {
       scan.totalFiles += 1;
       scan.totalMatches += hits.count;
@@ -158,16 +198,16 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
   };
   const pages = filePages(deadline, candidatePageSize, (afterPath, limit) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit }));
   for await (const page of pages) {
-    const wanted = page.filter((c) => pathAllowed(filters, c.path));
+    const wanted = await allowedOf(filters, page, deadline, pacer);
     // Contents verified before are taken from memory; the others are read from the index in
     // batches of CONTENT_BATCH (the next read while this one is verified), and kept. Each
     // batch is verified in path order, the order the result cap counts in.
     const batches = batchesOfUnread(wanted, (c) => deps.searchContents.peek(c.blobSha, search.pass) === undefined);
     for await (const [batch, contents] of readAhead(batches, (batch) => contentsOf(deps, target.snapshot, batch, search.pass, deadline.signal))) {
-      batch.forEach((candidate, i) => {
+      for (const [i, candidate] of batch.entries()) {
         const content = contents[i]?.content;
-        if (typeof content === 'string') verify(candidate, content);
-      });
+        if (typeof content === 'string') await verify(candidate, content);
+      }
     }
   }
 }
@@ -225,13 +265,13 @@ async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters
     return;
   }
   let seen = 0;
+  const pacer = new Pacer();
   for await (const page of filePages(
     deadline,
     () => SKIPPED_PAGE,
     (afterPath, limit) => deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath, limit }),
   )) {
-    for (const file of page) {
-      if (!pathAllowed(filters, file.path)) continue;
+    for (const file of await allowedOf(filters, page, deadline, pacer)) {
       if (file.flags.binary) scan.skipped.binary += 1;
       else if (file.flags.tooLarge) scan.skipped.too_large += 1;
     }
