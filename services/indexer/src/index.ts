@@ -9,4 +9,4 @@ export { buildDocument, gitBlobSha, type FetchedEntry, type DocumentContext } fr
 export { DEFAULT_PATH_RULES, classifyPath, type PathRules } from './classify/vendored';
 export { reconcile, passComplete, passProblem, type ReconcileDeps, type ReconcileReport, type Drift, type MetadataChange } from './reconcile';
 export { ReconcileSchedule, type ReconcilerStatus, type PassResult, type Timers, type ReconcileScheduleOptions } from './reconcile-schedule';
-export { createReconcilerMetrics } from './reconcile-prometheus';
+export { createReconcilerMetrics } from './prometheus-reconciler';
