@@ -3,7 +3,8 @@
  * files that could not be searched, and contents by path. The model says which visible
  * files hold every trigram a plan asks for; adapters must answer exactly those.
  */
-import { contentTerms, foldText, type FileDocument } from '@gitdex/contracts';
+import { type FileDocument } from '@gitdex/contracts';
+import { contentTerms, foldText } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, Snapshot } from '@gitdex/ports';
 import { MAIN, makeFile, put, retire, retired, visible } from './index-store.fixtures';
 import type { ConformanceContext } from './index-store.cases';

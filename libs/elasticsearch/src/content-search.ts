@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { compareCodePoints, contentTermWords, queryTermCodes, termWordOfCode, type FileDocument, type FileFlags, type TermWordForm } from '@gitdex/contracts';
+import { type FileDocument, type FileFlags } from '@gitdex/contracts';
+import { compareCodePoints, contentTermWords, queryTermCodes, termWordOfCode, type TermWordForm } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount } from '@gitdex/ports';
 import { MAX_PAGE, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';

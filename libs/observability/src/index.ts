@@ -1,4 +1,4 @@
-export { mountHealth, type HealthOptions } from './health';
+export { mountHealth, type HealthOptions, type HealthNote } from './health';
 export { createLogger, type Logger, type LoggerOptions } from './logger';
 export { errorFields, silentLog, type Log, type LogContext } from './log';
 export { childTraceparent, parseTraceparent, type TraceContext } from './trace-context';

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ConfigError, type Env } from '@gitdex/contracts';
-import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
+import { errorFields, mountHealth, type HealthOptions, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, readAheadMetrics, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
@@ -100,6 +100,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   const app = express();
   app.disable('x-powered-by');
   const checks: Record<string, () => Promise<boolean>> = {};
+  const notes: NonNullable<HealthOptions['notes']> = {};
   const stops: (() => Promise<void>)[] = [];
 
   if (role === 'all' || role === 'webhook') {
@@ -116,11 +117,13 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     app.use(createConsoleRouter());
   }
   if (role === 'all' || role === 'indexer') {
-    const indexer = await startIndexer(adapters, env, log, indexerMetrics ?? createIndexerMetrics(registry));
+    const indexer = await startIndexer(adapters, env, log, indexerMetrics ?? createIndexerMetrics(registry), registry);
     stops.push(() => indexer.stop());
     checks.consumer = () => Promise.resolve(indexer.healthy());
+    const reconciler = indexer.reconciler;
+    if (reconciler) notes.reconciler = () => ({ ...reconciler.status() });
   }
-  mountHealth(app, { registry, checks });
+  mountHealth(app, { registry, checks, notes });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = createHttpServer(app).listen(env.PORT, env.HOST, () => resolve(s));

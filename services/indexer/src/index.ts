@@ -8,4 +8,6 @@ export { createIndexerMetrics } from './prometheus-metrics';
 export { DEFAULT_RETRY_POLICY, delayBeforeRetry, type RetryPolicy } from './retry-policy';
 export { buildDocument, gitBlobSha, type FetchedEntry, type DocumentContext } from './build-document';
 export { DEFAULT_PATH_RULES, classifyPath, type PathRules } from './classify/vendored';
-export { reconcile, type ReconcileDeps, type ReconcileReport, type Drift } from './reconcile';
+export { reconcile, passComplete, passProblem, type ReconcileDeps, type ReconcileReport, type Drift, type MetadataChange } from './reconcile';
+export { ReconcileSchedule, type ReconcilerStatus, type PassResult, type Timers, type ReconcileScheduleOptions } from './reconcile-schedule';
+export { createReconcilerMetrics } from './prometheus-reconciler';

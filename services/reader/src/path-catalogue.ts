@@ -1,4 +1,4 @@
-import { compareCodePoints, depthOf, nameOf, pathTokens, trigramsOf } from '@gitdex/contracts';
+import { compareCodePoints, depthOf, nameOf, pathTokens, trigramsOf } from '@gitdex/terms';
 import {
   CANDIDATE_WEIGHTS as W,
   type FileSummary,

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { queryTermCodes, termWordOfCode, type FileFlags } from '@gitdex/contracts';
+import { type FileFlags } from '@gitdex/contracts';
+import { queryTermCodes, termWordOfCode } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount } from '@gitdex/ports';
 import { UNSEARCHABLE_FILE } from './schema';
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { contentTermWords } from '@gitdex/contracts';
+import { contentTermWords } from '@gitdex/terms';
 import { RAW_BYTES_DDL } from './raw-bytes';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */

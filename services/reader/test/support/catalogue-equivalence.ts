@@ -1,4 +1,4 @@
-import { ancestorsOf } from '@gitdex/contracts';
+import { ancestorsOf } from '@gitdex/terms';
 import type { IndexStore, Snapshot } from '@gitdex/ports';
 import { loadCatalogue, loadSummaries } from '../../src/path-catalogue';
 import { suggestQuery } from '../../src/suggest/candidates';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ancestorsOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf, type FileDocument, type FileFlags, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { type FileDocument, type FileFlags, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { ancestorsOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf } from '@gitdex/terms';
 import type { FileWrite, IndexStore } from '@gitdex/ports';
 
 /** What a test says about a file: its content, or a spec for binaries, symlinks and the like. */

@@ -1,5 +1,6 @@
 import { selects } from '../../../../test/conformance/index-store.cases-content';
-import { contentTerms, depthOf, type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { contentTerms, depthOf } from '@gitdex/terms';
 import {
   PortError,
   type ContentCandidate,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ancestorsOf, compareCodePoints, nameOf } from '@gitdex/contracts';
+import { ancestorsOf, compareCodePoints, nameOf } from '@gitdex/terms';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import type { FileSummary, IndexStore } from '@gitdex/ports';
 import { PathCatalogue, loadCatalogue, loadSummaries } from '../../src/path-catalogue';

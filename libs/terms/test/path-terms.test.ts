@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { depthOf, squashed, trigramsOf } from '@gitdex/contracts';
+import { depthOf, squashed, trigramsOf } from '@gitdex/terms';
 
 /** The definitions the fast forms must agree with: trigrams of code points, depth as the number of path segments. */
 const reference = {

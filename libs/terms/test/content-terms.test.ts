@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { contentTermCodes, contentTerms, contentTermWords, foldText, isHumpTrigramCode, queryTermCodes, termOfCode, termWordOfCode } from '@gitdex/contracts';
+import { contentTermCodes, contentTerms, contentTermWords, foldText, isHumpTrigramCode, queryTermCodes, termOfCode, termWordOfCode } from '@gitdex/terms';
 
 /** The definition of a hump trigram: all ASCII, a lower-case letter right before an upper-case one. */
 const isHump = (trigram: string) => [...trigram].every((unit) => unit.charCodeAt(0) < 0x80) && /[a-z][A-Z]/.test(trigram);
