@@ -1,9 +1,9 @@
 import type { BackfillEvent } from '@gitdex/contracts';
-import type { EventPublisher, IndexStore, Source } from '@gitdex/ports';
+import type { EventPublisher, IndexReads, IndexWrites, Source } from '@gitdex/ports';
 import { branchOf } from './ref-selection';
 
 export interface ReconcileDeps {
-  index: IndexStore;
+  index: IndexReads & IndexWrites;
   source: Source;
   publisher: EventPublisher;
   now: () => Date;
@@ -86,7 +86,7 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
   return report;
 }
 
-type IndexedRepository = NonNullable<Awaited<ReturnType<IndexStore['getRepository']>>>;
+type IndexedRepository = NonNullable<Awaited<ReturnType<IndexReads['getRepository']>>>;
 
 /**
  * Re-reads a repository's metadata from GitHub and writes what changed. A repository made

@@ -100,8 +100,8 @@ describe('withReadCache: answers of a snapshot', () => {
     const cached = withReadCache(index, { metadataTtlMs: 0 });
     const old = await currentSnapshot(cached);
     const signal = new AbortController().signal;
-    expect(await cached.countUnsearchable(old, { includeGenerated: false, signal })).toEqual({ binary: 1, tooLarge: 0 });
-    expect(await cached.countUnsearchable(old, { includeGenerated: false, signal })).toEqual({ binary: 1, tooLarge: 0 });
+    expect(await cached.countUnsearchable(old, { includeGenerated: false }, { signal })).toEqual({ binary: 1, tooLarge: 0 });
+    expect(await cached.countUnsearchable(old, { includeGenerated: false }, { signal })).toEqual({ binary: 1, tooLarge: 0 });
     expect(await cached.countUnsearchable(old, { includeGenerated: true })).toEqual({ binary: 2, tooLarge: 0 });
     expect(await cached.countUnsearchable(old, { includeGenerated: true, language: 'TypeScript' })).toEqual({ binary: 0, tooLarge: 0 });
     expect(calls('countUnsearchable')).toBe(3);
