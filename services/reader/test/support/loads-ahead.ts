@@ -1,4 +1,4 @@
-import type { ReadAheadLoad } from '../../src/read-cache';
+import type { ReadAheadLoad } from '../../src/index-layers/read-ahead-load';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
