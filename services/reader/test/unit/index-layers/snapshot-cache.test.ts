@@ -1,35 +1,14 @@
-import type { ListFilesOutput, RefState } from '@gitdex/contracts';
-import type { Snapshot } from '@gitdex/ports';
-import type { ReaderIndex } from '../../../src/index-layers/reader-index';
+import type { ListFilesOutput } from '@gitdex/contracts';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { resolveDeps } from '../../../src/deps';
 import { composeIndex } from '../../../src/index-layers/compose';
 import { listFiles } from '../../../src/tools/list-files';
 import { ToolError } from '../../../src/tool-error';
-import { pushCommit, seedRepository, type FileSpec } from '../../support/documents';
+import { countedIndex, currentSnapshot, FILES, REF } from '../../support/counted-index';
+import { pushCommit, seedRepository } from '../../support/documents';
 import { API_FILES } from '../../support/world';
 
-const REF = 'refs/heads/main';
-const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n' };
-const CACHED = ['getFile', 'listFolders', 'listFiles', 'stats', 'listRefStates', 'countUnsearchable'] as const;
-
-/** The real SQLite adapter, with every call it answers counted by method. */
-async function countedIndex(files: Record<string, FileSpec> = FILES) {
-  const index = new SqliteIndexStore({ file: ':memory:' });
-  await index.ensureReady();
-  await seedRepository(index, { id: 1, fullName: 'octo/api', files });
-  const spies = Object.fromEntries(CACHED.map((method) => [method, jest.spyOn(index, method)])) as Record<(typeof CACHED)[number], jest.SpyInstance>;
-  const calls = (method: (typeof CACHED)[number]) => spies[method].mock.calls.length;
-  return { index, spies, calls };
-}
-
-/** The snapshot of the default branch as the reader resolves it: through the cache's ref states. */
-async function currentSnapshot(cached: ReaderIndex): Promise<Snapshot> {
-  const state = (await cached.listRefStates(1)).find((s) => s.ref === REF) as RefState;
-  return { repositoryId: 1, ref: REF, generation: state.generation };
-}
-
-describe('withReadCache: answers of a snapshot', () => {
+describe('SnapshotCache: answers of a snapshot', () => {
   it('answers files, listings and stats of the current snapshot from memory, each set of arguments apart', async () => {
     const { index, calls } = await countedIndex();
     const cached = composeIndex(index, { metadataTtlMs: 0 });
@@ -167,63 +146,7 @@ describe('withReadCache: answers of a snapshot', () => {
   });
 });
 
-describe('withReadCache: repositories and ref states', () => {
-  it('reuses ref states only for the moment it is told, then sees the flip', async () => {
-    const index = new SqliteIndexStore({ file: ':memory:' });
-    await index.ensureReady();
-    let clock = 0;
-    const cached = composeIndex(index, { metadataTtlMs: 50, now: () => clock });
-    expect(await cached.listRefStates(1)).toEqual([]);
-    await index.putRefState({
-      repositoryId: 1,
-      ref: REF,
-      commitSha: 'a'.repeat(40),
-      treeSha: 'b'.repeat(40),
-      generation: 1,
-      indexedAt: new Date().toISOString(),
-      committedAt: null,
-      fileCount: 0,
-      status: 'ready',
-      lastError: null,
-      attempts: 0,
-      pendingCommitSha: null,
-      pendingSince: null,
-      sourceReceivedAt: null,
-    });
-    clock += 20;
-    expect(await cached.listRefStates(1)).toEqual([]);
-    clock += 40;
-    expect(await cached.listRefStates(1)).toHaveLength(1);
-    // Everything not cached goes straight through.
-    expect(await cached.getRefState(1, REF)).toMatchObject({ generation: 1 });
-    expect(await cached.ping()).toBe(true);
-  });
-
-  it('past half its time, answers at once and looks the state up again in the background', async () => {
-    const { index, calls } = await countedIndex();
-    let now = 0;
-    const cached = composeIndex(index, { metadataTtlMs: 100, now: () => now });
-    const generation = async () => (await cached.listRefStates(1))[0]?.generation;
-    expect(await generation()).toBe(1);
-    now = 40;
-    expect(await generation()).toBe(1);
-    expect(calls('listRefStates')).toBe(1);
-    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/a.ts': 'changed\n' } });
-    now = 60;
-    expect(await generation()).toBe(1);
-    expect(calls('listRefStates')).toBe(2);
-    now = 70;
-    expect(await generation()).toBe(2);
-    expect(calls('listRefStates')).toBe(2);
-    // Without calls for longer than its time, the answer is not used at all.
-    now = 1_000;
-    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@3', put: { 'src/a.ts': 'again\n' } });
-    expect(await generation()).toBe(3);
-    expect(calls('listRefStates')).toBe(3);
-  });
-});
-
-describe('withReadCache under list_files', () => {
+describe('SnapshotCache under list_files', () => {
   it('answers again exactly what the index alone answers, page by page', async () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
