@@ -126,7 +126,7 @@ export const publicOnly = (repository: RepositoryDocument): boolean => !reposito
 
 export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
   if ('backfillsQueued' in options) return options;
-  if (!options.index) throw new TypeError('reader: an index (ReaderIndex) is required');
+  if (!options.index) throw new TypeError('reader: an index (IndexStore) is required');
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) throw new TypeError(`reader: limits.${name} must be a positive whole number, got ${String(value)}`);
