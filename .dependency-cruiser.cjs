@@ -101,7 +101,7 @@ module.exports = {
     {
       name: 'reader-never-imports-adapters',
       severity: 'error',
-      comment: 'The reader works on the port (ReaderIndex); which adapter it gets is the entry point\'s choice (services/gitdex).',
+      comment: "The reader works on the port (ReaderIndex); which adapter it gets is the entry point's choice (services/gitdex).",
       from: { path: READER },
       to: { path: '^(libs/(elasticsearch|sqlite|kafka|github)/|(node_modules/)?@gitdex/(elasticsearch|sqlite|kafka|github)(/|$))' },
     },
