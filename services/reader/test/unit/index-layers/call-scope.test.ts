@@ -25,7 +25,7 @@ function recordingIndex(hang = false) {
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;
 const callOf = (index: ReaderIndex, method: keyof ReaderIndex): Promise<unknown> => {
-  const fn = index[method] as unknown as AnyMethod;
+  const fn = Reflect.get(index, method) as AnyMethod;
   // Every argument before the options left undefined: the layer only carries them.
   return fn.apply(
     index,
@@ -43,7 +43,7 @@ describe('CallScopedIndex: the one way a call cancels its index calls', () => {
     const signal = new AbortController().signal;
     await callOf(new CallScopedIndex(index, signal), method);
     const args = seen.get(method) as unknown[];
-    const fn = ForwardingIndex.prototype[method] as unknown as AnyMethod;
+    const fn = Reflect.get(ForwardingIndex.prototype, method) as AnyMethod;
     expect(args).toHaveLength(fn.length);
     expect(args[args.length - 1]).toEqual({ signal } satisfies IndexCallOptions);
   });
