@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ConfigError, type Env } from '@gitdex/contracts';
 import { errorFields, mountHealth, type HealthOptions, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
-import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, readAheadMetrics, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
+import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, readAheadMetrics, scopedAccess, type ReaderHttpOptions, type ReaderOptions, composeIndex } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
 import { createHttpServer } from './http-server';
 import { startIndexer } from './indexer-runtime';
@@ -37,7 +37,7 @@ const READS_AHEAD = {
 /** Reader options from the configuration: limits, links and who may read what (loads ahead counted in `registry` when given). */
 export function readerOptions(env: Env, adapters: Adapters, log: Logger, registry?: Registry): ReaderOptions {
   return {
-    index: withReadCache(adapters.index, { ...READS_AHEAD, ...(registry ? { onReadAhead: readAheadMetrics(registry) } : {}) }),
+    index: composeIndex(adapters.index, { ...READS_AHEAD, ...(registry ? { onReadAhead: readAheadMetrics(registry) } : {}) }),
     publisher: adapters.publisher,
     githubWebUrl: env.GITHUB_WEB_URL,
     limits: {

@@ -1,5 +1,5 @@
 import type { RepositoryDocument } from '@gitdex/contracts';
-import { PortError, type IndexStore, type Source, type SourceRepository } from '@gitdex/ports';
+import { PortError, type IndexReads, type IndexWrites, type Source, type SourceRepository } from '@gitdex/ports';
 
 /** A repository whose metadata on GitHub differed from the index, and what was applied. */
 export interface MetadataChange {
@@ -24,7 +24,7 @@ export interface VisibilityReport {
  * list showed — a repository made private that gitdex can no longer see is only missing from a
  * list, and its own 404 is what marks it private. Repositories are then updated in the index.
  */
-export async function refreshVisibility(index: IndexStore, source: Source, repositories: readonly RepositoryDocument[]): Promise<VisibilityReport> {
+export async function refreshVisibility(index: IndexReads & IndexWrites, source: Source, repositories: readonly RepositoryDocument[]): Promise<VisibilityReport> {
   const report: VisibilityReport = { metadata: [], failed: [], lists: 0, singleReads: 0 };
   for (const [installationId, group] of byInstallation(repositories)) {
     const listed = await listGroup(source, installationId, group, report);
@@ -84,7 +84,7 @@ async function listGroup(source: Source, installationId: number | undefined, gro
  * who may not read it by this write. One GitHub no longer shows is treated as private, never
  * deleted here (see docs/security.md).
  */
-async function applyMetadata(index: IndexStore, repository: RepositoryDocument, current: SourceRepository | null): Promise<MetadataChange | null> {
+async function applyMetadata(index: IndexReads & IndexWrites, repository: RepositoryDocument, current: SourceRepository | null): Promise<MetadataChange | null> {
   if (!current) {
     // GitHub no longer shows it to gitdex (made private without access, or deleted): hide it
     // from callers who may only read public repositories; deleting waits for confirmation.

@@ -1,12 +1,12 @@
 import type { BackfillEvent } from '@gitdex/contracts';
-import type { EventPublisher, IndexStore, Source } from '@gitdex/ports';
+import type { EventPublisher, IndexReads, IndexWrites, Source } from '@gitdex/ports';
 import { branchOf } from './ref-selection';
 import { messageOf, refreshVisibility, stopsThePass, type MetadataChange } from './reconcile-visibility';
 
 export type { MetadataChange } from './reconcile-visibility';
 
 export interface ReconcileDeps {
-  index: IndexStore;
+  index: IndexReads & IndexWrites;
   source: Source;
   publisher: EventPublisher;
   now: () => Date;

@@ -1,4 +1,4 @@
-import type { FileWrite, IndexStore } from '@gitdex/ports';
+import type { FileWrite, IndexWrites } from '@gitdex/ports';
 
 export interface WriteBufferOptions {
   /** Writes per bulk request; bounded so memory and request size stay bounded. */
@@ -32,7 +32,7 @@ export class WriteBuffer {
   written = 0;
 
   constructor(
-    private readonly index: IndexStore,
+    private readonly index: Pick<IndexWrites, 'writeFiles'>,
     private readonly options: WriteBufferOptions,
   ) {}
 

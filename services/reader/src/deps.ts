@@ -1,5 +1,6 @@
 import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
-import type { EventPublisher, IndexStore } from '@gitdex/ports';
+import type { EventPublisher } from '@gitdex/ports';
+import type { ReaderIndex } from './index-layers/reader-index';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
 import { ReadHints } from './address/read-hints';
@@ -61,7 +62,8 @@ export const DEFAULT_LIMITS: ReaderLimits = {
 };
 
 export interface ReaderOptions {
-  index: IndexStore;
+  /** The index as composeIndex builds it, or a bare adapter (IndexReads, ContentSearch and ping). */
+  index: ReaderIndex;
   /** Where backfills of repositories that are not indexed yet are queued; without it nothing is queued. */
   publisher?: EventPublisher;
   limits?: Partial<ReaderLimits>;
@@ -95,7 +97,7 @@ export interface ReaderOptions {
 
 /** ReaderOptions with every default applied: what the tool core works with. */
 export interface ReaderDeps {
-  index: IndexStore;
+  index: ReaderIndex;
   publisher: EventPublisher | undefined;
   limits: ReaderLimits;
   githubWebUrl: string;
@@ -123,7 +125,7 @@ export interface ReaderDeps {
   searchContents: PromiseLru<string>;
   /**
    * Set by callTool for one call: aborted when its deadline passes or its request is
-   * cancelled. deps.index is then wrapped to stop with it (abortable-index.ts); a loop
+   * cancelled. deps.index is then scoped to stop with it (index-layers/call-scope.ts); a loop
    * that works between index calls checks it too.
    */
   signal?: AbortSignal;

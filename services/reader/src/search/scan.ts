@@ -82,7 +82,7 @@ export interface Scan {
  */
 class ResultCapReached extends Error {}
 
-type Scope = Omit<ContentScope, 'afterPath' | 'limit'> & { signal: AbortSignal };
+type Scope = Omit<ContentScope, 'afterPath' | 'limit'>;
 
 export const contentKey = (searched: Searched, path: string): string => `${searched.snapshot.repositoryId}\0${path}`;
 
@@ -122,7 +122,7 @@ class Pacer {
 export async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQuery, plan: ContentPlan, filters: Filters, deadline: Deadline): Promise<Scan> {
   const maxFiles = deps.limits.searchMaxFiles;
   const scan: Scan = { found: [], totalFiles: 0, totalMatches: 0, complete: true, countsExact: true, stoppedBy: null, skipped: { binary: 0, too_large: 0 }, contents: new Map() };
-  const scope: Scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}), signal: deadline.signal };
+  const scope: Scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}) };
   const foundBy = searched.map((): Found[] => []);
   const kept = { chars: 0 };
   const requires = requirementOf(plan);
@@ -196,7 +196,7 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
     if (!hits.complete) throw new DeadlineReached();
     if (found.length >= search.maxFiles) throw new ResultCapReached();
   };
-  const pages = filePages(deadline, candidatePageSize, (afterPath, limit) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit }));
+  const pages = filePages(deadline, candidatePageSize, (afterPath, limit) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit }, { signal: deadline.signal }));
   for await (const page of pages) {
     const wanted = await allowedOf(filters, page, deadline, pacer);
     // Contents verified before are taken from memory; the others are read from the index in
@@ -225,7 +225,7 @@ async function contentsOf(deps: ReaderDeps, snapshot: Snapshot, batch: ContentCa
     for (const { path, content } of await deps.index.readContents(
       snapshot,
       unread.map((c) => c.path),
-      signal,
+      { signal },
     ))
       read.set(path, content);
   }
@@ -259,7 +259,7 @@ function batchesOfUnread(candidates: ContentCandidate[], unread: (candidate: Con
 /** Binary and too large files in the scope: counted by the index, or (with a path filter it cannot apply) listed and filtered here. */
 async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters, scope: Scope, scan: Scan, deadline: Deadline): Promise<void> {
   if (filters.include === null && filters.exclude === null) {
-    const counted = await deps.index.countUnsearchable(target.snapshot, scope);
+    const counted = await deps.index.countUnsearchable(target.snapshot, scope, { signal: deadline.signal });
     scan.skipped.binary += counted.binary;
     scan.skipped.too_large += counted.tooLarge;
     return;
@@ -269,7 +269,7 @@ async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters
   for await (const page of filePages(
     deadline,
     () => SKIPPED_PAGE,
-    (afterPath, limit) => deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath, limit }),
+    (afterPath, limit) => deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath, limit }, { signal: deadline.signal }),
   )) {
     for (const file of await allowedOf(filters, page, deadline, pacer)) {
       if (file.flags.binary) scan.skipped.binary += 1;

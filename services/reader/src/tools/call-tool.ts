@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolErrorCode, ToolName } from '@gitdex/contracts';
 import { PortError } from '@gitdex/ports';
 import type { z } from 'zod';
-import { abortableIndex, untilAborted } from '../abortable-index';
+import { CallScopedIndex, untilAborted } from '../index-layers/call-scope';
 import type { Principal, ReaderDeps } from '../deps';
 import { indexUnavailable, invalid, ToolError } from '../tool-error';
 import type { ToolAnswer } from './answer';
@@ -65,13 +65,13 @@ class CallCancelled extends Error {}
 
 /** `work` with deps scoped to one call: aborted at limits.timeoutMs or by `cancel`, its index calls stop with it. */
 export function withCallDeadline<T>(deps: ReaderDeps, work: (scoped: ReaderDeps) => Promise<T>, cancel?: AbortSignal): Promise<T> {
-  return withCancellation(deps.limits.timeoutMs, cancel, (signal) => work({ ...deps, index: abortableIndex(deps.index, signal), signal }));
+  return withCancellation(deps.limits.timeoutMs, cancel, (signal) => work({ ...deps, index: new CallScopedIndex(deps.index, signal), signal }));
 }
 
 /**
  * Runs `work` with a signal aborted at the deadline (reason DeadlineExceeded) or when
  * `cancel` is (reason CallCancelled), and fails with that reason at once: the work is
- * not only raced but told to stop, and its index calls stop with it (abortable-index.ts).
+ * not only raced but told to stop, and its index calls stop with it (index-layers/call-scope.ts).
  */
 export async function withCancellation<T>(ms: number, cancel: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();

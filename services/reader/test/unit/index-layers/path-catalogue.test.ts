@@ -2,11 +2,12 @@ import fc from 'fast-check';
 import { ancestorsOf, compareCodePoints, nameOf } from '@gitdex/terms';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import type { FileSummary, IndexStore } from '@gitdex/ports';
-import { PathCatalogue, loadCatalogue, loadSummaries } from '../../src/path-catalogue';
-import { suggestQuery } from '../../src/suggest/candidates';
-import { AWKWARD_PATHS, expectCatalogueMatchesIndex } from '../support/catalogue-equivalence';
-import { seedRepository } from '../support/documents';
-import { loadPaths } from '../support/suggest-cases';
+import { PathCatalogue } from '../../../src/index-layers/catalogue/path-catalogue';
+import { loadCatalogue, loadSummaries } from '../../../src/index-layers/catalogue/load';
+import { suggestQuery } from '../../../src/suggest/candidates';
+import { AWKWARD_PATHS, expectCatalogueMatchesIndex } from '../../support/catalogue-equivalence';
+import { seedRepository } from '../../support/documents';
+import { loadPaths } from '../../support/suggest-cases';
 
 describe('PathCatalogue answers suggestCandidates and listings as the index does', () => {
   let index: IndexStore;

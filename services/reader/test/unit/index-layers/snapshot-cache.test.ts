@@ -1,37 +1,17 @@
-import type { ListFilesOutput, RefState } from '@gitdex/contracts';
-import type { IndexStore, Snapshot } from '@gitdex/ports';
+import type { ListFilesOutput } from '@gitdex/contracts';
 import { SqliteIndexStore } from '@gitdex/sqlite';
-import { resolveDeps } from '../../src/deps';
-import { withReadCache } from '../../src/read-cache';
-import { listFiles } from '../../src/tools/list-files';
-import { ToolError } from '../../src/tool-error';
-import { pushCommit, seedRepository, type FileSpec } from '../support/documents';
-import { API_FILES } from '../support/world';
+import { resolveDeps } from '../../../src/deps';
+import { composeIndex } from '../../../src/index-layers/compose';
+import { listFiles } from '../../../src/tools/list-files';
+import { ToolError } from '../../../src/tool-error';
+import { countedIndex, currentSnapshot, FILES, REF } from '../../support/counted-index';
+import { pushCommit, seedRepository } from '../../support/documents';
+import { API_FILES } from '../../support/world';
 
-const REF = 'refs/heads/main';
-const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n' };
-const CACHED = ['getFile', 'listFolders', 'listFiles', 'stats', 'listRefStates', 'countUnsearchable'] as const;
-
-/** The real SQLite adapter, with every call it answers counted by method. */
-async function countedIndex(files: Record<string, FileSpec> = FILES) {
-  const index = new SqliteIndexStore({ file: ':memory:' });
-  await index.ensureReady();
-  await seedRepository(index, { id: 1, fullName: 'octo/api', files });
-  const spies = Object.fromEntries(CACHED.map((method) => [method, jest.spyOn(index, method)])) as Record<(typeof CACHED)[number], jest.SpyInstance>;
-  const calls = (method: (typeof CACHED)[number]) => spies[method].mock.calls.length;
-  return { index, spies, calls };
-}
-
-/** The snapshot of the default branch as the reader resolves it: through the cache's ref states. */
-async function currentSnapshot(cached: IndexStore): Promise<Snapshot> {
-  const state = (await cached.listRefStates(1)).find((s) => s.ref === REF) as RefState;
-  return { repositoryId: 1, ref: REF, generation: state.generation };
-}
-
-describe('withReadCache: answers of a snapshot', () => {
+describe('SnapshotCache: answers of a snapshot', () => {
   it('answers files, listings and stats of the current snapshot from memory, each set of arguments apart', async () => {
     const { index, calls } = await countedIndex();
-    const cached = withReadCache(index, { metadataTtlMs: 0 });
+    const cached = composeIndex(index, { metadataTtlMs: 0 });
     const snapshot = await currentSnapshot(cached);
     const root = { ...snapshot, folder: '', depth: 1 };
     const src = { ...snapshot, folder: 'src', depth: 10 };
@@ -60,7 +40,7 @@ describe('withReadCache: answers of a snapshot', () => {
 
   it('shares one index call among concurrent callers', async () => {
     const { index, calls } = await countedIndex();
-    const cached = withReadCache(index);
+    const cached = composeIndex(index);
     const snapshot = await currentSnapshot(cached);
     const answers = await Promise.all([1, 2, 3].map(() => cached.listFolders({ ...snapshot, folder: '', depth: 1 })));
     expect(answers[0]).toEqual([{ path: 'src', fileCount: 3 }]);
@@ -69,7 +49,7 @@ describe('withReadCache: answers of a snapshot', () => {
 
   it('after a push reads the new generation, and asks the index for older ones every time (pruning changes them)', async () => {
     const { index, calls } = await countedIndex();
-    const cached = withReadCache(index, { metadataTtlMs: 0 });
+    const cached = composeIndex(index, { metadataTtlMs: 0 });
     const old = await currentSnapshot(cached);
     const oldSrc = { ...old, folder: 'src', depth: 10 };
     expect((await cached.getFile(old, 'src/a.ts'))?.content).toBe('a\n');
@@ -97,11 +77,11 @@ describe('withReadCache: answers of a snapshot', () => {
       'logo.png': { content: null, flags: { binary: true } },
       'vendor/blob.bin': { content: null, flags: { binary: true, vendored: true } },
     });
-    const cached = withReadCache(index, { metadataTtlMs: 0 });
+    const cached = composeIndex(index, { metadataTtlMs: 0 });
     const old = await currentSnapshot(cached);
     const signal = new AbortController().signal;
-    expect(await cached.countUnsearchable(old, { includeGenerated: false, signal })).toEqual({ binary: 1, tooLarge: 0 });
-    expect(await cached.countUnsearchable(old, { includeGenerated: false, signal })).toEqual({ binary: 1, tooLarge: 0 });
+    expect(await cached.countUnsearchable(old, { includeGenerated: false }, { signal })).toEqual({ binary: 1, tooLarge: 0 });
+    expect(await cached.countUnsearchable(old, { includeGenerated: false }, { signal })).toEqual({ binary: 1, tooLarge: 0 });
     expect(await cached.countUnsearchable(old, { includeGenerated: true })).toEqual({ binary: 2, tooLarge: 0 });
     expect(await cached.countUnsearchable(old, { includeGenerated: true, language: 'TypeScript' })).toEqual({ binary: 0, tooLarge: 0 });
     expect(calls('countUnsearchable')).toBe(3);
@@ -116,7 +96,7 @@ describe('withReadCache: answers of a snapshot', () => {
 
   it('never serves a deleted ref’s answers to the ref indexed again (its generations start over)', async () => {
     const { index } = await countedIndex();
-    const cached = withReadCache(index, { metadataTtlMs: 0 });
+    const cached = composeIndex(index, { metadataTtlMs: 0 });
     const first = await currentSnapshot(cached);
     expect((await cached.getFile(first, 'src/a.ts'))?.content).toBe('a\n');
     expect((await cached.listFiles({ ...first, folder: '', depth: 10 }, null, 10)).total).toBe(4);
@@ -131,7 +111,7 @@ describe('withReadCache: answers of a snapshot', () => {
 
   it('does not keep a failed answer: the next call asks the index again', async () => {
     const { index, spies, calls } = await countedIndex();
-    const cached = withReadCache(index);
+    const cached = composeIndex(index);
     const snapshot = await currentSnapshot(cached);
     const scope = { ...snapshot, folder: '', depth: 1 };
     spies.listFolders.mockRejectedValueOnce(new Error('engine down (test)'));
@@ -147,7 +127,7 @@ describe('withReadCache: answers of a snapshot', () => {
 
   it('keeps at most maxEntries answers, dropping the least recently used first', async () => {
     const { index, spies } = await countedIndex();
-    const cached = withReadCache(index, { maxEntries: 2 });
+    const cached = composeIndex(index, { maxEntries: 2 });
     const snapshot = await currentSnapshot(cached);
     for (const path of ['src/a.ts', 'src/b.ts', 'src/a.ts', 'README.md', 'src/a.ts', 'src/b.ts']) await cached.getFile(snapshot, path);
     // a, b, (a kept), README drops b, (a kept), b again.
@@ -156,7 +136,7 @@ describe('withReadCache: answers of a snapshot', () => {
 
   it('keeps about maxBytes of answers: a file larger than that is read from the index each time, and pushes nothing out', async () => {
     const { index, spies } = await countedIndex({ ...FILES, 'big.txt': 'x'.repeat(100_000) });
-    const cached = withReadCache(index, { maxBytes: 50_000 });
+    const cached = composeIndex(index, { maxBytes: 50_000 });
     const snapshot = await currentSnapshot(cached);
     for (const path of ['src/a.ts', 'big.txt', 'src/a.ts', 'big.txt']) await cached.getFile(snapshot, path);
     // The large answer does not push the small one out either.
@@ -166,69 +146,13 @@ describe('withReadCache: answers of a snapshot', () => {
   });
 });
 
-describe('withReadCache: repositories and ref states', () => {
-  it('reuses ref states only for the moment it is told, then sees the flip', async () => {
-    const index = new SqliteIndexStore({ file: ':memory:' });
-    await index.ensureReady();
-    let clock = 0;
-    const cached = withReadCache(index, { metadataTtlMs: 50, now: () => clock });
-    expect(await cached.listRefStates(1)).toEqual([]);
-    await index.putRefState({
-      repositoryId: 1,
-      ref: REF,
-      commitSha: 'a'.repeat(40),
-      treeSha: 'b'.repeat(40),
-      generation: 1,
-      indexedAt: new Date().toISOString(),
-      committedAt: null,
-      fileCount: 0,
-      status: 'ready',
-      lastError: null,
-      attempts: 0,
-      pendingCommitSha: null,
-      pendingSince: null,
-      sourceReceivedAt: null,
-    });
-    clock += 20;
-    expect(await cached.listRefStates(1)).toEqual([]);
-    clock += 40;
-    expect(await cached.listRefStates(1)).toHaveLength(1);
-    // Everything not cached goes straight through.
-    expect(await cached.getRefState(1, REF)).toMatchObject({ generation: 1 });
-    expect(await cached.ping()).toBe(true);
-  });
-
-  it('past half its time, answers at once and looks the state up again in the background', async () => {
-    const { index, calls } = await countedIndex();
-    let now = 0;
-    const cached = withReadCache(index, { metadataTtlMs: 100, now: () => now });
-    const generation = async () => (await cached.listRefStates(1))[0]?.generation;
-    expect(await generation()).toBe(1);
-    now = 40;
-    expect(await generation()).toBe(1);
-    expect(calls('listRefStates')).toBe(1);
-    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/a.ts': 'changed\n' } });
-    now = 60;
-    expect(await generation()).toBe(1);
-    expect(calls('listRefStates')).toBe(2);
-    now = 70;
-    expect(await generation()).toBe(2);
-    expect(calls('listRefStates')).toBe(2);
-    // Without calls for longer than its time, the answer is not used at all.
-    now = 1_000;
-    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@3', put: { 'src/a.ts': 'again\n' } });
-    expect(await generation()).toBe(3);
-    expect(calls('listRefStates')).toBe(3);
-  });
-});
-
-describe('withReadCache under list_files', () => {
+describe('SnapshotCache under list_files', () => {
   it('answers again exactly what the index alone answers, page by page', async () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
     await seedRepository(index, { id: 1, fullName: 'octo/api', files: API_FILES });
     const direct = resolveDeps({ index });
-    const cached = resolveDeps({ index: withReadCache(index) });
+    const cached = resolveDeps({ index: composeIndex(index) });
     for (const input of [{ repository: 'octo/api' }, { repository: 'octo/api', depth: 3, limit: 4 }, { repository: 'octo/api', folder: 'src', depth: 2 }]) {
       let cursor: string | null = null;
       do {
@@ -245,7 +169,7 @@ describe('withReadCache under list_files', () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
     await seedRepository(index, { id: 1, fullName: 'octo/api', files: API_FILES });
-    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: 0 }) });
+    const deps = resolveDeps({ index: composeIndex(index, { metadataTtlMs: 0 }) });
     const list = (cursor?: string | null) => listFiles(deps, null, { repository: 'octo/api', folder: 'src', depth: 2, limit: 3, ...(cursor ? { cursor } : {}) });
 
     const first = (await list()).structured;

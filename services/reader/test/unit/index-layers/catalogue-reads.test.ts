@@ -1,11 +1,11 @@
 import { SqliteIndexStore } from '@gitdex/sqlite';
-import { resolveDeps } from '../../src/deps';
-import { withReadCache, type ReadCacheOptions } from '../../src/read-cache';
-import { readFile } from '../../src/tools/read-file';
-import { suggestPaths } from '../../src/tools/suggest-paths';
-import { listFiles } from '../../src/tools/list-files';
-import { pushCommit, seedRepository, type SeedOptions } from '../support/documents';
-import { loadsAhead } from '../support/loads-ahead';
+import { resolveDeps } from '../../../src/deps';
+import { composeIndex, type ComposeOptions } from '../../../src/index-layers/compose';
+import { readFile } from '../../../src/tools/read-file';
+import { suggestPaths } from '../../../src/tools/suggest-paths';
+import { listFiles } from '../../../src/tools/list-files';
+import { pushCommit, seedRepository, type SeedOptions } from '../../support/documents';
+import { loadsAhead } from '../../support/loads-ahead';
 
 const REF = 'refs/heads/main';
 const FILES = { 'README.md': '# A\n', 'src/server.ts': 's\n', 'src/client.ts': 'c\n', 'src/lib/helpers.ts': 'h\n', 'test/server.test.ts': 't\n' };
@@ -13,7 +13,7 @@ const TTL = 40;
 const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A reader on the real SQLite adapter behind the read cache with catalogues on, the calls they answer counted. */
-async function reader(catalogue: Partial<NonNullable<ReadCacheOptions['catalogue']>> = {}, repositories: SeedOptions[] = [{ id: 1, fullName: 'octo/api', files: FILES }]) {
+async function reader(catalogue: Partial<NonNullable<ComposeOptions['catalogue']>> = {}, repositories: SeedOptions[] = [{ id: 1, fullName: 'octo/api', files: FILES }]) {
   const index = new SqliteIndexStore({ file: ':memory:' });
   await index.ensureReady();
   for (const repository of repositories) await seedRepository(index, repository);
@@ -21,7 +21,7 @@ async function reader(catalogue: Partial<NonNullable<ReadCacheOptions['catalogue
   const retiredAsked = jest.spyOn(index, 'findRetired');
   const listed = [jest.spyOn(index, 'listFiles'), jest.spyOn(index, 'listFolders')];
   const loads = loadsAhead();
-  const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, onReadAhead: loads.onReadAhead, catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0, ...catalogue } }) });
+  const deps = resolveDeps({ index: composeIndex(index, { metadataTtlMs: TTL, onReadAhead: loads.onReadAhead, catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0, ...catalogue } }) });
   /** The catalogue load a call started, ended. */
   const loaded = () => loads.ended('catalogue');
   /** The summaries load that followed it, ended. */

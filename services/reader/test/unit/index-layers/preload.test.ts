@@ -1,11 +1,11 @@
 import { Registry } from 'prom-client';
 import { SqliteIndexStore } from '@gitdex/sqlite';
-import { resolveDeps } from '../../src/deps';
-import { withReadCache, type ReadCacheOptions } from '../../src/read-cache';
-import { readAheadMetrics } from '../../src/metrics';
-import { readFile } from '../../src/tools/read-file';
-import { pushCommit, seedRepository } from '../support/documents';
-import { loadsAhead, until } from '../support/loads-ahead';
+import { resolveDeps } from '../../../src/deps';
+import { composeIndex, type ComposeOptions } from '../../../src/index-layers/compose';
+import { readAheadMetrics } from '../../../src/metrics';
+import { readFile } from '../../../src/tools/read-file';
+import { pushCommit, seedRepository } from '../../support/documents';
+import { loadsAhead, until } from '../../support/loads-ahead';
 
 const REF = 'refs/heads/main';
 const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n', 'big.txt': 'x'.repeat(5_000) };
@@ -18,7 +18,7 @@ const pause = (ms = TTL * 3) => new Promise((resolve) => setTimeout(resolve, ms)
  * reads over a remote index get (short times, so the test waits milliseconds), every call
  * of the read path counted.
  */
-async function reader(options: Partial<ReadCacheOptions> = {}) {
+async function reader(options: Partial<ComposeOptions> = {}) {
   const index = new SqliteIndexStore({ file: ':memory:' });
   await index.ensureReady();
   await seedRepository(index, { id: 1, fullName: 'octo/api', files: FILES });
@@ -31,7 +31,7 @@ async function reader(options: Partial<ReadCacheOptions> = {}) {
   };
   const loads = loadsAhead();
   const deps = resolveDeps({
-    index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, onReadAhead: loads.onReadAhead, preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 0 }, ...options }),
+    index: composeIndex(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, onReadAhead: loads.onReadAhead, preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 0 }, ...options }),
   });
   const read = async (path: string) => (await readFile(deps, null, { repository: 'octo/api', path })).structured.content;
   /** Calls of the read path since the last look (background lookups left out: they are what keeps a read from waiting). */
@@ -120,7 +120,7 @@ describe('reads ahead of an agent', () => {
     // A page of 500 small documents is far more than 1,000 bytes: one page, then the budget stops it.
     // A clock that stands still: the lookups stay reused, and the reads below go to getFile or to memory.
     const loads = loadsAhead();
-    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, now: () => 0, onReadAhead: loads.onReadAhead, preload: { maxFileBytes: 1_000, maxBytes: 1_000, everyMs: 0 } }) });
+    const deps = resolveDeps({ index: composeIndex(index, { metadataTtlMs: TTL, now: () => 0, onReadAhead: loads.onReadAhead, preload: { maxFileBytes: 1_000, maxBytes: 1_000, everyMs: 0 } }) });
     await readFile(deps, null, { repository: 'octo/api', path: 'f/0000.txt' });
     await readFile(deps, null, { repository: 'octo/api', path: 'f/0001.txt' });
     expect(await loads.ended('files')).toMatchObject({ outcome: 'stopped' });
@@ -148,7 +148,7 @@ describe('reads ahead of an agent', () => {
     await index.ensureReady();
     for (let id = 1; id <= 12; id += 1) await seedRepository(index, { id, fullName: `octo/r${id}`, files: { 'a.txt': `${id}\n`, 'b.txt': `${id}\n` } });
     let clock = 0;
-    const deps = resolveDeps({ index: withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 5_000, now: () => clock }) });
+    const deps = resolveDeps({ index: composeIndex(index, { metadataTtlMs: TTL, keepFreshMs: 5_000, now: () => clock }) });
     for (let id = 1; id <= 12; id += 1) {
       for (const path of ['a.txt', 'b.txt']) await readFile(deps, null, { repository: `octo/r${id}`, path });
     }
@@ -169,7 +169,7 @@ describe('reads ahead of an agent', () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
     await seedRepository(index, { id: 1, fullName: 'octo/api', files: FILES });
-    const cached = withReadCache(index, { metadataTtlMs: TTL, keepFreshMs: 5_000 });
+    const cached = composeIndex(index, { metadataTtlMs: TTL, keepFreshMs: 5_000 });
     const repositories = jest.spyOn(index, 'listRepositories');
     const states = jest.spyOn(index, 'listRefStates');
     await cached.listRepositories();

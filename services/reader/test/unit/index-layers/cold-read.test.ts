@@ -1,10 +1,10 @@
 import type { IndexStore } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
-import { resolveDeps } from '../../src/deps';
-import { withReadCache } from '../../src/read-cache';
-import { listFiles } from '../../src/tools/list-files';
-import { readFile } from '../../src/tools/read-file';
-import { fileDocument, commitSha, pushCommit, repositoryDocument, seedRepository } from '../support/documents';
+import { resolveDeps } from '../../../src/deps';
+import { composeIndex } from '../../../src/index-layers/compose';
+import { listFiles } from '../../../src/tools/list-files';
+import { readFile } from '../../../src/tools/read-file';
+import { fileDocument, commitSha, pushCommit, repositoryDocument, seedRepository } from '../../support/documents';
 
 const REF = 'refs/heads/main';
 const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n' };
@@ -20,7 +20,7 @@ async function coldReader() {
   await seedRepository(index, { id: 1, fullName: 'octo/api', files: FILES });
   const spies = READS.map((method) => [method, jest.spyOn(index, method)] as const);
   let now = 0;
-  const deps = resolveDeps({ index: withReadCache(index, { now: () => now }) });
+  const deps = resolveDeps({ index: composeIndex(index, { now: () => now }) });
   /** Index reads since the last call, by method. */
   const made = () => {
     const counts: Record<string, number> = {};
