@@ -38,9 +38,9 @@ module.exports = {
     {
       name: 'ports-depend-on-contracts-only',
       severity: 'error',
-      comment: 'The ports are interfaces over the contracts; an engine client in a port leaks the adapter.',
+      comment: 'The ports are interfaces over the contracts (and the pure path rules of libs/terms); an engine client in a port leaks the adapter.',
       from: { path: '^libs/ports/' },
-      to: { dependencyTypesNot: ['core'], pathNot: ['^libs/(ports|contracts)/', '^(node_modules/)?zod(/|$)'] },
+      to: { dependencyTypesNot: ['core'], pathNot: ['^libs/(ports|contracts|terms)/', '^(node_modules/)?zod(/|$)'] },
     },
     {
       name: 'cores-know-no-framework',
