@@ -7,6 +7,7 @@ import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, readAheadMetrics, scopedAccess, type ReaderHttpOptions, type ReaderOptions, withReadCache } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
+import { checkEngineAccess } from './engine-access';
 import { startIndexer } from './indexer-runtime';
 import { createConsoleRouter } from '@gitdex/console';
 import { createIndexerMetrics } from '@gitdex/indexer';
@@ -90,6 +91,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   collectDefaultMetrics({ register: registry });
   const indexing = role === 'all' || role === 'indexer';
   const indexerMetrics = indexing ? createIndexerMetrics(registry) : undefined;
+  await checkEngineAccess(env, log);
   const adapters = createAdapters(env, {
     log,
     ...(indexerMetrics ? { onRateLimit: (remaining: number, resource: string) => indexerMetrics.githubRateLimitRemaining.set({ resource }, remaining) } : {}),
