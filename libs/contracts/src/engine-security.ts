@@ -87,7 +87,10 @@ export function engineSecurityProblems(env: SecurityEnv): Problem[] {
     if (env[name] !== undefined && env[`${name}_FILE`] !== undefined) problems.push({ variable: `${name}_FILE`, message: `set ${name} or ${name}_FILE, not both` });
   }
   if ((env.KAFKA_SSL_CERT_FILE === undefined) !== (env.KAFKA_SSL_KEY_FILE === undefined)) {
-    problems.push({ variable: env.KAFKA_SSL_CERT_FILE === undefined ? 'KAFKA_SSL_CERT_FILE' : 'KAFKA_SSL_KEY_FILE', message: 'a client certificate needs both KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE' });
+    problems.push({
+      variable: env.KAFKA_SSL_CERT_FILE === undefined ? 'KAFKA_SSL_CERT_FILE' : 'KAFKA_SSL_KEY_FILE',
+      message: 'a client certificate needs both KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE',
+    });
   }
   if (env.KAFKA_SSL === false && (env.KAFKA_SSL_CA_FILE ?? env.KAFKA_SSL_CERT_FILE) !== undefined) {
     problems.push({ variable: 'KAFKA_SSL', message: 'is false, but KAFKA_SSL_* files are set: remove them or set KAFKA_SSL=true' });
@@ -95,8 +98,10 @@ export function engineSecurityProblems(env: SecurityEnv): Problem[] {
   const login = either(env, 'KAFKA_SASL_USERNAME') !== undefined || either(env, 'KAFKA_SASL_PASSWORD') !== undefined;
   if (env.KAFKA_SASL_MECHANISM === undefined && login) problems.push({ variable: 'KAFKA_SASL_MECHANISM', message: 'a SASL user and password need a mechanism: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512' });
   if (env.KAFKA_SASL_MECHANISM !== undefined) {
-    if (either(env, 'KAFKA_SASL_USERNAME') === undefined) problems.push({ variable: 'KAFKA_SASL_USERNAME', message: `SASL ${env.KAFKA_SASL_MECHANISM.toUpperCase()} needs a user (or KAFKA_SASL_USERNAME_FILE)` });
-    if (either(env, 'KAFKA_SASL_PASSWORD') === undefined) problems.push({ variable: 'KAFKA_SASL_PASSWORD', message: `SASL ${env.KAFKA_SASL_MECHANISM.toUpperCase()} needs a password (or KAFKA_SASL_PASSWORD_FILE)` });
+    if (either(env, 'KAFKA_SASL_USERNAME') === undefined)
+      problems.push({ variable: 'KAFKA_SASL_USERNAME', message: `SASL ${env.KAFKA_SASL_MECHANISM.toUpperCase()} needs a user (or KAFKA_SASL_USERNAME_FILE)` });
+    if (either(env, 'KAFKA_SASL_PASSWORD') === undefined)
+      problems.push({ variable: 'KAFKA_SASL_PASSWORD', message: `SASL ${env.KAFKA_SASL_MECHANISM.toUpperCase()} needs a password (or KAFKA_SASL_PASSWORD_FILE)` });
   }
   const user = either(env, 'ELASTICSEARCH_USERNAME') !== undefined;
   const password = either(env, 'ELASTICSEARCH_PASSWORD') !== undefined;

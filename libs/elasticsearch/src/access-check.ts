@@ -7,7 +7,8 @@ import type { Client } from '@elastic/elasticsearch';
  */
 export type ElasticsearchAccess = { ok: true } | { ok: false; part: 'credentials' | 'ca' | 'unreachable'; detail: string };
 
-const CA_CODES = /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_(HAS_EXPIRED|NOT_YET_VALID|SIGNATURE_FAILURE|UNTRUSTED)|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+const CA_CODES =
+  /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_(HAS_EXPIRED|NOT_YET_VALID|SIGNATURE_FAILURE|UNTRUSTED)|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 const CA_WORDS = /self[- ]signed certificate|unable to verify the first certificate|unable to get (local )?issuer certificate|certificate has expired|Hostname\/IP does not match/i;
 
 /** One authenticated request (GET /) and what, if anything, was refused. */

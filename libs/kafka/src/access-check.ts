@@ -7,7 +7,8 @@ import type { Kafka } from 'kafkajs';
  */
 export type KafkaAccess = { ok: true } | { ok: false; part: 'sasl' | 'ca' | 'client-certificate' | 'unreachable'; detail: string };
 
-const CA_CODES = /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_(HAS_EXPIRED|NOT_YET_VALID|SIGNATURE_FAILURE|UNTRUSTED)|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+const CA_CODES =
+  /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_(HAS_EXPIRED|NOT_YET_VALID|SIGNATURE_FAILURE|UNTRUSTED)|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 const CLIENT_CERT = /certificate required|bad certificate|unknown ca|certificate unknown|ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA)/i;
 
 /** Logs in once with an admin client and says what, if anything, the brokers refused. */
