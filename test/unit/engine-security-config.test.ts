@@ -26,7 +26,7 @@ describe('secured-engine settings', () => {
     }
   };
 
-  it('reads secrets and certificates from files into the clients\' options', () => {
+  it("reads secrets and certificates from files into the clients' options", () => {
     const env = loadEnv({
       KAFKA_BROKERS: 'k:9093',
       KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512',
