@@ -26,14 +26,15 @@ export async function checkElasticsearchAccess(client: Client): Promise<Elastics
   }
 }
 
-type Link = Error & { code?: unknown; cause?: unknown };
+type Link = Error & { code?: string | number; cause?: unknown };
 
 function causes(error: unknown): Link[] {
   const chain: Link[] = [];
   let next: unknown = error;
   while (next instanceof Error && chain.length < 10 && !chain.includes(next)) {
-    chain.push(next as Link);
-    next = (next as Link).cause;
+    const link: Link = next;
+    chain.push(link);
+    next = link.cause;
   }
   return chain;
 }

@@ -37,7 +37,7 @@ function classify(error: unknown): KafkaAccess & { ok: false } {
   return { ok: false, part: 'unreachable', detail: first ? first.message : String(error) };
 }
 
-type Link = Error & { code?: unknown; cause?: unknown; originalError?: unknown };
+type Link = Error & { code?: string | number; cause?: unknown; originalError?: unknown };
 
 function causes(error: unknown): Link[] {
   const chain: Link[] = [];
