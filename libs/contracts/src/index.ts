@@ -39,6 +39,7 @@ export {
   RepositoryDocumentSchema,
   type RepositoryDocument,
 } from './documents';
+export { engineSecurityConfigured, elasticsearchRefusalSetting, elasticsearchSecurity, type ElasticsearchSecurity, kafkaRefusalSetting, kafkaSecurity, type KafkaSecurity } from './engine-security';
 export { parseReaderTokenList, parseReaderTokenFile, loadEnv, type ReaderTokenSpec, MIN_READER_TOKEN_CHARS, MIN_WEBHOOK_SECRET_CHARS, EnvSchema, type Env, ConfigError } from './config';
 export {
   TOOL_NAMES,

@@ -8,6 +8,7 @@ import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import { allowedHostsFor, bearerTokens, createReaderRouter, readerTokenEntries, readAheadMetrics, scopedAccess, type ReaderHttpOptions, type ReaderOptions, composeIndex } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
 import { createHttpServer } from './http-server';
+import { checkEngineAccess } from './engine-access';
 import { startIndexer } from './indexer-runtime';
 import { createConsoleRouter } from '@gitdex/console';
 import { createIndexerMetrics } from '@gitdex/indexer';
@@ -93,6 +94,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   collectDefaultMetrics({ register: registry });
   const indexing = role === 'all' || role === 'indexer';
   const indexerMetrics = indexing ? createIndexerMetrics(registry) : undefined;
+  await checkEngineAccess(env, log);
   const adapters = createAdapters(env, {
     log,
     ...(indexerMetrics ? { onRateLimit: (remaining: number, resource: string) => indexerMetrics.githubRateLimitRemaining.set({ resource }, remaining) } : {}),
