@@ -26,11 +26,11 @@ const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
 
 /**
  * A word every document with content holds (no term's word has 11 units, see TermWordForm in
- * contracts/content-terms): "every file with content" is a term query, also for files too short
+ * libs/terms): "every file with content" is a term query, also for files too short
  * to have a trigram.
  */
 export const HAS_CONTENT_WORD = 'has-content';
-/** Since mapping version 6 (version 5 held the digits); grams as their buckets since version 7. */
+/** Printable terms as themselves and grams as their buckets: fewer bytes for the engine than digits (TermWordForm). */
 const WORD_FORM: TermWordForm = 'text';
 
 /**

@@ -43,7 +43,7 @@ export interface FolderScope extends Snapshot {
 }
 
 export interface SuggestQuery {
-  /** Lower-cased full query path, its name, tokens and name trigrams (see contracts/path-terms). */
+  /** Lower-cased full query path, its name, tokens and name trigrams (see libs/terms). */
   pathLower: string;
   nameLower: string;
   tokens: string[];

@@ -26,10 +26,9 @@
  *
  * Folding (fold.ts) is per UTF-16 unit and context-free. Terms that hold a line break, ASCII white space (space,
  * tab, CR, VT, FF) or half of a surrogate pair are left out: a line-based match never
- * crosses a line, a lone surrogate is not a valid term, and the terms with white space
- * were 28 % of a large repository's postings and about half of what indexing the terms
- * cost Elasticsearch, while they narrowed only phrase searches, whose words keep their own
- * terms (docs/search.md, "2026-12-03: no terms with white space").
+ * crosses a line, a lone surrogate is not a valid term, and the terms with white space cost
+ * the engine much of its indexing time while narrowing only phrase searches, whose words keep
+ * their own terms (docs/journal/README.md: "content terms without white space").
  */
 
 import { asciiTrigram, isHumpTrigramCode, SIX_UNIT_GRAM, termOfCode } from './term-codes';
