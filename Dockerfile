@@ -24,6 +24,7 @@ WORKDIR /app
 # npm ci needs the package.json of every workspace (package.json "workspaces").
 COPY package.json package-lock.json .npmrc ./
 COPY libs/contracts/package.json libs/contracts/
+COPY libs/terms/package.json libs/terms/
 COPY libs/ports/package.json libs/ports/
 COPY libs/observability/package.json libs/observability/
 COPY libs/kafka/package.json libs/kafka/

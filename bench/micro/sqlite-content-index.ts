@@ -23,7 +23,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { contentTermWords, contentTerms, type FileDocument } from '@gitdex/contracts';
+import { type FileDocument } from '@gitdex/contracts';
+import { contentTermWords, contentTerms } from '@gitdex/terms';
 import type { FileWrite, IndexStore } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { buildDocument, gitBlobSha } from '@gitdex/indexer';

@@ -12,7 +12,7 @@ import { Registry } from 'prom-client';
 import { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { SqliteIndexStore } from '@gitdex/sqlite';
-import { createReaderApp, withReadCache } from '@gitdex/reader';
+import { composeIndex, createReaderApp } from '@gitdex/reader';
 import { median, percentile } from '../measure/stats';
 import { loadPaths, makeCases } from '../../services/reader/test/support/suggest-cases';
 import { seedRepository } from '../../services/reader/test/support/documents';
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   console.log(`index: ${elasticsearchUrl ? `Elasticsearch ${elasticsearchUrl}` : 'SQLite in memory'}`);
   const paths = loadPaths('zod');
   await seedRepository(index, { id: 1, fullName: 'colinhacks/zod', files: Object.fromEntries(paths.map((p, i) => [p, `// ${p}\n${'const x = 1;\n'.repeat(50 + (i % 200))}`])) });
-  const app = createReaderApp({ index: withReadCache(index) }, { registry: new Registry() });
+  const app = createReaderApp({ index: composeIndex(index) }, { registry: new Registry() });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);

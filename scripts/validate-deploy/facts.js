@@ -11,7 +11,16 @@ const path = require('node:path');
 /** Variables read from process.env outside EnvSchema: by main.ts or by Node.js itself. */
 const PROCESS_VARIABLES = ['GITDEX_ROLE', 'NODE_ENV', 'NODE_OPTIONS'];
 /** Values that are secrets: never literal in a compose file, never in a ConfigMap. */
-const SECRET_VARIABLES = ['GITHUB_TOKEN', 'GITHUB_APP_PRIVATE_KEY', 'GITHUB_WEBHOOK_SECRETS', 'GITDEX_READER_TOKENS'];
+const SECRET_VARIABLES = [
+  'GITHUB_TOKEN',
+  'GITHUB_APP_PRIVATE_KEY',
+  'GITHUB_WEBHOOK_SECRETS',
+  'GITDEX_READER_TOKENS',
+  'KAFKA_SASL_PASSWORD',
+  'KAFKA_SSL_KEY_PASSWORD',
+  'ELASTICSEARCH_API_KEY',
+  'ELASTICSEARCH_PASSWORD',
+];
 /** What main.ts accepted when this was written; used only if ROLES cannot be read from run.ts. */
 const FALLBACK_ROLES = ['all', 'webhook', 'indexer', 'reader'];
 

@@ -3,7 +3,8 @@
  * files that could not be searched, and contents by path. The model says which visible
  * files hold every trigram a plan asks for; adapters must answer exactly those.
  */
-import { contentTerms, foldText, type FileDocument } from '@gitdex/contracts';
+import { type FileDocument } from '@gitdex/contracts';
+import { contentTerms, foldText } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, Snapshot } from '@gitdex/ports';
 import { MAIN, makeFile, put, retire, retired, visible } from './index-store.fixtures';
 import type { ConformanceContext } from './index-store.cases';
@@ -33,7 +34,7 @@ export function selects(plan: ContentPlan, terms: Set<string>): boolean {
   }
 }
 
-function expectedCandidates(docs: FileDocument[], snapshot: Snapshot, plan: ContentPlan, scope: Omit<ContentScope, 'signal'>): string[] {
+function expectedCandidates(docs: FileDocument[], snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): string[] {
   return visible(docs, snapshot)
     .filter((doc) => doc.content !== null && doc.kind === 'file')
     .filter((doc) => scope.language === undefined || doc.language === scope.language)
@@ -169,10 +170,16 @@ export function describeContentCases(ctx: ConformanceContext): void {
       expect(await ctx.store().readContents(at(id, 1), [])).toEqual([]);
     });
 
-    it('rejects a call whose signal was aborted', async () => {
+    it("rejects every content call whose signal was aborted, with the signal's reason (IndexCallOptions, the last argument)", async () => {
       const controller = new AbortController();
-      controller.abort();
-      await expect(ctx.store().searchCandidates(at(id, 1), ALL, { includeGenerated: false, afterPath: null, limit: 10, signal: controller.signal })).rejects.toBeDefined();
+      const reason = new Error('caller gave up (test)');
+      controller.abort(reason);
+      const options = { signal: controller.signal };
+      const scope = { includeGenerated: false, afterPath: null, limit: 10 };
+      await expect(ctx.store().searchCandidates(at(id, 1), ALL, scope, options)).rejects.toBe(reason);
+      await expect(ctx.store().unsearchableFiles(at(id, 1), scope, options)).rejects.toBe(reason);
+      await expect(ctx.store().countUnsearchable(at(id, 1), { includeGenerated: false }, options)).rejects.toBe(reason);
+      await expect(ctx.store().readContents(at(id, 1), ['src/later.ts'], options)).rejects.toBe(reason);
     });
   });
 

@@ -5,7 +5,8 @@
  * what every adapter must answer, straight from the documents.
  */
 import { createHash } from 'node:crypto';
-import { ancestorsOf, depthOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf, type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { type FileDocument, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { ancestorsOf, depthOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf } from '@gitdex/terms';
 import type { FileWrite, FolderCount, FolderScope, Snapshot, SuggestCandidate, SuggestQuery } from '@gitdex/ports';
 
 export const MAIN = 'refs/heads/main';

@@ -51,6 +51,8 @@ export interface GitHubStandInOptions {
    * reader of an archive, not the stand-in's gzip. Off by default (no disk use).
    */
   archiveCacheDir?: string | undefined;
+  /** How a latency fault waits (default: a timer); a test passes its own to see the delay without spending it. */
+  sleep?: ((ms: number) => Promise<void>) | undefined;
 }
 
 /** The part of the options that can change at runtime (POST /_admin/config). */
@@ -100,6 +102,8 @@ export interface StandInContext {
   /** The stand-in's own base url (known once it listens). */
   apiUrl: string;
   archiveCacheDir?: string;
+  /** How a latency fault waits. */
+  sleep: (ms: number) => Promise<void>;
 }
 
 export function ownerType(ctx: StandInContext, login: string): OwnerType {

@@ -1,6 +1,5 @@
 // Faults injected on demand into API answers (never into admin routes or webhook deliveries).
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { sendError } from './http';
@@ -92,6 +91,8 @@ export interface FaultMiddlewareOptions {
   rateLimiter: RateLimiter;
   /** Default seconds until x-ratelimit-reset for primary rate-limit faults. */
   resetAfterSeconds: () => number;
+  /** How latency is waited for. */
+  sleep: (ms: number) => Promise<void>;
 }
 
 /** Applies latency, then answers with the first matching 5xx or rate-limit fault. */
@@ -99,7 +100,7 @@ export function faultMiddleware(store: FaultStore, options: FaultMiddlewareOptio
   return async (req, res, next) => {
     const path = req.originalUrl;
     const delay = store.takeAll(['latency'], path).reduce((ms, f) => ms + (f.spec.type === 'latency' ? f.spec.ms : 0), 0);
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) await options.sleep(delay);
     const fault = store.takeFirst(['5xx', 'rate_limit'], path);
     const spec = fault?.spec;
     if (!spec) return next();

@@ -1,6 +1,7 @@
 // Repository and user objects in the shapes GitHub uses for REST answers and webhook payloads.
 import type { Repository, User } from '@octokit/webhooks-types';
 import { headBranch, latestCommitEpoch } from './git-refs';
+import { refsFingerprint } from './ref-fingerprint';
 import { deterministicId, type RepoHandle } from './repo-store';
 import { SizeCache } from './repo-size';
 
@@ -62,8 +63,23 @@ export interface RepoFacts {
 /** Sizes of every repository the stand-ins of this process answer for (keyed by directory and creation). */
 const sizes = new SizeCache();
 
+/** Default branch and latest commit date of each repository, kept while its refs are unchanged (ref-fingerprint.ts). */
+const branchFacts = new Map<string, { fingerprint: string; facts: Promise<[string, number | null]> }>();
+
+function loadBranchFacts(dir: string): Promise<[string, number | null]> {
+  const fingerprint = refsFingerprint(dir);
+  const kept = branchFacts.get(dir);
+  if (fingerprint !== null && kept?.fingerprint === fingerprint) return kept.facts;
+  const facts = Promise.all([headBranch(dir), latestCommitEpoch(dir)]);
+  if (fingerprint === null) return facts;
+  branchFacts.set(dir, { fingerprint, facts });
+  // A failed read is not kept: the next answer tries again.
+  facts.catch(() => branchFacts.get(dir)?.facts === facts && branchFacts.delete(dir));
+  return facts;
+}
+
 export async function loadRepoFacts(repo: RepoHandle): Promise<RepoFacts> {
-  const [defaultBranch, latest, sizeKb] = await Promise.all([headBranch(repo.dir), latestCommitEpoch(repo.dir), sizes.sizeKb(`${repo.dir}\0${repo.id}\0${repo.createdAt}`, repo.dir)]);
+  const [[defaultBranch, latest], sizeKb] = await Promise.all([loadBranchFacts(repo.dir), sizes.sizeKb(`${repo.dir}\0${repo.id}\0${repo.createdAt}`, repo.dir)]);
   return { defaultBranch, pushedAt: latest ?? Math.floor(Date.parse(repo.createdAt) / 1000), sizeKb };
 }
 

@@ -34,7 +34,7 @@ export function apiChain(ctx: StandInContext, options: ChainOptions = {}): Reque
     chain.push(authMiddleware(() => ({ token: ctx.config.token, mintedTokens: ctx.mintedTokens }), { allowJwt: options.allowJwt }));
   }
   if (options.rateLimit !== false) chain.push(rateLimitMiddleware(ctx));
-  chain.push(faultMiddleware(ctx.faults, { rateLimiter: ctx.rateLimiter, resetAfterSeconds: () => ctx.config.rateLimitResetSeconds }));
+  chain.push(faultMiddleware(ctx.faults, { rateLimiter: ctx.rateLimiter, resetAfterSeconds: () => ctx.config.rateLimitResetSeconds, sleep: ctx.sleep }));
   return chain;
 }
 

@@ -16,6 +16,7 @@ export const ROUTES = {
   zipball: '/repos/:owner/:repo/zipball{/*ref}',
   codeload: '/_codeload/:owner/:repo/:format/:sha',
   userRepos: '/users/:owner/repos',
+  authenticatedUserRepos: '/user/repos',
   orgRepos: '/orgs/:owner/repos',
   repoInstallation: '/repos/:owner/:repo/installation',
   accessTokens: '/app/installations/:installation_id/access_tokens',

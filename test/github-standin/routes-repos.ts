@@ -14,6 +14,7 @@ import { ROUTES } from './route-patterns';
 const DOCS = {
   branch: 'https://docs.github.com/rest/branches/branches#get-a-branch',
   commit: 'https://docs.github.com/rest/commits/commits#get-a-commit',
+  userRepos: 'https://docs.github.com/rest/repos/repos#list-repositories-for-the-authenticated-user',
 };
 
 export function reposRouter(ctx: StandInContext): Router {
@@ -70,6 +71,14 @@ export function reposRouter(ctx: StandInContext): Router {
     const bodies = await Promise.all(page.map(async (r) => restRepoJson(r, await loadRepoFacts(r), urlsOf(ctx), ownerType(ctx, r.owner))));
     ok(ctx, req, res, bodies);
   };
+  // The token's own list: every repository it can read (here, all of them), sorted by full name
+  // as GitHub's default for this endpoint; an unauthenticated request gets 401 as on GitHub.
+  router.get(ROUTES.authenticatedUserRepos, ...chain, async (req, res) => {
+    if (res.locals.authenticated !== true) throw new HttpError(401, 'Requires authentication', DOCS.userRepos);
+    const repos = (await ctx.store.list()).sort((a, b) => `${a.owner}/${a.name}`.toLowerCase().localeCompare(`${b.owner}/${b.name}`.toLowerCase()));
+    const page = paginate(req, res, repos);
+    ok(ctx, req, res, await Promise.all(page.map(async (r) => restRepoJson(r, await loadRepoFacts(r), urlsOf(ctx), ownerType(ctx, r.owner)))));
+  });
   router.get(ROUTES.userRepos, ...chain, listOwnerRepos('users'));
   router.get(ROUTES.orgRepos, ...chain, listOwnerRepos('orgs'));
 

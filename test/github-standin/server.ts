@@ -1,5 +1,6 @@
 // createGitHubStandIn: an express server that plays GitHub's REST API and webhooks for gitdex,
 // serving the committed state of git repositories under <root>/<owner>/<repo>.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
@@ -62,6 +63,7 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
     mintedTokens: new Set(),
     apiUrl: '',
     ...(options.archiveCacheDir ? { archiveCacheDir: options.archiveCacheDir } : {}),
+    sleep: options.sleep ?? ((ms) => sleep(ms)),
   };
 
   const app = express();

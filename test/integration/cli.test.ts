@@ -50,6 +50,14 @@ describe('gitdex CLI against real engines', () => {
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/cli\/missing does not exist on GitHub/);
     expect((await runCliProcess(['index', 'not-a-name'], env)).code).toBe(2);
+    // A dot segment would turn GET /repos/{owner}/{name} into another endpoint (GET /repos/../user is GET /user): refused before GitHub is asked.
+    const asked = p.standIn.requests.total;
+    for (const name of ['../user', 'octo/..', './x']) {
+      const refused = await runCliProcess(['index', name], env);
+      expect({ name, code: refused.code }).toEqual({ name, code: 2 });
+      expect(refused.stderr).toMatch(/is not a GitHub owner\/name/);
+    }
+    expect(p.standIn.requests.total).toBe(asked);
     expect((await runCliProcess(['frobnicate'], env)).code).toBe(2);
     const badConfig = await runCliProcess(['status'], { ...env, ELASTICSEARCH_URL: 'not a url' });
     expect(badConfig.code).toBe(2);

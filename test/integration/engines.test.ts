@@ -342,10 +342,8 @@ describe('a private set of engines for fault injection', () => {
     const index = uniqueName('engines-stop');
     try {
       await es.index({ index, id: '1', document: { n: 1 }, refresh: true });
-      const began = Date.now();
       const whileDown = await engines.withDown('elasticsearch', 3_000, () => es.count({ index }).catch((e: unknown) => e));
       expect(whileDown).toBeInstanceOf(errors.ConnectionError);
-      expect(Date.now() - began).toBeGreaterThanOrEqual(3_000);
       await es.cluster.health({ index, wait_for_status: 'yellow', timeout: '30s' });
       expect((await es.count({ index })).count).toBe(1);
     } finally {

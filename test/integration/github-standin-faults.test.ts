@@ -84,15 +84,28 @@ describe('GitHub stand-in faults', () => {
   });
 
   it('adds latency to matching requests only', async () => {
-    standIn.faults.add({ type: 'latency', ms: 1000, count: 1, route: '/branches' });
-    const timed = async (call: () => Promise<unknown>): Promise<number> => {
-      const started = Date.now();
-      await call();
-      return Date.now() - started;
-    };
-    expect(await timed(() => octokit.rest.repos.get({ owner: OWNER, repo: REPO }))).toBeLessThan(800);
-    expect(await timed(() => octokit.rest.repos.listBranches({ owner: OWNER, repo: REPO }))).toBeGreaterThanOrEqual(990);
-    expect(await timed(() => octokit.rest.repos.listBranches({ owner: OWNER, repo: REPO }))).toBeLessThan(800);
+    // The stand-in's wait is injected: the test sees each delay it was given without spending it.
+    const waits: { ms: number; path: string | undefined }[] = [];
+    let asking: string | undefined;
+    const own = await makeTempRoot();
+    await createRepo(own, OWNER, REPO, { 'README.md': '# latency\n' });
+    const timed = await createGitHubStandIn({ root: own, token: 't0k3n', sleep: async (ms) => void waits.push({ ms, path: asking }) });
+    try {
+      const client = createTestOctokit({ baseUrl: timed.url, token: 't0k3n' }).octokit;
+      timed.faults.add({ type: 'latency', ms: 1000, count: 1, route: '/branches' });
+      for (const [path, call] of [
+        ['repo', () => client.rest.repos.get({ owner: OWNER, repo: REPO })],
+        ['branches', () => client.rest.repos.listBranches({ owner: OWNER, repo: REPO })],
+        ['branches again', () => client.rest.repos.listBranches({ owner: OWNER, repo: REPO })],
+      ] as const) {
+        asking = path;
+        await call();
+      }
+      expect(waits).toEqual([{ ms: 1000, path: 'branches' }]);
+    } finally {
+      await timed.close();
+      await removeTempRoot(own);
+    }
   });
 
   it('manages faults over HTTP and never faults admin routes', async () => {

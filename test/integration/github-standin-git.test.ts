@@ -115,7 +115,11 @@ describe('GitHub stand-in git data', () => {
       const url = `${cachingStandIn.url}/repos/${OWNER}/${REPO}/tarball/${head}`;
       const download = async () => Buffer.from(await (await fetch(url, { headers: { authorization: `token ${TOKEN}` } })).arrayBuffer());
       const first = await download();
-      await new Promise((resolve) => setTimeout(resolve, 100)); // the copy is renamed into place once git archive exits
+      // The copy is renamed into place once git archive exits, which may come after the last byte was sent.
+      for (let turn = 0; readdirSync(cacheDir).filter((f) => f.endsWith('.tar.gz')).length === 0; turn += 1) {
+        if (turn > 1000) throw new Error('the archive never reached the cache');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       const cached = readdirSync(cacheDir);
       expect(cached).toEqual([`${OWNER}-${REPO}-${head}.tar.gz`]);
       // A different archive on disk proves the second answer comes from the cache, not git.

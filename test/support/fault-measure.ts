@@ -33,15 +33,19 @@ export interface FaultSpec {
   streamBeforeMs?: number;
   /** How long the index may take to equal GitHub after the fault; default 120 s. */
   recoveryTimeoutMs?: number;
+  /** Dead letters the fault is expected to cause; default 0 (every event was indexed, none given up on). */
+  deadLetters?: number;
 }
 
 /**
  * Runs one fault: starts a push stream, injects the fault, stops the stream when the fault is
  * over, redelivers what was not acknowledged, waits until the index equals GitHub, records the
- * row and asserts: nothing acknowledged lost, everything redelivered, index equals GitHub.
+ * row and asserts: nothing acknowledged lost, everything redelivered, no dead letter beyond
+ * what the spec expects, index equals GitHub. Counting the dead letters is part of the check: a
+ * count that cannot be read fails the fault, it is never taken as zero.
  */
 export async function measureFault(p: FaultPipeline, results: FaultResults, spec: FaultSpec): Promise<FaultResult> {
-  const deadBefore = await deadLetterCount(p.brokers).catch(() => 0);
+  const deadBefore = await deadLetterCount(p.brokers);
   const notes: string[] = [];
   const stream = p.stream();
   await sleep(spec.streamBeforeMs ?? 2000);
@@ -77,7 +81,13 @@ export async function measureFault(p: FaultPipeline, results: FaultResults, spec
   } catch (error) {
     lostError = error;
   }
-  const deadAfter = await deadLetterCount(p.brokers).catch(() => deadBefore);
+  let deadAfter = deadBefore;
+  let deadError: unknown;
+  try {
+    deadAfter = await deadLetterCount(p.brokers);
+  } catch (error) {
+    deadError = error;
+  }
   notes.push(...(await Promise.all(later)));
   const refused = stream.deliveries.filter((d) => !d.acknowledged);
   const statuses = [...new Set(refused.map((d) => (d.status === null ? 'no connection' : String(d.status))))];
@@ -90,7 +100,7 @@ export async function measureFault(p: FaultPipeline, results: FaultResults, spec
     refused: refused.length,
     redelivered: refused.filter((d) => d.redeliveredOk).length,
     lost: lostError === undefined ? lost.length : -1,
-    deadLettered: deadAfter - deadBefore,
+    deadLettered: deadError === undefined ? deadAfter - deadBefore : -1,
     faultSeconds: (faultEnd - injectedAt) / 1000,
     recoverySeconds: convergedAt === null ? null : (convergedAt - faultEnd) / 1000,
     notes: notes.join('; '),
@@ -105,6 +115,8 @@ export async function measureFault(p: FaultPipeline, results: FaultResults, spec
   if (convergedAt === null) {
     throw new Error(`${spec.fault}: the index did not equal GitHub within ${(spec.recoveryTimeoutMs ?? 120_000) / 1000}s of the fault's end:\n${state}\n${p.tails()}`);
   }
+  if (deadError !== undefined) throw new Error(`${spec.fault}: the dead letters could not be counted after the fault: ${errorText(deadError)}`, { cause: deadError });
+  expect({ fault: spec.fault, deadLetters: row.deadLettered }).toEqual({ fault: spec.fault, deadLetters: spec.deadLetters ?? 0 });
   await p.expectIndexEqualsGitEverywhere();
   // The stream really flowed: several repositories got acknowledged pushes.
   expect(new Set(stream.deliveries.filter((d) => d.acknowledged || d.redeliveredOk).map((d) => d.repository)).size).toBe(p.repos.length);

@@ -2,7 +2,7 @@
 // the broker asked for its leaders has not heard of it yet. The Admin is a stand-in that plays
 // that sequence (a real cluster does not play it on demand); the integration suites run
 // ensureTopics on real brokers.
-import { KafkaJSProtocolError, type Admin } from 'kafkajs';
+import { KafkaJSAggregateError, KafkaJSProtocolError, type Admin } from 'kafkajs';
 import { ensureTopics } from '@gitdex/kafka';
 
 /** kafkajs's own error class, as its protocol layer throws it (retriable unless told otherwise). */
@@ -48,5 +48,23 @@ describe('ensureTopics', () => {
     const stand = admin([() => led(1)], refused);
     await expect(ensureTopics(stand as unknown as Admin, [{ topic: 'events', partitions: 2 }], { replicationFactor: 3 })).rejects.toBe(refused);
     expect(stand.fetchTopicMetadata).not.toHaveBeenCalled();
+  });
+
+  // kafkajs's protocol errors name each topic's failure by type; the message is for people.
+  const typed = (message: string, type: string) => Object.assign(protocolError(message, false), { type });
+  const exists = () => typed('Topic with this name already exists', 'TOPIC_ALREADY_EXISTS');
+
+  it('topics another creator made first are fine', async () => {
+    const stand = admin([() => led(1)], new KafkaJSAggregateError('Topic creation errors', [exists(), exists()]));
+    await expect(ensureTopics(stand as unknown as Admin, [{ topic: 'events', partitions: 2 }], { replicationFactor: 1 })).resolves.toBeUndefined();
+  });
+
+  it('one topic refused among topics that exist fails the start, whatever the messages say', async () => {
+    const refused = new KafkaJSAggregateError('Topic creation errors', [
+      exists(),
+      typed('Replication factor: 3 larger than available brokers: 1 (the topic already exists on no broker)', 'INVALID_REPLICATION_FACTOR'),
+    ]);
+    const stand = admin([() => led(1)], refused);
+    await expect(ensureTopics(stand as unknown as Admin, [{ topic: 'events', partitions: 2 }], { replicationFactor: 1 })).rejects.toBe(refused);
   });
 });

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
 import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -44,7 +45,7 @@ interface ToolResult {
  * a GitHub stand-in holding a public and a private repository gitdex has never indexed; MCP
  * clients over HTTP for each caller; what the stand-in and the event log saw.
  */
-async function startProduct(queueUnseen: 'tokens' | 'anonymous') {
+async function startProduct(queueUnseen: 'tokens' | 'anonymous', extraEnv: Record<string, string> = {}) {
   const root = await makeTempRoot('gitdex-unseen-');
   const dataDir = mkdtempSync(join(tmpdir(), 'gitdex-unseen-data-'));
   await createRepo(root, 'open', 'widgets', { 'README.md': '# Widgets\n', [PUBLIC_FILE]: PUBLIC_TEXT });
@@ -63,6 +64,7 @@ async function startProduct(queueUnseen: 'tokens' | 'anonymous') {
     // No periodic reconcile: every event in the log comes from the calls of the test.
     GITDEX_RECONCILE_INTERVAL_SECONDS: '0',
     ...(queueUnseen === 'tokens' ? {} : { GITDEX_QUEUE_UNSEEN: queueUnseen }),
+    ...extraEnv,
   });
   expect(env.GITDEX_QUEUE_UNSEEN).toBe(queueUnseen);
   const gitdex = await runGitdex(env, 'all', createLogger({ level: 'silent' }));
@@ -107,6 +109,40 @@ async function startProduct(queueUnseen: 'tokens' | 'anonymous') {
       } finally {
         db.close();
       }
+    },
+    /** Events written to the embedded event log and not consumed yet. */
+    pending: (): number => {
+      const db = new Database(join(dataDir, 'data', 'events.sqlite'), { readonly: true, fileMustExist: true });
+      try {
+        return (db.prepare('SELECT COUNT(*) AS n FROM event_log').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    },
+    /**
+     * A tool call without a token from another client address (any 127.x.y.z reaches a
+     * loopback listener): a plain tools/call POST to /mcp, as a client without the SDK sends it.
+     */
+    callFrom: (address: string, name: string, args: Record<string, unknown>): Promise<ToolResult> => {
+      const { hostname, port } = new URL(gitdex.url);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+      return new Promise((resolve, reject) => {
+        const req = httpRequest({ hostname, port, path: '/mcp', method: 'POST', headers, localAddress: address }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            try {
+              resolve((JSON.parse(text) as { result: ToolResult }).result);
+            } catch (error) {
+              reject(new Error(`${res.statusCode ?? 0}: ${text.slice(0, 300)}`, { cause: error }));
+            }
+          });
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
     },
     /** Polls the product's index until the default branch of a repository is readable at the stand-in's head. */
     async waitUntilIndexed(name: string, head: string): Promise<void> {
@@ -314,5 +350,56 @@ describe('a repository gitdex has never seen, with GITDEX_QUEUE_UNSEEN=anonymous
     }
     expect(p.published()).toBe(1);
     expect(await p.gitdex.adapters.index.findRepositoryByName(PRIVATE)).toBeNull();
+  });
+});
+
+describe('GITDEX_QUEUE_UNSEEN=anonymous cannot be flooded: buckets per client address, a daily budget, and a size cap the indexer enforces', () => {
+  const DAILY = 13;
+  const MAX_FILES = 2;
+  const BIG = 'big/pile';
+  let p: Product;
+  beforeAll(async () => {
+    p = await startProduct('anonymous', { GITDEX_ANONYMOUS_QUEUE_DAILY: String(DAILY), GITDEX_ANONYMOUS_BACKFILL_MAX_FILES: String(MAX_FILES) });
+    await createRepo(p.root, 'big', 'pile', { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n' });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  test(`a backfill queued without a token says the size cap, and the indexer indexes it only within it (${MAX_FILES} files here)`, async () => {
+    const big = await p.stateOf('anonymous', BIG);
+    expect(big).toMatchObject({ repository: BIG, status: 'not_indexed', backfill_queued: true });
+    expect(big.message).toMatch(new RegExp(`Queued without a token, it is indexed only if its default branch holds at most ${MAX_FILES} files and 200 MB`));
+    const small = await p.stateOf('anonymous', PUBLIC);
+    expect(small).toMatchObject({ backfill_queued: true });
+    await p.waitUntilIndexed(PUBLIC, await headSha(join(p.root, 'open', 'widgets'), 'main'));
+    const deadline = Date.now() + 20_000;
+    while (p.pending() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(p.pending()).toBe(0);
+    // Over the cap: nothing of it in the index, and its files were never fetched (no tarball, no blob).
+    expect(await p.gitdex.adapters.index.findRepositoryByName(BIG)).toBeNull();
+    expect(p.standIn.requests.list().some((r) => r.path.startsWith(`/repos/${BIG}/git/trees/`))).toBe(true);
+    expect(p.standIn.requests.list().filter((r) => r.path.startsWith(`/repos/${BIG}/`) && /tarball|blobs/.test(r.path))).toEqual([]);
+    expect(await p.stateOf('anonymous', PUBLIC)).toMatchObject({ indexed: true });
+  });
+
+  test('each client address has its own bucket of lookups a minute', async () => {
+    for (let i = 0; i < LOOKUPS_PER_MINUTE; i += 1) expect((await p.callFrom('127.0.0.2', 'repositories_state', { repositories: [`nowhere/a-${i}`] })).isError).toBeFalsy();
+    const refused = errorOf(await p.callFrom('127.0.0.2', 'repositories_state', { repositories: ['nowhere/a-more'] }));
+    expect(refused.code).toBe('UNAVAILABLE');
+    expect(refused.text).toMatch(/Too many lookups .* per token \(per address without one\)/);
+    // Another address still has its lookups.
+    expect((await p.callFrom('127.0.0.3', 'repositories_state', { repositories: ['nowhere/b-0'] })).isError).toBeFalsy();
+    expect(p.lookups('nowhere/b-0')).toBe(1);
+  });
+
+  test(`callers without a token share ${DAILY} lookups a day, whatever their addresses; tokens keep theirs`, async () => {
+    // 2 (size cap) + 10 + 1 (per address) lookups so far.
+    const refused = errorOf(await p.callFrom('127.0.0.4', 'read_file', { repository: 'nowhere/c-0', path: 'README.md' }));
+    expect(refused.code).toBe('UNAVAILABLE');
+    expect(refused.text).toMatch(new RegExp(`at most ${DAILY} repositories it has not indexed a day for callers without a token`));
+    expect(p.lookups('nowhere/c-0')).toBe(0);
+    expect(errorOf(await p.readFile('A', 'open/still-missing', 'README.md')).code).toBe('REPOSITORY_NOT_FOUND');
+    expect(p.lookups('open/still-missing')).toBe(1);
   });
 });

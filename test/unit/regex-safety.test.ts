@@ -4,7 +4,7 @@
  * performance test: the failure it guards against takes minutes or hours (a quadratic
  * pattern over 1 MiB), so the bound is deliberately generous.
  */
-import { pathTokens, squashed } from '@gitdex/contracts';
+import { pathTokens, squashed } from '@gitdex/terms';
 import { parseTraceparent } from '@gitdex/observability';
 import { classifyPath } from '../../services/indexer/src/classify/vendored';
 import { RefSelection } from '../../services/indexer/src/ref-selection';

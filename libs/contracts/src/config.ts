@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { engineSecurityFields, engineSecurityProblems } from './engine-security';
 import { parsePublishedSites, type PublishedSite } from './published-sites';
 
 const csv = (value: string) =>
@@ -267,6 +268,14 @@ export const EnvSchema = z.object({
   GITDEX_PUBLISHED_SITES: z.string().optional().transform(publishedSites),
   /** Who may have a repository gitdex has never seen looked up on GitHub and queued by asking a tool about it. */
   GITDEX_QUEUE_UNSEEN: z.enum(['anonymous', 'tokens', 'off']).default('tokens'),
+  /** Repositories callers without a token may have queued a day, all addresses together (GITDEX_QUEUE_UNSEEN=anonymous). */
+  GITDEX_ANONYMOUS_QUEUE_DAILY: z.coerce.number().int().nonnegative().default(100),
+  /** A backfill queued by a caller without a token is indexed only if its default branch has at most this many files… */
+  GITDEX_ANONYMOUS_BACKFILL_MAX_FILES: positiveInt.default(20_000),
+  /** …and at most this many bytes of files (the sizes GitHub's tree gives). */
+  GITDEX_ANONYMOUS_BACKFILL_MAX_BYTES: positiveInt.default(200 * 1024 * 1024),
+  // Secured engines: Kafka TLS and SASL, Elasticsearch credentials and CA, each secret also as a …_FILE (engine-security.ts).
+  ...engineSecurityFields,
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -313,6 +322,7 @@ export function loadEnv(env: Record<string, string | undefined>): Env {
   if (value.GITDEX_REQUIRE_AUTH && tokens.length === 0) {
     problems.push({ variable: 'GITDEX_REQUIRE_AUTH', message: 'needs reader tokens (GITDEX_READER_TOKENS or GITDEX_READER_TOKENS_FILE): without any, every reader request would be refused' });
   }
+  problems.push(...engineSecurityProblems(value));
   if (problems.length > 0) throw new ConfigError(problems);
   return value;
 }

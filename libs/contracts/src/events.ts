@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RepositoryNameSchema } from './repository-names';
 
 /** Kafka topic of every pipeline event; partitioned by repository id so one repository's events stay in order. */
 export const EVENTS_TOPIC = 'gitdex.push.v1';
@@ -10,7 +11,8 @@ export const ZERO_SHA = '0'.repeat(40);
 
 export const RepositoryIdentitySchema = z.object({
   id: z.number().int().positive(),
-  fullName: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'owner/name'),
+  /** Checked by GitHub's rules: the indexer builds request paths from it. */
+  fullName: RepositoryNameSchema,
   defaultBranch: z.string().min(1).optional(),
   private: z.boolean().optional(),
   htmlUrl: z.string().url().optional(),
@@ -39,7 +41,12 @@ export const PushEventSchema = z.object({
 });
 export type PushEvent = z.infer<typeof PushEventSchema>;
 
-export const BackfillReasonSchema = z.enum(['cli', 'state_query', 'installation', 'reconciler', 'branch_created', 'replay', 'repository_changed', 'tag_created']);
+/**
+ * anonymous_lookup: queued because a caller without a token asked about a repository gitdex had
+ * never seen (GITDEX_QUEUE_UNSEEN=anonymous); the indexer indexes it only within the size cap
+ * of GITDEX_ANONYMOUS_BACKFILL_MAX_FILES and _MAX_BYTES.
+ */
+export const BackfillReasonSchema = z.enum(['cli', 'state_query', 'installation', 'reconciler', 'branch_created', 'replay', 'repository_changed', 'tag_created', 'anonymous_lookup']);
 
 /** Asks the indexer to bring refs of a repository to GitHub's current state, whatever the index holds. */
 export const BackfillEventSchema = z.object({
@@ -65,7 +72,7 @@ export const RepositoryChangedEventSchema = z.object({
   kind: z.literal('repository_changed'),
   ...envelope,
   action: z.string().min(1),
-  previousFullName: z.string().optional(),
+  previousFullName: RepositoryNameSchema.optional(),
 });
 export type RepositoryChangedEvent = z.infer<typeof RepositoryChangedEventSchema>;
 

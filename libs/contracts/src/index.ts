@@ -39,8 +39,8 @@ export {
   RepositoryDocumentSchema,
   type RepositoryDocument,
 } from './documents';
+export { engineSecurityConfigured, elasticsearchRefusalSetting, elasticsearchSecurity, type ElasticsearchSecurity, kafkaRefusalSetting, kafkaSecurity, type KafkaSecurity } from './engine-security';
 export { parseReaderTokenList, parseReaderTokenFile, loadEnv, type ReaderTokenSpec, MIN_READER_TOKEN_CHARS, MIN_WEBHOOK_SECRET_CHARS, EnvSchema, type Env, ConfigError } from './config';
-export { ancestorsOf, compareCodePoints, folderOf, nameOf, extensionOf, depthOf, pathTokens, squashed, trigramsOf } from './path-terms';
 export {
   TOOL_NAMES,
   type ToolName,
@@ -95,6 +95,6 @@ export {
   SearchCodeOutputSchema,
   type SearchCodeOutput,
 } from './tool-search-code';
-export { foldUnit, foldText, contentTerms, contentTermCodes, contentTermWords, isHumpTrigramCode, queryTermCodes, termOfCode, termWordOfCode, type TermWordForm } from './content-terms';
 export { storedBytes } from './file-bytes';
 export { parsePublishedSites, type PublishedSite } from './published-sites';
+export { MAX_OWNER_CHARS, MAX_REPOSITORY_CHARS, ownerProblem, repositoryPartProblem, repositoryNameProblem, isRepositoryName, RepositoryNameSchema } from './repository-names';

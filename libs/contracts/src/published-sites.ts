@@ -1,3 +1,5 @@
+import { repositoryNameProblem } from './repository-names';
+
 /**
  * Documents by their published URL (read fidelity): a site built from a repository folder
  * (Hugo, Jekyll, Docusaurus, MkDocs) maps its URLs to repository paths. GITDEX_PUBLISHED_SITES
@@ -29,6 +31,11 @@ export function parsePublishedSites(text: string): { sites: PublishedSite[]; pro
         return;
       }
       const [, urlPattern = '', repository = '', pathPattern = ''] = match;
+      const badName = repositoryNameProblem(repository);
+      if (badName !== null) {
+        problems.push(`entry ${i + 1}: the repository is not a GitHub owner/name: ${badName}`);
+        return;
+      }
       const inUrl = new Set([...urlPattern.matchAll(NAMES)].map((m) => m[1]));
       const missing = [...pathPattern.matchAll(NAMES)].map((m) => m[1]).filter((name) => !inUrl.has(name));
       if (missing.length > 0) problems.push(`entry ${i + 1}: {${missing.join('}, {')}} is in the path but not in the URL`);

@@ -1,7 +1,7 @@
 import { errors, type Client } from '@elastic/elasticsearch';
 import { PortError } from '@gitdex/ports';
 import { bulkBodies, subsetBody, type BodyBuffers, type BulkBody, type BulkOperation } from './bulk-body';
-import { toPortError } from './errors';
+import { answeredOverloaded, toPortError } from './errors';
 
 export type { BulkOperation } from './bulk-body';
 
@@ -61,7 +61,7 @@ async function sendBody(ctx: BulkContext & BulkTarget, body: BulkBody): Promise<
       const mapped = toPortError(error, ctx.nodeLabel, 'bulk write');
       // Overload answered for the whole request (429/503), or no answer in time from a busy node:
       // back off and re-send (index, update and delete items are idempotent). Unreachable: give up now.
-      const overloaded = mapped.code === 'RATE_LIMITED' || (mapped.code === 'UNAVAILABLE' && /answered \d+/.test(mapped.message)) || error instanceof errors.TimeoutError;
+      const overloaded = answeredOverloaded(mapped) || error instanceof errors.TimeoutError;
       if (!overloaded || attempt >= ctx.retries) throw mapped;
       await sleep(ctx.backoffMs * 2 ** attempt);
       continue;

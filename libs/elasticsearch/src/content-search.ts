@@ -1,7 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { compareCodePoints, contentTermWords, queryTermCodes, termWordOfCode, type FileDocument, type FileFlags, type TermWordForm } from '@gitdex/contracts';
-import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount } from '@gitdex/ports';
-import { MAX_PAGE, type StoreContext } from './context';
+import { type FileDocument, type FileFlags } from '@gitdex/contracts';
+import { compareCodePoints, contentTermWords, queryTermCodes, termWordOfCode, type TermWordForm } from '@gitdex/terms';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
+import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';
 import { visibleFilter } from './queries';
 
@@ -25,11 +26,11 @@ const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
 
 /**
  * A word every document with content holds (no term's word has 11 units, see TermWordForm in
- * contracts/content-terms): "every file with content" is a term query, also for files too short
+ * libs/terms): "every file with content" is a term query, also for files too short
  * to have a trigram.
  */
 export const HAS_CONTENT_WORD = 'has-content';
-/** Since mapping version 6 (version 5 held the digits); grams as their buckets since version 7. */
+/** Printable terms as themselves and grams as their buckets: fewer bytes for the engine than digits (TermWordForm). */
 const WORD_FORM: TermWordForm = 'text';
 
 /**
@@ -112,7 +113,7 @@ async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentS
       docvalue_fields: [...CANDIDATE_FIELDS, ...flagFields],
       filter_path: HIT_VALUES_ONLY,
     },
-    scope.signal ? { signal: scope.signal } : {},
+    readOptions(ctx),
   );
   // filter_path leaves out `hits` altogether when there is none.
   const hits = (response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? [];
@@ -136,7 +137,7 @@ export function unsearchableFiles(ctx: StoreContext, snapshot: Snapshot, scope: 
 const IS_BINARY: Query = { term: { 'flags.binary': true } };
 
 /** One request: the two counts as filter aggregations over the visible files of the scope. */
-export async function countUnsearchable(ctx: StoreContext, snapshot: Snapshot, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): Promise<UnsearchableCount> {
+export async function countUnsearchable(ctx: StoreContext, snapshot: Snapshot, scope: UnsearchableScope): Promise<UnsearchableCount> {
   const response = await ctx.client.search(
     {
       index: ctx.files,
@@ -149,17 +150,17 @@ export async function countUnsearchable(ctx: StoreContext, snapshot: Snapshot, s
         tooLarge: { filter: { bool: { filter: [{ term: { 'flags.tooLarge': true } }], must_not: [IS_BINARY] } } },
       },
     },
-    scope.signal ? { signal: scope.signal } : {},
+    readOptions(ctx),
   );
   const count = (name: string) => (response.aggregations?.[name] as estypes.AggregationsSingleBucketAggregateBase | undefined)?.doc_count ?? 0;
   return { binary: count('binary'), tooLarge: count('tooLarge') };
 }
 
-export async function readContents(ctx: StoreContext, snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {
+export async function readContents(ctx: StoreContext, snapshot: Snapshot, paths: string[]): Promise<FileContent[]> {
   const unique = [...new Set(paths)].sort(compareCodePoints);
   const result: FileContent[] = [];
   for (let i = 0; i < unique.length; i += CONTENT_CHUNK) {
-    signal?.throwIfAborted();
+    ctx.signal?.throwIfAborted();
     const chunk = unique.slice(i, i + CONTENT_CHUNK);
     const response = await ctx.client.search<{ path: string; content: string | null }>(
       {
@@ -170,7 +171,7 @@ export async function readContents(ctx: StoreContext, snapshot: Snapshot, paths:
         sort: PATH_ORDER,
         _source: true,
       },
-      signal ? { signal } : {},
+      readOptions(ctx),
     );
     for (const hit of response.hits.hits) if (hit._source) result.push({ path: hit._source.path, content: hit._source.content ?? null });
   }

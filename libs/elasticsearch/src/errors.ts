@@ -34,17 +34,30 @@ export function toPortError(error: unknown, node: string, action: string): PortE
     const status = error.statusCode ?? 0;
     const detail = describeEsError(error.body);
     const message = `${where} answered ${status} to ${action}: ${detail}`;
-    if (status === 429) return new PortError('RATE_LIMITED', message, { cause: error, retryAfterMs: retryAfterMs(error.headers) });
-    if (status >= 500) return new PortError('UNAVAILABLE', message, { cause: error });
-    if (status === 409) return new PortError('CONFLICT', message, { cause: error });
-    if (detail.startsWith('index_not_found_exception')) {
-      return new PortError('INTERNAL', `${message} (run ensureReady() to create the indices)`, { cause: error });
+    if (status === 429) return new PortError('RATE_LIMITED', message, { status, cause: error, retryAfterMs: retryAfterMs(error.headers) });
+    if (status >= 500) return new PortError('UNAVAILABLE', message, { status, cause: error });
+    if (status === 409) return new PortError('CONFLICT', message, { status, cause: error });
+    if (errorType(error.body) === 'index_not_found_exception') {
+      return new PortError('INTERNAL', `${message} (run ensureReady() to create the indices)`, { status, cause: error });
     }
-    if (status === 400) return new PortError('INVALID', message, { cause: error });
-    return new PortError('INTERNAL', message, { cause: error });
+    if (status === 400) return new PortError('INVALID', message, { status, cause: error });
+    return new PortError('INTERNAL', message, { status, cause: error });
   }
   const text = error instanceof Error ? error.message : String(error);
   return new PortError('INTERNAL', `${where} failed during ${action}: ${text}`, { cause: error });
+}
+
+/**
+ * Whether Elasticsearch answered that it is overloaded or failing (429, 5xx): a request worth
+ * sending again after a pause, unlike a node that cannot be reached at all.
+ */
+export function answeredOverloaded(error: PortError): boolean {
+  return error.status !== undefined && (error.status === 429 || error.status >= 500);
+}
+
+function errorType(body: unknown): string | undefined {
+  const error = (body as EsErrorBody | undefined)?.error;
+  return typeof error === 'object' ? error.type : undefined;
 }
 
 /** Whether a client failure is a 404 "document not found" (not an index that is missing). */

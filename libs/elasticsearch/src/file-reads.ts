@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { compareCodePoints, type FileDocument } from '@gitdex/contracts';
+import { type FileDocument } from '@gitdex/contracts';
+import { compareCodePoints } from '@gitdex/terms';
 import type { FileSummary, Snapshot, SuggestCandidate, SuggestQuery, VisibleEntry } from '@gitdex/ports';
 import { readOptions, searchSorted, sourcesOf, type StoreContext } from './context';
 import { scopeFilter, suggestClauses, visibleFilter, visibleQuery } from './queries';

@@ -1,5 +1,6 @@
 export { ElasticsearchIndexStore } from './store';
-export { resolveOptions, createClient, type ElasticsearchIndexStoreOptions } from './options';
+export { resolveOptions, createClient, type ElasticsearchIndexStoreOptions, type ElasticsearchAuth } from './options';
+export { checkElasticsearchAccess, type ElasticsearchAccess } from './access-check';
 export { repositoryDocumentId, refStateDocumentId } from './ids';
 export { FILES_MAPPING_VERSION, REPOS_MAPPING_VERSION, filesMappings, reposMappings, indexNames, indexSettings, type IndexKind } from './mappings';
 export { MAX_FOLDERS } from './listings';

@@ -7,38 +7,14 @@ import type { estypes } from '@elastic/elasticsearch';
  *
  * Only built-in field types are used (the test cluster is the minimal distribution without
  * analysis-common): every matched field is a keyword whose terms are derived in TypeScript
- * (contracts/path-terms), content is stored but not indexed.
+ * (libs/terms), content is stored but not indexed.
  *
- * Version 2 adds `contentTrigrams` (contracts/content-terms, for search_code): indexed
- * only, and left out of _source, so it costs postings and nothing else. Whatever copies
- * documents from _source (reindex, discardAfter) derives it again from the content.
- *
- * Version 3 has the same fields; `contentTrigrams` also holds the hump trigrams of the
- * content in their case (contracts/content-terms). A case-sensitive search asks for them,
- * so a version 2 index (without them) would miss files: `reindex('files', 3)` derives the
- * terms again from each document's content.
- *
- * Version 4 has the same fields; `contentTrigrams` also holds the content's hump grams
- * (six and seven units around a camel-case hump, contracts/content-terms), which case-sensitive
- * searches ask for: a version 3 index must be reindexed the same way.
- *
- * Version 5 holds the same terms as words (their codes in base 32, contracts/content-terms)
- * in one whitespace-separated text: `contentTrigrams` is a `text` field (the `whitespace`
- * analyzer is core, in the minimal distribution too) without positions or norms, where it
- * was a keyword array. Elasticsearch indexes one long value in about a fifth less time than
- * thousands of short ones (docs/search.md); a version 4 index is reindexed the same way.
- *
- * Version 6 has the same fields; `contentTrigrams` holds each printable term as itself (its 3,
- * 6 or 7 units) instead of its base-32 digits (TermWordForm `text`, contracts/content-terms):
- * about a third fewer bytes for the engine to read and invert, and a bulk of the large
- * repository with its terms about 5 % faster (docs/search.md). Queries ask for these words,
- * so a version 5 index is reindexed the same way.
- *
- * Version 7 has the same fields; in `contentTrigrams` a hump gram is written as its bucket, one
- * of 2^16 words (TermWordForm `text`, contracts/content-terms): the grams were two thirds of the
- * distinct words, and the engine's bulk of the large benchmark repository with its terms took
- * about 4 % less time with the buckets (docs/search.md). Queries ask for the buckets, so a
- * version 6 index is reindexed the same way.
+ * `contentTrigrams` holds the content's search terms (libs/terms, for search_code) as words in one
+ * whitespace-separated text field without positions or norms: indexed only and left out of
+ * _source, so it costs postings and nothing else; whatever copies documents from _source
+ * (reindex, discardAfter) derives it again from the content. The version changes whenever the
+ * words a query asks for change, even with the same fields: an older index would miss files,
+ * so `gitdex reindex` derives the terms again. What each version changed: UPGRADING.md.
  */
 export const FILES_MAPPING_VERSION = 7;
 export const REPOS_MAPPING_VERSION = 1;

@@ -29,7 +29,13 @@ export interface ElasticsearchIndexStoreOptions {
   /** How often items rejected with 429/5xx are re-sent, with exponential backoff from bulkBackoffMs. */
   bulkRetries?: number;
   bulkBackoffMs?: number;
+  /** Credentials of their own (instead of inside the URL): an API key (the base64 "id:key" form) or a user and password. */
+  auth?: ElasticsearchAuth | undefined;
+  /** PEM text of the CA that signed the nodes' certificates (https URLs); absent: the system's trusted CAs. */
+  caPem?: string | undefined;
 }
+
+export type ElasticsearchAuth = { apiKey: string } | { username: string; password: string };
 
 export interface ResolvedOptions {
   /** Every node of the list. */
@@ -45,6 +51,8 @@ export interface ResolvedOptions {
   bulkMaxBytes: number;
   bulkRetries: number;
   bulkBackoffMs: number;
+  auth: ElasticsearchAuth | undefined;
+  caPem: string | undefined;
 }
 
 const DEFAULTS = {
@@ -99,6 +107,8 @@ export function resolveOptions(options: ElasticsearchIndexStoreOptions): Resolve
     bulkMaxBytes: options.bulkMaxBytes ?? DEFAULTS.bulkMaxBytes,
     bulkRetries: options.bulkRetries ?? DEFAULTS.bulkRetries,
     bulkBackoffMs: options.bulkBackoffMs ?? DEFAULTS.bulkBackoffMs,
+    auth: options.auth,
+    caPem: options.caPem,
   };
 }
 
@@ -111,5 +121,8 @@ export function createClient(options: ResolvedOptions): Client {
     maxRetries: options.maxRetries,
     sniffOnStart: false,
     sniffOnConnectionFault: false,
+    ...(options.auth ? { auth: options.auth } : {}),
+    // Verification stays on: a node whose certificate the CA did not sign is refused.
+    ...(options.caPem ? { tls: { ca: options.caPem, rejectUnauthorized: true } } : {}),
   });
 }

@@ -5,6 +5,7 @@ import type {
   ContentPlan,
   ContentScope,
   UnsearchableCount,
+  UnsearchableScope,
   FileContent,
   FileSummary,
   FileWrite,
@@ -233,19 +234,19 @@ export class ElasticsearchIndexStore implements IndexStore {
     return this.read('snapshotsWithPath', options, (ctx) => reads.snapshotsWithPath(ctx, snapshots, path));
   }
 
-  searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
-    return this.call('searchCandidates', (ctx) => contentSearch.searchCandidates(ctx, snapshot, plan, scope));
+  searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope, options?: IndexCallOptions): Promise<ContentCandidate[]> {
+    return this.read('searchCandidates', options, (ctx) => contentSearch.searchCandidates(ctx, snapshot, plan, scope));
   }
 
-  unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
-    return this.call('unsearchableFiles', (ctx) => contentSearch.unsearchableFiles(ctx, snapshot, scope));
+  unsearchableFiles(snapshot: Snapshot, scope: ContentScope, options?: IndexCallOptions): Promise<ContentCandidate[]> {
+    return this.read('unsearchableFiles', options, (ctx) => contentSearch.unsearchableFiles(ctx, snapshot, scope));
   }
 
-  countUnsearchable(snapshot: Snapshot, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): Promise<UnsearchableCount> {
-    return this.call('countUnsearchable', (ctx) => contentSearch.countUnsearchable(ctx, snapshot, scope));
+  countUnsearchable(snapshot: Snapshot, scope: UnsearchableScope, options?: IndexCallOptions): Promise<UnsearchableCount> {
+    return this.read('countUnsearchable', options, (ctx) => contentSearch.countUnsearchable(ctx, snapshot, scope));
   }
 
-  readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {
-    return this.call('readContents', (ctx) => contentSearch.readContents(ctx, snapshot, paths, signal));
+  readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]> {
+    return this.read('readContents', options, (ctx) => contentSearch.readContents(ctx, snapshot, paths));
   }
 }

@@ -3,6 +3,7 @@ import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { createAppAuth } from '@octokit/auth-app';
+import { assertRequestNames } from './name-guard';
 
 export interface GitHubAuth {
   token?: string;
@@ -69,6 +70,7 @@ export class GitHubClients {
       throttle: { onRateLimit: onLimit, onSecondaryRateLimit: onLimit },
       request: { timeout: 30_000 },
     });
+    client.hook.before('request', (request) => assertRequestNames(request as unknown as Record<string, unknown>));
     const report = this.options.onRateLimit;
     if (report) {
       client.hook.after('request', (response) => {

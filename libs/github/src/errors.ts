@@ -26,11 +26,14 @@ export function toPortError(error: unknown, action: string): PortError {
   const headers = e.response?.headers;
   const message = `GitHub ${action}: ${status ? `HTTP ${status} ` : ''}${e.message ?? String(error)}`;
   const wait = waitFromHeaders(headers);
+  // A 403 is a rate limit when its headers say so; GitHub's secondary limit may come with no header,
+  // and then its documented body ("You have exceeded a secondary rate limit") is the only sign.
   if (status === 429 || (status === 403 && (wait !== undefined || /rate limit/i.test(e.message ?? '')))) {
-    return new PortError('RATE_LIMITED', message, { retriable: true, retryAfterMs: wait ?? 60_000, cause: error });
+    return new PortError('RATE_LIMITED', message, { retriable: true, retryAfterMs: wait ?? 60_000, status, cause: error });
   }
-  if (status === 404 || status === 410) return new PortError('NOT_FOUND', message, { retriable: false, cause: error });
-  if (status === 422) return new PortError('NOT_FOUND', message, { retriable: false, cause: error });
-  if (status === undefined || status >= 500 || status === 408) return new PortError('UNAVAILABLE', message, { retriable: true, ...(wait === undefined ? {} : { retryAfterMs: wait }), cause: error });
-  return new PortError('INVALID', message, { retriable: false, cause: error });
+  if (status === 404 || status === 410) return new PortError('NOT_FOUND', message, { retriable: false, status, cause: error });
+  if (status === 422) return new PortError('NOT_FOUND', message, { retriable: false, status, cause: error });
+  if (status === undefined || status >= 500 || status === 408)
+    return new PortError('UNAVAILABLE', message, { retriable: true, ...(wait === undefined ? {} : { retryAfterMs: wait }), status, cause: error });
+  return new PortError('INVALID', message, { retriable: false, status, cause: error });
 }

@@ -2,11 +2,24 @@ import { Readable } from 'node:stream';
 import { PortError, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
 import { GitHubClients, type GitHubClientOptions } from './client';
 import { toPortError } from './errors';
+import { assertRepositoryName } from './name-guard';
 import { streamGet, type StreamGetResponse } from './stream-get';
 
+interface ListedRepository {
+  id: number;
+  full_name: string;
+  default_branch: string;
+  private: boolean;
+  archived?: boolean;
+  html_url: string;
+}
+
+function toSourceRepository(repo: ListedRepository): SourceRepository {
+  return { id: repo.id, fullName: repo.full_name, defaultBranch: repo.default_branch, private: repo.private, archived: repo.archived ?? false, htmlUrl: repo.html_url };
+}
+
 function split(repository: SourceRepository): { owner: string; repo: string } {
-  const [owner = '', repo = ''] = repository.fullName.split('/');
-  return { owner, repo };
+  return assertRepositoryName(repository.fullName);
 }
 
 /** The source port over GitHub's REST API; it translates, the indexer decides. */
@@ -30,7 +43,7 @@ export class GitHubSource implements Source {
   }
 
   async repositoryByName(fullName: string, installationId?: number): Promise<SourceRepository | null> {
-    const [owner = '', repo = ''] = fullName.split('/');
+    const { owner, repo } = assertRepositoryName(fullName);
     try {
       const { data } = await this.clients.forInstallation(installationId).rest.repos.get({ owner, repo });
       return { id: data.id, fullName: data.full_name, defaultBranch: data.default_branch, private: data.private, archived: data.archived, htmlUrl: data.html_url };
@@ -38,6 +51,28 @@ export class GitHubSource implements Source {
       const mapped = toPortError(error, `repository ${fullName}`);
       if (mapped.code === 'NOT_FOUND') return null;
       throw mapped;
+    }
+  }
+
+  /**
+   * GET /installation/repositories with the installation's token, or GET /user/repos with a
+   * personal token: 100 repositories a request, following GitHub's Link header.
+   */
+  async listRepositories(options: { installationId?: number; until?: ReadonlySet<number> }): Promise<SourceRepository[] | null> {
+    const installation = this.options.app && options.installationId ? options.installationId : undefined;
+    if (!installation && !this.options.token) return null;
+    const client = this.clients.forInstallation(installation);
+    const route = installation ? 'GET /installation/repositories' : 'GET /user/repos';
+    const unseen = new Set(options.until);
+    try {
+      return await client.paginate(route, { per_page: 100 }, (response, done) => {
+        const page = (response.data as ListedRepository[]).map(toSourceRepository);
+        for (const repo of page) unseen.delete(repo.id);
+        if (options.until && unseen.size === 0) done();
+        return page;
+      });
+    } catch (error) {
+      throw toPortError(error, installation ? `repositories of installation ${installation}` : 'repositories of the token');
     }
   }
 

@@ -109,7 +109,11 @@ export class KafkaDeadLetters implements DeadLetterStore {
               return Promise.resolve();
             },
           })
-          .catch(reject);
+          .catch((error: unknown) => {
+            // The read failed: its deadline must not keep the process alive for the rest of it.
+            clearTimeout(timeout);
+            reject(error instanceof Error ? error : new Error(String(error)));
+          });
       });
     } finally {
       await consumer.disconnect();

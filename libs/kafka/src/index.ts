@@ -1,4 +1,5 @@
-export { createKafka, type KafkaOptions } from './options';
+export { createKafka, type KafkaOptions, type KafkaTls, type KafkaSasl, type KafkaSaslMechanism } from './options';
+export { checkKafkaAccess, type KafkaAccess } from './access-check';
 export { type KafkaPublisherOptions, KafkaPublisher } from './publisher';
 export { DEFAULT_CONSUMER_MEMBERS, type KafkaConsumerOptions, KafkaConsumer } from './consumer';
 export { KafkaDeadLetters } from './dead-letters';

@@ -38,13 +38,23 @@ export async function ensureTopics(admin: Admin, topics: TopicSpec[], replicatio
       topics: missing.map((t) => ({ topic: t.topic, numPartitions: t.partitions, replicationFactor, configEntries })),
     });
   } catch (error) {
-    if (error instanceof Error && /already exists/i.test(String((error as { errors?: unknown[] }).errors ?? error.message))) return;
+    if (onlyAlreadyExists(error)) return;
     // Created, but a broker asked for its leaders had not heard of it yet: kafkajs's wait retries
     // LEADER_NOT_AVAILABLE only, and throws UNKNOWN_TOPIC_OR_PARTITION (seen on a fresh
     // three-broker cluster). Retriable: wait for the leaders here.
     if (!isRetriable(error)) throw error;
     await waitForLeaders(admin, missing, error);
   }
+}
+
+/**
+ * Whether a failure to create topics says only that they exist (another creator was first), by the
+ * protocol's error type of each topic: one topic refused for another reason fails the whole call.
+ */
+export function onlyAlreadyExists(error: unknown): boolean {
+  const errors = (error as { errors?: unknown } | null)?.errors;
+  const each = Array.isArray(errors) && errors.length > 0 ? errors : [error];
+  return each.every((e) => (e as { type?: unknown } | null)?.type === 'TOPIC_ALREADY_EXISTS');
 }
 
 /** How long a created topic may take to have a leader for every partition. */

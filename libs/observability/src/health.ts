@@ -7,6 +7,18 @@ export interface HealthOptions {
   checks: Record<string, () => Promise<boolean>>;
   /** Serve /metrics here too (default); false when another port serves it (GITDEX_METRICS_PORT). */
   metrics?: boolean;
+  /**
+   * What a part reports without deciding readiness (a background job that failed or is late):
+   * shown under `notes`, and its `degraded` line, when set, in the `degraded` list. The answer
+   * stays 200: the service still serves what it has.
+   */
+  notes?: Record<string, () => HealthNote | undefined>;
+}
+
+export interface HealthNote {
+  /** Null while all is well; otherwise one line saying what is wrong. */
+  degraded: string | null;
+  [field: string]: unknown;
 }
 
 /** /healthz: the process runs. /readyz: its dependencies answer. /metrics: Prometheus text. */
@@ -21,7 +33,17 @@ export function mountHealth(app: Express, options: HealthOptions): void {
       .then((results) => {
         const checks = Object.fromEntries(names.map((name, i) => [name, results[i] ? 'ok' : 'unavailable']));
         const ready = results.every(Boolean);
-        res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
+        const notes = Object.entries(options.notes ?? {}).flatMap(([name, note]) => {
+          const value = note();
+          return value ? [[name, value] as const] : [];
+        });
+        const degraded = notes.flatMap(([name, note]) => (note.degraded ? [`${name}: ${note.degraded}`] : []));
+        res.status(ready ? 200 : 503).json({
+          status: ready ? 'ready' : 'not_ready',
+          checks,
+          ...(notes.length > 0 ? { notes: Object.fromEntries(notes) } : {}),
+          ...(degraded.length > 0 ? { degraded } : {}),
+        });
       })
       .catch(next);
   });

@@ -1,4 +1,5 @@
 import type { FileDocument, FileFlags } from '@gitdex/contracts';
+import type { IndexCallOptions, Snapshot } from './index-types';
 
 /**
  * What a file's content must contain for a search to possibly match it: a boolean formula
@@ -18,8 +19,6 @@ export interface ContentScope {
   /** Files whose path sorts after this one (code point order), for paging; null = from the start. */
   afterPath: string | null;
   limit: number;
-  /** Stops the index query (and the adapter's work) when aborted: the call then rejects. */
-  signal?: AbortSignal;
 }
 
 /** A file version that may match, without its content. */
@@ -40,4 +39,25 @@ export interface UnsearchableCount {
 export interface FileContent {
   path: string;
   content: FileDocument['content'];
+}
+
+/** The filters countUnsearchable counts under: a scope without its page. */
+export type UnsearchableScope = Pick<ContentScope, 'language' | 'includeGenerated'>;
+
+/**
+ * What search_code asks the index. Like every read, each method takes a trailing
+ * IndexCallOptions: an aborted signal stops the index query and the call rejects.
+ */
+export interface ContentSearch {
+  /**
+   * Visible files with stored content that the plan selects (a superset of the files that
+   * contain a match: the caller verifies each), in path order after scope.afterPath.
+   */
+  searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope, options?: IndexCallOptions): Promise<ContentCandidate[]>;
+  /** Visible files that were not searchable (binary or too large), in path order after scope.afterPath. */
+  unsearchableFiles(snapshot: Snapshot, scope: ContentScope, options?: IndexCallOptions): Promise<ContentCandidate[]>;
+  /** How many unsearchableFiles there are in the scope (its language and vendored/generated filters), counted by the index. */
+  countUnsearchable(snapshot: Snapshot, scope: UnsearchableScope, options?: IndexCallOptions): Promise<UnsearchableCount>;
+  /** The content of these visible paths (missing ones left out), in path order. */
+  readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]>;
 }

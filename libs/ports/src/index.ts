@@ -12,11 +12,14 @@ export {
   type SuggestCandidate,
   type IndexStats,
   type FileSummary,
-  type IndexStore,
   type ReadLookup,
   type VersionsLookup,
   type ReadLookupResult,
-} from './index-store';
+} from './index-types';
+export { type IndexReads } from './index-reads';
+export { type IndexWrites } from './index-writes';
+export { type IndexStore, type IndexLifecycle } from './index-store';
 export { visibleVersion } from './visible-version';
+export { MAX_FOLDERS, deepestListed } from './listing-rules';
 export { type SourceRepository, type SourceCommit, type TreeEntry, type SourceTree, type Source } from './source';
-export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount } from './content-search';
+export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';

@@ -55,4 +55,11 @@ export interface Source {
   tagHead?(repository: SourceRepository, tag: string, installationId?: number): Promise<SourceCommit | null>;
   /** Repositories an installation can see, for installation events. */
   installationRepositories?(installationId: number): Promise<SourceRepository[]>;
+  /**
+   * Every repository these credentials can see, from GitHub's list endpoints in pages of 100
+   * (an installation's with its id, else the token's), so visibility is refreshed with a few
+   * requests instead of one per repository. Paging stops once every id of `until` was seen;
+   * null when the credentials cannot list (no token and no installation).
+   */
+  listRepositories?(options: { installationId?: number; until?: ReadonlySet<number> }): Promise<SourceRepository[] | null>;
 }

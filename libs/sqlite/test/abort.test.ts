@@ -3,7 +3,7 @@ import { MAIN, makeFile, makeRepository, put } from '../../../test/conformance/i
 
 // Issue 17, item 2: a reader whose call was given up (deadline, cancellation) passes an
 // aborted signal; every read refuses with its reason instead of running its statements.
-describe('SqliteIndexStore reads take an AbortSignal', () => {
+describe('SqliteIndexStore reads and searches take an AbortSignal in IndexCallOptions', () => {
   const snapshot = { repositoryId: 7, ref: MAIN, generation: 1 };
   const scope = { ...snapshot, folder: '', depth: 1 };
   const reads = (store: SqliteIndexStore, options: { signal: AbortSignal }): [string, () => Promise<unknown>][] => [
@@ -22,6 +22,13 @@ describe('SqliteIndexStore reads take an AbortSignal', () => {
     ['findByBlobSha', () => store.findByBlobSha(snapshot, 'x', 5, options)],
     ['findRetired', () => store.findRetired(snapshot, 'a.ts', options)],
     ['snapshotsWithPath', () => store.snapshotsWithPath([snapshot], 'a.ts', options)],
+    ['lookupForRead', () => store.lookupForRead({ fullName: 'octo/abort', repositoryId: 7, versions: { ref: MAIN, path: 'a.ts', since: 0, limit: 2 } }, options)],
+    ['visibleFiles', () => store.visibleFiles(snapshot, null, 10, 1_000, options)],
+    ['retiredPaths', () => store.retiredPaths(snapshot, 10, options)],
+    ['searchCandidates', () => store.searchCandidates(snapshot, { op: 'all' }, { includeGenerated: false, afterPath: null, limit: 10 }, options)],
+    ['unsearchableFiles', () => store.unsearchableFiles(snapshot, { includeGenerated: false, afterPath: null, limit: 10 }, options)],
+    ['countUnsearchable', () => store.countUnsearchable(snapshot, { includeGenerated: false }, options)],
+    ['readContents', () => store.readContents(snapshot, ['a.ts'], options)],
   ];
 
   let store: SqliteIndexStore;

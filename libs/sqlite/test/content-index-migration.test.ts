@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { contentTermWords, foldText } from '@gitdex/contracts';
+import { contentTermWords, foldText } from '@gitdex/terms';
 import type { ContentPlan } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { MAIN, makeFile, put } from '../../../test/conformance/index-store.fixtures';

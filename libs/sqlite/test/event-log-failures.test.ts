@@ -30,13 +30,19 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe('embedded event log: failures leave a trace and never stall it', () => {
   let dir: string;
+  // A started log polls until closed: closed after each test even when it failed, or jest would never exit.
+  const open: SqliteEventLog[] = [];
+  const opened = (eventLog: SqliteEventLog) => (open.push(eventLog), eventLog);
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'gitdex-eventlog-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    for (const eventLog of open.splice(0)) await eventLog.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('a row that is not an event goes to the dead letters with its reason; the events around it are handled', async () => {
     const file = join(dir, 'events.sqlite');
     const log = recordingLog();
-    const eventLog = new SqliteEventLog({ file, log, retryDelayMs: 20 });
+    const eventLog = opened(new SqliteEventLog({ file, log, retryDelayMs: 20 }));
     await eventLog.publish([{ event: push(7, 1) }]);
     // A row written by something else (an older build, a hand edit): the log must survive it.
     const other = new Database(file);
@@ -63,7 +69,7 @@ describe('embedded event log: failures leave a trace and never stall it', () => 
 
   test('a handler that throws is logged and its batch offered again', async () => {
     const log = recordingLog();
-    const eventLog = new SqliteEventLog({ file: join(dir, 'events.sqlite'), log, retryDelayMs: 20 });
+    const eventLog = opened(new SqliteEventLog({ file: join(dir, 'events.sqlite'), log, retryDelayMs: 20 }));
     await eventLog.publish([{ event: push(8, 1) }]);
     let attempts = 0;
     await eventLog.start(async () => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { DeadLetter, Env } from '@gitdex/contracts';
+import { elasticsearchSecurity, kafkaSecurity, type DeadLetter, type Env } from '@gitdex/contracts';
 import { errorFields, type Log } from '@gitdex/observability';
 import type { DeadLetterStore, EventConsumer, EventPublisher, IndexStore, Source } from '@gitdex/ports';
 import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@gitdex/kafka';
@@ -32,7 +32,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
 
   let index: IndexStore;
   if (env.ELASTICSEARCH_URL) {
-    index = new ElasticsearchIndexStore({ node: env.ELASTICSEARCH_URL, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
+    index = new ElasticsearchIndexStore({ node: env.ELASTICSEARCH_URL, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS, ...elasticsearchSecurity(env) });
   } else {
     index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
   }
@@ -42,7 +42,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
   let consumer: () => EventConsumer;
   let deadLetters: DeadLetterStore;
   if (env.KAFKA_BROKERS) {
-    const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID });
+    const kafka = createKafka({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID, ...kafkaSecurity(env) });
     const topic = env.KAFKA_TOPIC;
     const replicationFactor = env.KAFKA_REPLICATION_FACTOR;
     publisher = new KafkaPublisher(kafka, { partitions: env.KAFKA_PARTITIONS, topic, replicationFactor });

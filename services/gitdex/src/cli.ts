@@ -39,7 +39,8 @@ export function buildProgram(): Command {
     .command('status')
     .description('Repositories, refs, commits, freshness, failures, consumer lag and dead letters')
     .option('--json', 'machine-readable output')
-    .action(action((ctx, options: { json?: boolean }) => statusCommand(ctx, options)));
+    .option('--server <url>', "the running indexer, asked for the reconciler's last pass (default http://HOST:PORT)")
+    .action(action((ctx, options: { json?: boolean; server?: string }) => statusCommand(ctx, options)));
   program
     .command('reindex')
     .description('Copy the index into new physical indices and swap the aliases (Elasticsearch)')

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ConfigError, type Env } from '@gitdex/contracts';
-import { errorFields, mountHealth, type Logger } from '@gitdex/observability';
+import { errorFields, mountHealth, type HealthOptions, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import {
   allowedHostsFor,
@@ -18,9 +18,11 @@ import {
   scopedAccess,
   type ReaderHttpOptions,
   type ReaderOptions,
-  withReadCache,
+  composeIndex,
 } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
+import { createHttpServer } from './http-server';
+import { checkEngineAccess } from './engine-access';
 import { startIndexer } from './indexer-runtime';
 import { createConsoleRouter } from '@gitdex/console';
 import { createIndexerMetrics } from '@gitdex/indexer';
@@ -52,7 +54,7 @@ const READS_AHEAD = {
 /** Reader options from the configuration: limits, links and who may read what (loads ahead counted in `registry` when given). */
 export function readerOptions(env: Env, adapters: Adapters, log: Logger, registry?: Registry): ReaderOptions {
   return {
-    index: withReadCache(adapters.index, { ...READS_AHEAD, ...(registry ? { onReadAhead: readAheadMetrics(registry) } : {}) }),
+    index: composeIndex(adapters.index, { ...READS_AHEAD, ...(registry ? { onReadAhead: readAheadMetrics(registry) } : {}) }),
     publisher: adapters.publisher,
     githubWebUrl: env.GITHUB_WEB_URL,
     limits: {
@@ -69,6 +71,8 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
     // A repository gitdex never saw is looked up on GitHub (with the indexer's credentials) before it is queued.
     lookup: (fullName) => adapters.source.repositoryByName(fullName),
     queueUnseen: env.GITDEX_QUEUE_UNSEEN,
+    anonymousLookupsPerDay: env.GITDEX_ANONYMOUS_QUEUE_DAILY,
+    anonymousBackfillCap: { maxFiles: env.GITDEX_ANONYMOUS_BACKFILL_MAX_FILES, maxBytes: env.GITDEX_ANONYMOUS_BACKFILL_MAX_BYTES },
   };
 }
 
@@ -109,6 +113,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   collectDefaultMetrics({ register: registry });
   const indexing = role === 'all' || role === 'indexer';
   const indexerMetrics = indexing ? createIndexerMetrics(registry) : undefined;
+  await checkEngineAccess(env, log);
   const adapters = createAdapters(env, {
     log,
     ...(indexerMetrics ? { onRateLimit: (remaining: number, resource: string) => indexerMetrics.githubRateLimitRemaining.set({ resource }, remaining) } : {}),
@@ -116,6 +121,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   const app = express();
   app.disable('x-powered-by');
   const checks: Record<string, () => Promise<boolean>> = {};
+  const notes: NonNullable<HealthOptions['notes']> = {};
   const stops: (() => Promise<void>)[] = [];
 
   if (role === 'all' || role === 'webhook') {
@@ -140,13 +146,15 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
     app.use(createConsoleRouter());
   }
   if (role === 'all' || role === 'indexer') {
-    const indexer = await startIndexer(adapters, env, log, indexerMetrics ?? createIndexerMetrics(registry));
+    const indexer = await startIndexer(adapters, env, log, indexerMetrics ?? createIndexerMetrics(registry), registry);
     stops.push(() => indexer.stop());
     checks.consumer = () => Promise.resolve(indexer.healthy());
+    const reconciler = indexer.reconciler;
+    if (reconciler) notes.reconciler = () => ({ ...reconciler.status() });
   }
   // With GITDEX_METRICS_PORT, /metrics is served there only: it can stay off the public ingress.
   const ownMetricsPort = env.GITDEX_METRICS_PORT !== undefined;
-  mountHealth(app, { registry, checks, metrics: !ownMetricsPort });
+  mountHealth(app, { registry, checks, notes, metrics: !ownMetricsPort });
 
   const server = await listen(app, env.PORT, env.HOST);
   const url = urlOf(server);
@@ -207,9 +215,9 @@ function openAuditLog(destination: Exclude<AuditDestination, 'off'>, log: Logger
 
 function listen(app: express.Express, port: number, host: string): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
-    // Express 5 hands a listen error to the callback as well as to the 'error' event.
-    const s = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(s)));
+    const s = createHttpServer(app);
     s.once('error', reject);
+    s.listen(port, host, () => resolve(s));
   });
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ancestorsOf, depthOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf, type FileDocument } from '@gitdex/contracts';
+import { type FileDocument } from '@gitdex/contracts';
+import { ancestorsOf, depthOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf } from '@gitdex/terms';
 import { languageOf } from './classify/languages';
 import { classifyPath, type PathRules } from './classify/vendored';
 import { countLines } from './classify/content';

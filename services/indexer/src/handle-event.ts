@@ -1,11 +1,14 @@
 import type { GitdexEvent, RepositoryDocument } from '@gitdex/contracts';
 import type { SourceRepository } from '@gitdex/ports';
+import { backfillCapProblem, type BackfillCap } from './backfill-cap';
 import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
 import { branchOf, tagOf, type RefSelection } from './ref-selection';
 
 export interface HandleEventDeps extends IndexRefDeps {
   refs: RefSelection;
   onIndexed?: (event: GitdexEvent, ref: string, outcome: IndexOutcome) => void;
+  /** Size cap of backfills queued by callers without a token (reason anonymous_lookup); none: not capped. */
+  anonymousBackfillCap?: BackfillCap;
 }
 
 export type EventOutcome = { action: 'synced'; refs: { ref: string; outcome: IndexOutcome | 'deleted' }[] } | { action: 'purged'; scope: 'repository' | 'ref' } | { action: 'skipped'; reason: string };
@@ -41,6 +44,11 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
     return { action: 'purged', scope: 'repository' };
   }
   const known = await index.getRepository(repositoryId);
+  if (event.kind === 'backfill' && event.reason === 'anonymous_lookup' && !known && deps.anonymousBackfillCap) {
+    // Checked before anything is written: a repository too large leaves no trace in the index.
+    const problem = await backfillCapProblem(source, repository, deps.anonymousBackfillCap, installationId);
+    if (problem !== null) return { action: 'skipped', reason: problem };
+  }
   const current = repositoryDocument(repository, known, installationId, deps.now());
   if (!known || metadataChanged(known, current)) await index.putRepository(current);
 

@@ -1,5 +1,5 @@
 import type { RefState, RetainedCommit } from '@gitdex/contracts';
-import { PortError, type IndexStore, type Snapshot, type Source, type SourceCommit, type SourceRepository, type VisibleEntry } from '@gitdex/ports';
+import { PortError, type IndexLifecycle, type IndexReads, type IndexWrites, type Snapshot, type Source, type SourceCommit, type SourceRepository, type VisibleEntry } from '@gitdex/ports';
 import { buildDocument, kindOfMode, wantsContent, type DocumentContext, type FetchedEntry } from './build-document';
 import type { PathRules } from './classify/vendored';
 import { mapLimit } from './concurrency';
@@ -32,7 +32,8 @@ export const DEFAULT_INDEX_REF_OPTIONS: IndexRefOptions = {
 };
 
 export interface IndexRefDeps {
-  index: IndexStore;
+  /** Reads and writes a ref's files; ping tells an outage from a bad event. */
+  index: IndexReads & IndexWrites & Pick<IndexLifecycle, 'ping'>;
   source: Source;
   options: IndexRefOptions;
   now: () => Date;

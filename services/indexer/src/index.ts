@@ -1,5 +1,6 @@
 export { createBatchHandler, coalesce, WorkerStopping, type WorkerDeps } from './worker';
 export { handleEvent, type HandleEventDeps, type EventOutcome } from './handle-event';
+export { backfillCapProblem, type BackfillCap } from './backfill-cap';
 export { indexRef, emptyRefState, DEFAULT_INDEX_REF_OPTIONS, type IndexRefOptions, type IndexRefDeps, type IndexOutcome, type RefTarget } from './index-ref';
 export { RefSelection, branchOf } from './ref-selection';
 export type { IndexerMetrics } from './metrics';
@@ -7,4 +8,6 @@ export { createIndexerMetrics } from './prometheus-metrics';
 export { DEFAULT_RETRY_POLICY, delayBeforeRetry, type RetryPolicy } from './retry-policy';
 export { buildDocument, gitBlobSha, type FetchedEntry, type DocumentContext } from './build-document';
 export { DEFAULT_PATH_RULES, classifyPath, type PathRules } from './classify/vendored';
-export { reconcile, type ReconcileDeps, type ReconcileReport, type Drift } from './reconcile';
+export { reconcile, passComplete, passProblem, type ReconcileDeps, type ReconcileReport, type Drift, type MetadataChange } from './reconcile';
+export { ReconcileSchedule, type ReconcilerStatus, type PassResult, type Timers, type ReconcileScheduleOptions } from './reconcile-schedule';
+export { createReconcilerMetrics } from './prometheus-reconciler';

@@ -1,9 +1,12 @@
 import type { BackfillEvent } from '@gitdex/contracts';
-import type { EventPublisher, IndexStore, Source } from '@gitdex/ports';
+import type { EventPublisher, IndexReads, IndexWrites, Source } from '@gitdex/ports';
 import { branchOf } from './ref-selection';
+import { messageOf, refreshVisibility, stopsThePass, type MetadataChange } from './reconcile-visibility';
+
+export type { MetadataChange } from './reconcile-visibility';
 
 export interface ReconcileDeps {
-  index: IndexStore;
+  index: IndexReads & IndexWrites;
   source: Source;
   publisher: EventPublisher;
   now: () => Date;
@@ -16,40 +19,41 @@ export interface Drift {
   head: string | null;
 }
 
-/** A repository whose metadata on GitHub differed from the index, and what was applied. */
-export interface MetadataChange {
-  repository: string;
-  changed: ('private' | 'archived' | 'fullName' | 'defaultBranch')[];
-}
-
 export interface ReconcileReport {
   checked: number;
   drifted: Drift[];
   /** Metadata re-read from GitHub and applied at once (visibility never waits for a push). */
   metadata: MetadataChange[];
   failed: { repository: string; error: string }[];
+  /** GitHub requests spent: repository lists, single repository reads (for those no list showed) and branch heads. */
+  requests: { lists: number; repositories: number; heads: number };
+  /** Set when GitHub's rate limit stopped the pass; what was not checked waits for the next one. */
+  rateLimited?: string;
 }
 
 /**
- * Compares every indexed ref with GitHub's current head and queues a backfill for each
- * one that drifted, so a missed or failed webhook heals by itself. It only queues:
- * the indexer does the work, in order with the repository's other events.
+ * Refreshes every indexed repository's metadata first (visibility decides who may read, so it
+ * comes before anything else and from GitHub's repository lists, a few requests for hundreds of
+ * repositories), then compares every indexed ref with GitHub's current head and queues a
+ * backfill for each one that drifted, so a missed or failed webhook heals by itself. It only
+ * queues: the indexer does the work, in order with the repository's other events.
  */
 export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
-  const report: ReconcileReport = { checked: 0, drifted: [], metadata: [], failed: [] };
+  const listed = await deps.index.listRepositories();
+  const visibility = await refreshVisibility(deps.index, deps.source, listed);
+  const report: ReconcileReport = {
+    checked: 0,
+    drifted: [],
+    metadata: visibility.metadata,
+    failed: visibility.failed,
+    requests: { lists: visibility.lists, repositories: visibility.singleReads, heads: 0 },
+    ...(visibility.rateLimited ? { rateLimited: visibility.rateLimited } : {}),
+  };
+  if (report.rateLimited) return report;
+  // Written changes (a rename, a new default branch) are what the backfills below must name.
+  const current = report.metadata.length > 0 ? await deps.index.listRepositories() : listed;
+  const repositories = new Map(current.map((r) => [r.repositoryId, r]));
   const states = await deps.index.listRefStates();
-  const repositories = new Map((await deps.index.listRepositories()).map((r) => [r.repositoryId, r]));
-  for (const repository of repositories.values()) {
-    try {
-      const change = await refreshMetadata(deps, repository);
-      if (change) {
-        report.metadata.push(change);
-        repositories.set(repository.repositoryId, (await deps.index.getRepository(repository.repositoryId)) ?? repository);
-      }
-    } catch (error) {
-      report.failed.push({ repository: repository.fullName, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
   const events: BackfillEvent[] = [];
   for (const state of states) {
     const repository = repositories.get(state.repositoryId);
@@ -66,6 +70,7 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
         htmlUrl: repository.htmlUrl,
       };
       const installationId = repository.installationId ?? undefined;
+      report.requests.heads += 1;
       const head = await deps.source.head(source, branch, installationId);
       if (head?.sha === state.commitSha && state.status === 'ready') continue;
       report.drifted.push({ repository: repository.fullName, ref: state.ref, indexed: state.commitSha, head: head?.sha ?? null });
@@ -79,36 +84,27 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
         ...(installationId ? { installationId } : {}),
       });
     } catch (error) {
-      report.failed.push({ repository: repository.fullName, error: error instanceof Error ? error.message : String(error) });
+      if (stopsThePass(error)) {
+        report.rateLimited = messageOf(error);
+        break;
+      }
+      report.failed.push({ repository: repository.fullName, error: messageOf(error) });
     }
   }
+  // What drifted before the rate limit stopped the pass is still queued.
   await deps.publisher.publish(events.map((event) => ({ event })));
   return report;
 }
 
-type IndexedRepository = NonNullable<Awaited<ReturnType<IndexStore['getRepository']>>>;
+/** Whether a pass reached every repository and ref: a failed read or a rate limit leaves some unchecked. */
+export function passComplete(report: ReconcileReport): boolean {
+  return report.failed.length === 0 && !report.rateLimited;
+}
 
-/**
- * Re-reads a repository's metadata from GitHub and writes what changed. A repository made
- * private whose webhook was lost is hidden from callers who may not read it by this write,
- * within one reconcile interval. A repository GitHub no longer shows is treated as private,
- * never deleted here (see docs/security.md).
- */
-async function refreshMetadata(deps: ReconcileDeps, repository: IndexedRepository): Promise<MetadataChange | null> {
-  const current = await deps.source.repository(repository.repositoryId, repository.installationId ?? undefined);
-  if (!current) {
-    // GitHub no longer shows it to gitdex (made private without access, or deleted): hide it
-    // from callers who may only read public repositories; deleting waits for confirmation.
-    if (repository.private) return null;
-    await deps.index.putRepository({ ...repository, private: true });
-    return { repository: repository.fullName, changed: ['private'] };
-  }
-  const changed: MetadataChange['changed'] = [];
-  if (current.private !== repository.private) changed.push('private');
-  if (current.archived !== repository.archived) changed.push('archived');
-  if (current.fullName !== repository.fullName) changed.push('fullName');
-  if (current.defaultBranch !== repository.defaultBranch) changed.push('defaultBranch');
-  if (changed.length === 0) return null;
-  await deps.index.putRepository({ ...repository, private: current.private, archived: current.archived, fullName: current.fullName, defaultBranch: current.defaultBranch, htmlUrl: current.htmlUrl });
-  return { repository: current.fullName, changed };
+/** One line saying why a pass did not complete, for logs, /readyz and `gitdex status`. */
+export function passProblem(report: ReconcileReport): string | null {
+  if (report.rateLimited) return `GitHub's rate limit stopped the pass: ${report.rateLimited}`;
+  const [first] = report.failed;
+  if (!first) return null;
+  return `${report.failed.length} ${report.failed.length === 1 ? 'read' : 'reads'} failed, first ${first.repository}: ${first.error}`;
 }

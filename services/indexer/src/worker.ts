@@ -1,6 +1,6 @@
 import type { GitdexEvent } from '@gitdex/contracts';
 import { PortError, type DeadLetterStore, type EventBatchHandler, type EventEnvelope } from '@gitdex/ports';
-import { parseTraceparent, type Log } from '@gitdex/observability';
+import { errorFields, parseTraceparent, type Log } from '@gitdex/observability';
 import { handleEvent, type HandleEventDeps } from './handle-event';
 import { emptyRefState } from './index-ref';
 import { OneAtATime } from './one-at-a-time';
@@ -85,8 +85,9 @@ async function markPending(deps: WorkerDeps, events: EventEnvelope[]): Promise<v
       const state = (await deps.index.getRefState(event.repository.id, event.ref)) ?? emptyRefState(event.repository.id, event.ref);
       if (state.commitSha === event.after || state.pendingCommitSha === event.after) continue;
       await deps.index.putRefState({ ...state, pendingCommitSha: event.after, pendingSince: event.receivedAt });
-    } catch {
-      // The index being down is handled by the retries below.
+    } catch (error) {
+      // Handling the event retries until the index answers; this only says it could not be marked early.
+      deps.log.warn({ ...errorFields(error), eventId: event.eventId, repository: event.repository.fullName }, 'could not mark the push pending on its ref state');
     }
   }
 }
@@ -129,13 +130,15 @@ async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Pr
         await sleep(Math.min(5000, delayBeforeRetry(error, 3, policy)));
         continue;
       }
-      await recordFailure(deps, event, reason, attempt);
+      const unrecorded = await recordFailure(deps, event, reason, attempt, context);
       const retriable = !(error instanceof PortError) || error.retriable;
       const now = deps.now().getTime();
       firstFailureAt ??= now;
       const budgetLeft = retriable && now - firstFailureAt < policy.retryBudgetMs;
       if (!retriable || (attempt >= policy.maxAttempts && !budgetLeft)) {
-        await deps.deadLetters.add({ raw: JSON.stringify(event), event, reason, attempts: attempt, failedAt: deps.now().toISOString() });
+        // The dead letter says when readers were not shown the failure, so an operator knows the ref state is stale.
+        const letterReason = unrecorded === undefined ? reason : `${reason} (the ref's failed state was not recorded: ${unrecorded})`;
+        await deps.deadLetters.add({ raw: JSON.stringify(event), event, reason: letterReason, attempts: attempt, failedAt: deps.now().toISOString() });
         deps.metrics?.deadLetters.inc();
         deps.metrics?.events.inc({ kind: event.kind, outcome: 'dead_lettered' });
         deps.log.error({ ...context, reason, attempts: attempt }, 'event sent to the dead letters');
@@ -149,14 +152,20 @@ async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Pr
   }
 }
 
-/** The failure shows on the ref's state while the previous content keeps serving. */
-async function recordFailure(deps: WorkerDeps, event: GitdexEvent, reason: string, attempt: number): Promise<void> {
+/**
+ * The failure shows on the ref's state while the previous content keeps serving. A failure to
+ * record it is logged with the event's context and returned (described) for the dead letter; the
+ * event itself still goes on to its retry or its dead letter, so neither failure is lost.
+ */
+async function recordFailure(deps: WorkerDeps, event: GitdexEvent, reason: string, attempt: number, context: object): Promise<string | undefined> {
   const ref = 'ref' in event && event.ref ? event.ref : event.repository.defaultBranch ? `refs/heads/${event.repository.defaultBranch}` : undefined;
-  if (!ref) return;
+  if (!ref) return undefined;
   try {
     const state = (await deps.index.getRefState(event.repository.id, ref)) ?? emptyRefState(event.repository.id, ref);
     await deps.index.putRefState({ ...state, status: 'failed', lastError: reason.slice(0, 2000), attempts: attempt });
-  } catch {
-    // Recording is best effort; the dead letter keeps the reason.
+    return undefined;
+  } catch (error) {
+    deps.log.error({ ...context, ...errorFields(error), reason, attempt }, 'could not record the failure on the ref state');
+    return describeError(error);
   }
 }

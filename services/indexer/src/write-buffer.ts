@@ -1,4 +1,4 @@
-import type { FileWrite, IndexStore } from '@gitdex/ports';
+import type { FileWrite, IndexWrites } from '@gitdex/ports';
 
 export interface WriteBufferOptions {
   /** Writes per bulk request; bounded so memory and request size stay bounded. */
@@ -12,10 +12,9 @@ export interface WriteBufferOptions {
 
 /**
  * A send waits until fewer than this many are under way, so the caller reads the next batch
- * while up to three are written. With two (one under way while reading) Elasticsearch's write
- * threads waited between requests: a full index of the bench's large repository took 32-35 s,
- * with four 28-28.5 s, and less of the engine's CPU; the indexer's peak memory about 100 MiB
- * higher (docs/search.md, "2026-12-03 (late night)").
+ * while up to three are written: with one under way while reading, Elasticsearch's write
+ * threads wait between requests; each one in flight costs the indexer memory
+ * (docs/journal/README.md: "four bulks under way").
  */
 const DEFAULT_MAX_IN_FLIGHT = 4;
 
@@ -32,7 +31,7 @@ export class WriteBuffer {
   written = 0;
 
   constructor(
-    private readonly index: IndexStore,
+    private readonly index: Pick<IndexWrites, 'writeFiles'>,
     private readonly options: WriteBufferOptions,
   ) {}
 

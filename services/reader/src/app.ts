@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response, 
 import { Registry } from 'prom-client';
 import { resolveDeps, type ReaderDeps, type ReaderOptions } from './deps';
 import type { Authenticate } from './http/auth';
+import type { ReaderBodyOptions } from './http/body';
 import { rateLimitedCounter, RateLimiter, type RateLimitOptions } from './http/rate-limit';
 import { createMcpRouter } from './mcp/http';
 import { callerMetrics, DEFAULT_CALLER_LABELS } from './caller-metrics';
@@ -32,6 +33,8 @@ export interface ReaderHttpOptions {
   audit?: ToolObserver;
   /** Callers named in gitdex_reader_caller_calls_total, the rest counted as "other" (default 50). */
   callerLabels?: number;
+  /** How request bodies are read: budgets in flight (all and per address), deadline, minimum rate (http/body.ts). */
+  body?: ReaderBodyOptions;
 }
 
 /**
@@ -57,6 +60,7 @@ export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: Re
     ...(http.authenticate ? { authenticate: http.authenticate } : {}),
     ...(http.anonymous ? { anonymous: true } : {}),
     ...(limiter ? { limiter, onLimited: rateLimitedCounter(registry) } : {}),
+    ...(http.body ? { body: http.body } : {}),
   };
   const router = express.Router();
   router.use(createMcpRouter(deps, { ...shared, ...(http.maxBodyBytes ? { maxBodyBytes: http.maxBodyBytes } : {}) }));

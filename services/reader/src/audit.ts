@@ -45,7 +45,7 @@ export function auditRecord(call: ObservedCall, now: Date): AuditRecord {
   return {
     time: now.toISOString(),
     who: call.principal ? call.principal.id : 'anonymous',
-    ...(call.client ? { address: call.client } : {}),
+    ...(call.address ? { address: call.address } : {}),
     transport: call.transport,
     tool: call.tool,
     ...(repository !== undefined ? { repository } : {}),

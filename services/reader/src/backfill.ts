@@ -12,7 +12,7 @@ export type BackfillOutcome = 'queued' | 'already_queued' | 'no_publisher' | 'fa
  * says a backfill is under way); the event id is the same within that window, so the
  * indexer can drop the copies other reader replicas send.
  */
-export async function queueBackfill(deps: ReaderDeps, repository: RepositoryDocument, ref?: string): Promise<BackfillOutcome> {
+export async function queueBackfill(deps: ReaderDeps, repository: RepositoryDocument, ref?: string, reason: 'state_query' | 'anonymous_lookup' = 'state_query'): Promise<BackfillOutcome> {
   const now = deps.now().getTime();
   const last = deps.backfillsQueued.get(repository.repositoryId);
   if (last !== undefined && now - last < REQUEUE_AFTER_MS) return 'already_queued';
@@ -32,7 +32,7 @@ export async function queueBackfill(deps: ReaderDeps, repository: RepositoryDocu
     ...(repository.installationId !== null ? { installationId: repository.installationId } : {}),
     receivedAt: new Date(now).toISOString(),
     ...(ref ? { ref } : {}),
-    reason: 'state_query',
+    reason,
   };
   try {
     await deps.publisher.publish([{ event }]);

@@ -1,10 +1,11 @@
 import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
-import type { EventPublisher, IndexStore } from '@gitdex/ports';
+import type { EventPublisher } from '@gitdex/ports';
+import type { ReaderIndex } from './index-layers/reader-index';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
 import { ReadHints } from './address/read-hints';
 import { PromiseLru } from './promise-lru';
-import { unseenLimiter, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
+import { ANONYMOUS_BACKFILL_CAP, ANONYMOUS_LOOKUPS_PER_DAY, DailyBudget, unseenLimiter, type BackfillCap, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 import type { Log } from '@gitdex/observability';
 
 export type { Principal } from './principal';
@@ -61,7 +62,8 @@ export const DEFAULT_LIMITS: ReaderLimits = {
 };
 
 export interface ReaderOptions {
-  index: IndexStore;
+  /** The index as composeIndex builds it, or a bare adapter (IndexReads, ContentSearch and ping). */
+  index: ReaderIndex;
   /** Where backfills of repositories that are not indexed yet are queued; without it nothing is queued. */
   publisher?: EventPublisher;
   limits?: Partial<ReaderLimits>;
@@ -87,11 +89,15 @@ export interface ReaderOptions {
   queueUnseen?: QueueUnseenPolicy;
   /** GitHub lookups of unseen repositories per caller a minute. Default 10. */
   unseenLookupsPerMinute?: number;
+  /** Lookups of unseen repositories by callers without a token a day, all together (GITDEX_ANONYMOUS_QUEUE_DAILY). Default 100. */
+  anonymousLookupsPerDay?: number;
+  /** Size cap of a backfill queued without a token, as the indexer enforces it (GITDEX_ANONYMOUS_BACKFILL_MAX_*): said in the answer. */
+  anonymousBackfillCap?: BackfillCap;
 }
 
 /** ReaderOptions with every default applied: what the tool core works with. */
 export interface ReaderDeps {
-  index: IndexStore;
+  index: ReaderIndex;
   publisher: EventPublisher | undefined;
   limits: ReaderLimits;
   githubWebUrl: string;
@@ -105,13 +111,21 @@ export interface ReaderDeps {
   readHints: ReadHints;
   lookup: RepositoryLookup | undefined;
   queueUnseen: QueueUnseenPolicy;
-  /** Buckets of GitHub lookups of unseen repositories, per caller. */
+  /** Buckets of GitHub lookups of unseen repositories, per token or client address. */
   unseenLookups: RateLimiter;
+  /** Lookups of unseen repositories by callers without a token today, all together. */
+  anonymousLookups: DailyBudget;
+  anonymousBackfillCap: BackfillCap;
+  /**
+   * Set for one call by the HTTP transports: the client's address, whose bucket an
+   * anonymous caller's lookups of unseen repositories draw from (unseen.ts).
+   */
+  address?: string;
   /** Contents search_code verified, by blob sha (limits.searchCacheBytes). */
   searchContents: PromiseLru<string>;
   /**
    * Set by callTool for one call: aborted when its deadline passes or its request is
-   * cancelled. deps.index is then wrapped to stop with it (abortable-index.ts); a loop
+   * cancelled. deps.index is then scoped to stop with it (index-layers/call-scope.ts); a loop
    * that works between index calls checks it too.
    */
   signal?: AbortSignal;
@@ -138,6 +152,7 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
   if (options.queueUnseen !== undefined && !['anonymous', 'tokens', 'off'].includes(options.queueUnseen)) {
     throw new TypeError(`reader: queueUnseen must be anonymous, tokens or off, got ${String(options.queueUnseen)}`);
   }
+  const clock = options.now ? () => (options.now as () => Date)().getTime() : undefined;
   return {
     index: options.index,
     publisher: options.publisher,
@@ -151,7 +166,9 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     readHints: new ReadHints(),
     lookup: options.lookup,
     queueUnseen: options.queueUnseen ?? 'tokens',
-    unseenLookups: unseenLimiter(options.unseenLookupsPerMinute, options.now ? () => (options.now as () => Date)().getTime() : undefined),
+    unseenLookups: unseenLimiter(options.unseenLookupsPerMinute, clock),
+    anonymousLookups: new DailyBudget(options.anonymousLookupsPerDay ?? ANONYMOUS_LOOKUPS_PER_DAY, clock ?? Date.now),
+    anonymousBackfillCap: options.anonymousBackfillCap ?? ANONYMOUS_BACKFILL_CAP,
     searchContents: new PromiseLru<string>({ maxEntries: SEARCH_CACHE_FILES, maxBytes: limits.searchCacheBytes }),
   };
 }

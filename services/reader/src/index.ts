@@ -18,5 +18,7 @@ export { rankPaths, type RankedPath, type SuggestReason } from './suggest/rank';
 export { callTool, type ObservedCall, type ToolObserver, type ToolOutcome } from './tools/call-tool';
 export { TOOLS } from './tools/registry';
 export { ToolError, HTTP_STATUS } from './tool-error';
-export { withReadCache, type ReadAheadLoad, type ReadCacheOptions } from './read-cache';
+export { composeIndex, type ComposeOptions } from './index-layers/compose';
+export { type ReadAheadLoad } from './index-layers/read-ahead-load';
+export { type ReaderIndex } from './index-layers/reader-index';
 export { type LookedUpRepository, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';

@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { ReadAheadLoad } from './read-cache';
+import type { ReadAheadLoad } from './index-layers/read-ahead-load';
 import type { ToolObserver } from './tools/call-tool';
 
 const CALLS = 'gitdex_reader_tool_calls_total';

@@ -6,7 +6,7 @@ import type { Principal, ReaderDeps } from './deps';
 import { freshnessOf, shortRef, shortSha } from './freshness';
 import { rankPaths } from './suggest/rank';
 import { ToolError } from './tool-error';
-import { heldList, resolveOlderCommit, type HeldCommit } from './address/older-commit';
+import { heldCommits, heldList, resolveOlderCommit, type HeldCommit } from './address/older-commit';
 import { cleanIndexError } from './index-error';
 import { queueUnseen, unseenSentence } from './unseen';
 
@@ -27,16 +27,15 @@ export async function findRepository(deps: ReaderDeps, principal: Principal | nu
   if (repository && deps.access(repository, principal)) return repository;
   // Never seen (or not the caller's, which reads the same): GitHub may have it, and this caller may have it queued.
   const outcome = await queueUnseen(deps, principal, name);
-  if (outcome !== 'unknown') throw new ToolError('NOT_INDEXED', `${name} is ${unseenSentence(outcome, name)}`);
+  if (outcome !== 'unknown') throw new ToolError('NOT_INDEXED', `${name} is ${unseenSentence(outcome, name, deps, principal)}`);
   throw await unknownRepository(deps, principal, name);
 }
 
-/** A repository by name, or null: tries the name as given, then lower-cased (names are case-insensitive). */
+/** A repository by name, or null (names are case-insensitive). */
 export async function lookupByName(deps: ReaderDeps, name: string): Promise<RepositoryDocument | null> {
-  const found = await deps.index.findRepositoryByName(name);
-  if (found) return found;
-  const lower = name.toLowerCase();
-  return lower !== name ? deps.index.findRepositoryByName(lower) : null;
+  // One lookup whatever the name: the index folds case itself (fullNameLower), and a second
+  // lookup only for names it lacks would let the count of round trips tell a private name from none.
+  return deps.index.findRepositoryByName(name);
 }
 
 /**
@@ -108,8 +107,29 @@ export function matchRef(states: RefState[], input: string): RefState | undefine
   if (named) return named;
   if (!SHA_PREFIX.test(text)) return undefined;
   const prefix = text.toLowerCase();
+  refuseAmbiguous(states, text, prefix);
   // Several refs may sit at the same commit: the same content, so the first (by ref) will do.
   return states.find((s) => s.commitSha !== null && s.commitSha.startsWith(prefix));
+}
+
+/**
+ * A prefix that names two different commits (two heads, or a head and a commit held before it)
+ * names neither: the caller error lists them, instead of reading whichever came first.
+ */
+function refuseAmbiguous(states: RefState[], text: string, prefix: string): void {
+  const commits = new Map<string, string[]>();
+  for (const state of states) {
+    if (state.commitSha === null) continue;
+    for (const commit of heldCommits(state)) {
+      if (!commit.commitSha.startsWith(prefix)) continue;
+      const refs = commits.get(commit.commitSha) ?? [];
+      if (!refs.includes(shortRef(state.ref))) refs.push(shortRef(state.ref));
+      commits.set(commit.commitSha, refs);
+    }
+  }
+  if (commits.size < 2) return;
+  const listed = [...commits].map(([sha, refs]) => `${sha} (${refs.join(', ')})`).join(', ');
+  throw new ToolError('INVALID_ARGUMENT', `ref: ${text} is a prefix of ${commits.size} different commits gitdex holds: ${listed}. Give more digits of the one you mean.`);
 }
 
 function unknownRef(repository: RepositoryDocument, states: RefState[], input: string): ToolError {

@@ -32,43 +32,31 @@ export function eventLabel(event: string | undefined): string {
 }
 
 export interface AdmissionOptions {
-  /** Body bytes all requests together may hold in memory at once (default 64 MiB). */
-  maxBytesInFlight?: number;
-  /** Largest single body (its own cap). */
-  maxBodyBytes: number;
   /** 401s an address may earn a minute before it is answered 429 unread (default 60). */
   refusalsPerMinute?: number;
   /** Addresses tracked at most by the refusal throttle. */
   maxAddresses?: number;
   now?: () => number;
-  /** Told of each request refused here, with its outcome (`unauthorized`, `throttled`, `busy`). */
+  /** Told of each request refused here, with its outcome (`unauthorized`, `throttled`). */
   onRefused?: (outcome: string, event: string) => void;
 }
 
 /**
  * What runs before a webhook body is read, so a caller who cannot sign costs no memory:
- * the signature header must be well formed; an address that keeps failing to sign is
+ * the signature header must be well formed, and an address that keeps failing to sign is
  * throttled (GitHub never redelivers on its own, so the service must stay up for the real
- * deliveries); and the bytes held by bodies being read, across all requests, are bounded.
+ * deliveries). The bytes of bodies being read are bounded where they are read (body.ts).
  */
 export class WebhookAdmission {
-  private readonly maxBytesInFlight: number;
   private readonly refusalsPerMinute: number;
   private readonly maxAddresses: number;
   private readonly now: () => number;
-  private bytesInFlight = 0;
   private readonly refusals = new Map<string, { count: number; since: number }>();
 
-  constructor(private readonly options: AdmissionOptions) {
-    this.maxBytesInFlight = options.maxBytesInFlight ?? 64 * 1024 * 1024;
+  constructor(private readonly options: AdmissionOptions = {}) {
     this.refusalsPerMinute = options.refusalsPerMinute ?? 60;
     this.maxAddresses = options.maxAddresses ?? 10_000;
     this.now = options.now ?? Date.now;
-  }
-
-  /** Bytes reserved by bodies being read now (for tests and metrics). */
-  get inFlight(): number {
-    return this.bytesInFlight;
   }
 
   /** Counts a 401 against the address (called once the signature did not match). */
@@ -124,22 +112,6 @@ export class WebhookAdmission {
       refuse(401, 'unauthorized', { error: 'signature_invalid', message: 'X-Hub-Signature-256 must be "sha256=" followed by 64 lower-case hex digits' });
       return;
     }
-    const declared = Number(req.get('content-length'));
-    // Chunked bodies reserve the whole cap: their size is known only once read.
-    const reserve = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, this.options.maxBodyBytes) : this.options.maxBodyBytes;
-    if (this.bytesInFlight + reserve > this.maxBytesInFlight && this.bytesInFlight > 0) {
-      refuse(503, 'busy', { error: 'busy', message: 'too many webhook bytes being received at once; retry shortly' }, { 'Retry-After': '1' });
-      return;
-    }
-    this.bytesInFlight += reserve;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.bytesInFlight -= reserve;
-    };
-    res.on('finish', release);
-    res.on('close', release);
     next();
   };
 }

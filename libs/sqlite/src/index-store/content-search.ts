@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { queryTermCodes, termWordOfCode, type FileFlags } from '@gitdex/contracts';
-import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount } from '@gitdex/ports';
+import { type FileFlags } from '@gitdex/contracts';
+import { queryTermCodes, termWordOfCode } from '@gitdex/terms';
+import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
 import { UNSEARCHABLE_FILE } from './schema';
 
 const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
@@ -86,7 +87,6 @@ function params(s: number, g: number, scope: ContentScope) {
 }
 
 export function searchCandidates(st: ContentStatements, s: number, g: number, plan: ContentPlan, scope: ContentScope): ContentCandidate[] {
-  scope.signal?.throwIfAborted();
   if (scope.limit <= 0) return [];
   const match = matchExpression(plan);
   const rows = match === null ? st.anyContent.all(params(s, g, scope)) : st.matching.all({ ...params(s, g, scope), match });
@@ -94,19 +94,16 @@ export function searchCandidates(st: ContentStatements, s: number, g: number, pl
 }
 
 export function unsearchableFiles(st: ContentStatements, s: number, g: number, scope: ContentScope): ContentCandidate[] {
-  scope.signal?.throwIfAborted();
   if (scope.limit <= 0) return [];
   return st.unsearchable.all(params(s, g, scope)).map(candidateOf);
 }
 
-export function countUnsearchable(st: ContentStatements, s: number, g: number, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): UnsearchableCount {
-  scope.signal?.throwIfAborted();
+export function countUnsearchable(st: ContentStatements, s: number, g: number, scope: UnsearchableScope): UnsearchableCount {
   const { limit: _unused, ...counted } = params(s, g, { ...scope, afterPath: null, limit: 0 });
   return st.countUnsearchable.get(counted) as UnsearchableCount;
 }
 
-export function readContents(st: ContentStatements, s: number, g: number, paths: string[], signal?: AbortSignal): FileContent[] {
-  signal?.throwIfAborted();
+export function readContents(st: ContentStatements, s: number, g: number, paths: string[]): FileContent[] {
   if (paths.length === 0) return [];
   return st.contents.all({ s, g, paths: JSON.stringify([...new Set(paths)]) });
 }

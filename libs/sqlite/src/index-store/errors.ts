@@ -17,9 +17,6 @@ export function toPortError(error: unknown, file: string, action: string): PortE
   if (MISCONFIGURED.has(base) || MISCONFIGURED.has(code)) {
     return new PortError('INVALID', `SQLite index ${file} cannot be used (${action}): ${message}`, { cause: error });
   }
-  if (error instanceof TypeError && /database connection is not open/i.test(message)) {
-    return new PortError('UNAVAILABLE', `SQLite index ${file} is closed (${action})`, { cause: error });
-  }
   if (code === 'SQLITE_CONSTRAINT' || code.startsWith('SQLITE_CONSTRAINT') || code === 'SQLITE_MISMATCH' || code === 'SQLITE_TOOBIG') {
     return new PortError('INVALID', `SQLite index ${file} rejected ${action}: ${message}`, { cause: error });
   }

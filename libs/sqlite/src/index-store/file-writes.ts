@@ -1,6 +1,7 @@
 import type { FileDocument } from '@gitdex/contracts';
 import type { FileWrite } from '@gitdex/ports';
-import { contentTermWords, fileDocumentId } from '@gitdex/contracts';
+import { fileDocumentId } from '@gitdex/contracts';
+import { contentTermWords } from '@gitdex/terms';
 import type { FileBodyRow, FileRow, Statements } from './statements';
 
 const TRIGRAM = 0;

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { contentTermWords } from '@gitdex/contracts';
+import { contentTermWords } from '@gitdex/terms';
 import { RAW_BYTES_DDL } from './raw-bytes';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
@@ -19,16 +19,14 @@ export const INDEX_SCHEMA_VERSION = 5;
  *   version's generations copied in, so folder counts are a covering-index scan.
  * - `file_terms`: one row per distinct trigram (kind 0) and token (kind 1) of a file
  *   version, for exact suggestion scoring.
- * - `file_text` (version 3): the content index of search_code, keyed by fid: an FTS5 table
- *   of one word per distinct folded trigram of each stored content (contracts'
- *   contentTermWords: the fold and the left-out trigrams are the planner's), so the
- *   plain `ascii` tokenizer only splits at spaces. Contentless (the text stays in
- *   `file_bodies` only) and without positions (detail=none): it answers "holds these
- *   trigrams", the service verifies. Version 2 ran FTS5's own `trigram` tokenizer over the
- *   whole text: 1.7x slower to write, and folded case by SQLite's rules, not the planner's.
- *   Version 4 adds the hump trigrams of each content in their case (contracts/content-terms),
- *   which case-sensitive searches ask for: an older file's content index is built again.
- *   Version 5 adds the hump grams (six and seven units around a camel-case hump), for the same reason.
+ * - `file_text`: the content index of search_code, keyed by fid: an FTS5 table of one word per
+ *   distinct folded trigram, hump trigram and hump gram of each stored content (libs/terms'
+ *   contentTermWords: the fold and the left-out terms are the planner's), so the plain `ascii`
+ *   tokenizer only splits at spaces. Contentless (the text stays in `file_bodies` only) and
+ *   without positions (detail=none): it answers "holds these terms", the service verifies.
+ *   FTS5's own `trigram` tokenizer would fold case by SQLite's rules, not the planner's, and
+ *   writes more slowly. A file of an older layout has its content index built again when it
+ *   opens (UPGRADING.md).
  *
  * Derived rows are removed by primary key using the ancestors/tokens/trigrams stored
  * with the file, so no secondary index on `fid` slows down bulk writes.

@@ -6,6 +6,7 @@ import {
   type ContentPlan,
   type ContentScope,
   type UnsearchableCount,
+  type UnsearchableScope,
   type FileContent,
   type FileSummary,
   type FileWrite,
@@ -25,10 +26,9 @@ import * as contentSearch from './content-search';
 import { toPortError } from './errors';
 import * as writes from './file-writes';
 import { configureConnection, ensureSchema } from './schema';
-import { prepareStatements, type FileBodyRow, type FileRow, type Statements } from './statements';
+import * as reads from './snapshot-reads';
+import { prepareStatements, type Statements } from './statements';
 import { prepareSuggestStatements, suggest, type SuggestStatements } from './suggest';
-import { folderRange } from './text-order';
-import { withRawBytes } from './raw-bytes';
 
 export interface SqliteIndexStoreOptions {
   /** Database file, created if missing; ':memory:' for a throw-away index. */
@@ -40,27 +40,8 @@ export interface SqliteIndexStoreOptions {
   suggestFrequentTermFiles?: number;
 }
 
-/** listFolders never answers more folders than this. */
-export const MAX_FOLDERS = 10_000;
-
-function depthOf(folder: string): number {
-  return folder === '' ? 0 : folder.split('/').length;
-}
-
-function summaryOf(row: FileRow): FileSummary {
-  const summary = JSON.parse(row.summary) as FileSummary;
-  if (row.retired_gen !== null) summary.retiredAtGeneration = row.retired_gen;
-  return summary;
-}
-
-function documentOf(row: FileBodyRow): FileDocument {
-  return {
-    ...summaryOf(row),
-    content: row.content,
-    tokens: JSON.parse(row.tokens) as string[],
-    trigrams: JSON.parse(row.trigrams) as string[],
-  };
-}
+/** listFolders never answers more folders than this (the port's rule). */
+export { MAX_FOLDERS } from '@gitdex/ports';
 
 /**
  * The index port on one SQLite file (better-sqlite3): the embedded adapter for a single
@@ -91,7 +72,6 @@ export class SqliteIndexStore implements IndexStore {
     }
   }
 
-  /** Runs one call: creates the schema on first use, maps failures to PortError. */
   /**
    * A read for a caller that may give up: refused with the signal's reason once it is
    * aborted. Each read is one synchronous run of statements (nothing can abort in between),
@@ -102,6 +82,7 @@ export class SqliteIndexStore implements IndexStore {
     return this.run(action, body);
   }
 
+  /** Runs one call: creates the schema on first use, maps failures to PortError. */
   private run<T>(action: string, body: (st: Statements) => T): Promise<T> {
     if (!this.db.open) {
       return Promise.reject(new PortError('UNAVAILABLE', `SQLite index ${this.file} is closed (${action})`));
@@ -145,11 +126,11 @@ export class SqliteIndexStore implements IndexStore {
   // ── repositories and ref states ──────────────────────────────────────────
 
   getRepository(repositoryId: number, options?: IndexCallOptions): Promise<RepositoryDocument | null> {
-    return this.read('getRepository', options, (st) => parseOrNull<RepositoryDocument>(st.getRepository.get({ repositoryId })));
+    return this.read('getRepository', options, (st) => reads.parseOrNull<RepositoryDocument>(st.getRepository.get({ repositoryId })));
   }
 
   findRepositoryByName(fullName: string, options?: IndexCallOptions): Promise<RepositoryDocument | null> {
-    return this.read('findRepositoryByName', options, (st) => parseOrNull<RepositoryDocument>(st.findRepository.get({ name: fullName.toLowerCase() })));
+    return this.read('findRepositoryByName', options, (st) => reads.parseOrNull<RepositoryDocument>(st.findRepository.get({ name: fullName.toLowerCase() })));
   }
 
   listRepositories(options?: IndexCallOptions): Promise<RepositoryDocument[]> {
@@ -173,7 +154,7 @@ export class SqliteIndexStore implements IndexStore {
   }
 
   getRefState(repositoryId: number, ref: string, options?: IndexCallOptions): Promise<RefState | null> {
-    return this.read('getRefState', options, (st) => parseOrNull<RefState>(st.getRefState.get({ repositoryId, ref })));
+    return this.read('getRefState', options, (st) => reads.parseOrNull<RefState>(st.getRefState.get({ repositoryId, ref })));
   }
 
   listRefStates(repositoryId?: number, options?: IndexCallOptions): Promise<RefState[]> {
@@ -183,17 +164,8 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
-  /** One synchronous run of the three lookups: nothing to save here, but the port asks for it. */
   lookupForRead(request: ReadLookup, options?: IndexCallOptions): Promise<ReadLookupResult> {
-    return this.read('lookupForRead', options, (st) => {
-      const { fullName, repositoryId, versions } = request;
-      const repository = parseOrNull<RepositoryDocument>(st.findRepository.get({ name: fullName.toLowerCase() }));
-      const refStates = (st.listRefStatesOf.all({ repositoryId }) as string[]).map((doc) => JSON.parse(doc) as RefState);
-      if (!versions) return { repository, refStates, versions: null };
-      const s = this.scope(st, repositoryId, versions.ref);
-      const rows = s === undefined || versions.limit <= 0 ? [] : (st.fileVersions.all({ s, path: versions.path, since: versions.since, limit: versions.limit }) as FileBodyRow[]);
-      return { repository, refStates, versions: rows.map((row) => withRawBytes(documentOf(row), row.fid, st.raw)) };
-    });
+    return this.read('lookupForRead', options, (st) => reads.lookupForRead(st, (repositoryId, ref) => this.scope(st, repositoryId, ref), request));
   }
 
   putRefState(state: RefState): Promise<void> {
@@ -250,82 +222,40 @@ export class SqliteIndexStore implements IndexStore {
 
   // ── reads ────────────────────────────────────────────────────────────────
 
-  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<VisibleEntry[]> {
-    return this.read('visibleEntries', options, (st) => {
+  /** A read of one snapshot's files: `none` when the ref has no files at all. */
+  private atSnapshot<T>(action: string, options: IndexCallOptions | undefined, snapshot: Snapshot, none: T, body: (st: Statements, s: number) => T): Promise<T> {
+    return this.read(action, options, (st) => {
       const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined || limit <= 0) return [];
-      return st.visibleEntries.all({ s, g: snapshot.generation, after: afterPath ?? '', limit }) as VisibleEntry[];
+      return s === undefined ? none : body(st, s);
     });
+  }
+
+  visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<VisibleEntry[]> {
+    return this.atSnapshot('visibleEntries', options, snapshot, [], (st, s) => reads.visibleEntries(st, s, snapshot.generation, afterPath, limit));
   }
 
   lookupEntries(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<VisibleEntry[]> {
-    return this.read('lookupEntries', options, (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined || paths.length === 0) return [];
-      return st.lookupEntries.all({ s, g: snapshot.generation, paths: JSON.stringify(paths) }) as VisibleEntry[];
-    });
+    return this.atSnapshot('lookupEntries', options, snapshot, [], (st, s) => reads.lookupEntries(st, s, snapshot.generation, paths));
   }
 
   getFile(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileDocument | null> {
-    return this.read('getFile', options, (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined) return null;
-      const row = st.getFile.get({ s, g: snapshot.generation, path }) as FileBodyRow | undefined;
-      return row ? withRawBytes(documentOf(row), row.fid, st.raw) : null;
-    });
+    return this.atSnapshot('getFile', options, snapshot, null, (st, s) => reads.getFile(st, s, snapshot.generation, path));
   }
 
   visibleFiles(snapshot: Snapshot, afterPath: string | null, limit: number, maxSize: number, options?: IndexCallOptions): Promise<FileDocument[]> {
-    return this.read('visibleFiles', options, (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined || limit <= 0) return [];
-      const rows = st.visibleFiles.all({ s, g: snapshot.generation, after: afterPath ?? '', maxSize, limit }) as FileBodyRow[];
-      return rows.map((row) => withRawBytes(documentOf(row), row.fid, st.raw));
-    });
+    return this.atSnapshot('visibleFiles', options, snapshot, [], (st, s) => reads.visibleFiles(st, s, snapshot.generation, afterPath, limit, maxSize));
   }
 
   listFolders(scope: FolderScope, options?: IndexCallOptions): Promise<FolderCount[]> {
-    return this.read('listFolders', options, (st) => {
-      const s = this.scope(st, scope.repositoryId, scope.ref);
-      if (s === undefined || scope.depth <= 0) return [];
-      const params = { s, g: scope.generation, maxDepth: depthOf(scope.folder) + scope.depth, cap: MAX_FOLDERS };
-      const rows = scope.folder === '' ? st.rootFolders.all(params) : st.subFolders.all({ ...params, ...folderRange(scope.folder) });
-      return rows as FolderCount[];
-    });
+    return this.atSnapshot('listFolders', options, scope, [], (st, s) => reads.listFolders(st, s, scope));
   }
 
   listFiles(scope: FolderScope, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<{ files: FileSummary[]; total: number }> {
-    return this.read('listFiles', options, (st) => {
-      const s = this.scope(st, scope.repositoryId, scope.ref);
-      if (s === undefined) return { files: [], total: 0 };
-      const params = { s, g: scope.generation, maxDepth: depthOf(scope.folder) + scope.depth };
-      const page = { ...params, after: afterPath ?? '', limit: Math.max(0, limit) };
-      if (scope.folder === '') {
-        const total = st.rootFilesTotal.get(params) as number;
-        const files = limit > 0 ? (st.rootFilesPage.all(page) as FileRow[]) : [];
-        return { files: files.map(summaryOf), total };
-      }
-      const range = folderRange(scope.folder);
-      const total = st.subFilesTotal.get({ ...params, ...range }) as number;
-      const files = limit > 0 ? (st.subFilesPage.all({ ...page, ...range }) as FileRow[]) : [];
-      return { files: files.map(summaryOf), total };
-    });
+    return this.atSnapshot('listFiles', options, scope, { files: [], total: 0 }, (st, s) => reads.listFiles(st, s, scope, afterPath, limit));
   }
 
   stats(snapshot: Snapshot, options?: IndexCallOptions): Promise<IndexStats> {
-    return this.read('stats', options, (st) => {
-      const result: IndexStats = { fileCount: 0, languages: {}, categories: {}, totalBytes: 0 };
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined) return result;
-      const rows = st.stats.all({ s, g: snapshot.generation }) as { language: string | null; category: string; files: number; bytes: number }[];
-      for (const row of rows) {
-        result.fileCount += row.files;
-        result.totalBytes += row.bytes;
-        result.categories[row.category] = (result.categories[row.category] ?? 0) + row.files;
-        if (row.language !== null) result.languages[row.language] = (result.languages[row.language] ?? 0) + row.files;
-      }
-      return result;
-    });
+    return this.atSnapshot('stats', options, snapshot, reads.emptyStats(), (st, s) => reads.stats(st, s, snapshot.generation));
   }
 
   /**
@@ -334,36 +264,23 @@ export class SqliteIndexStore implements IndexStore {
    * query token in the document's tokens. Only scores > 0; score desc, then path.
    */
   suggestCandidates(snapshot: Snapshot, query: SuggestQuery, options?: IndexCallOptions): Promise<SuggestCandidate[]> {
-    return this.read('suggestCandidates', options, (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined || query.limit <= 0) return [];
+    return this.atSnapshot('suggestCandidates', options, snapshot, [], (_st, s) => {
+      if (query.limit <= 0) return [];
       if (query.trigrams.length === 0 && query.tokens.length === 0 && query.nameLower === '' && query.pathLower === '') return [];
       return suggest(this.suggestStatements as SuggestStatements, s, snapshot.generation, query, this.frequentTermFiles);
     });
   }
 
   findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
-    return this.read('findByBlobSha', options, (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined || limit <= 0) return [];
-      return st.findByBlobSha.all({ s, g: snapshot.generation, blobSha, limit }) as string[];
-    });
+    return this.atSnapshot('findByBlobSha', options, snapshot, [], (st, s) => reads.findByBlobSha(st, s, snapshot.generation, blobSha, limit));
   }
 
   findRetired(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSummary | null> {
-    return this.read('findRetired', options, (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined) return null;
-      const row = st.findRetired.get({ s, g: snapshot.generation, path }) as FileRow | undefined;
-      return row ? summaryOf(row) : null;
-    });
+    return this.atSnapshot('findRetired', options, snapshot, null, (st, s) => reads.findRetired(st, s, snapshot.generation, path));
   }
 
   retiredPaths(snapshot: Snapshot, limit: number, options?: IndexCallOptions): Promise<string[]> {
-    return this.read('retiredPaths', options, (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      return s === undefined || limit <= 0 ? [] : (st.retiredPaths.all({ s, g: snapshot.generation, limit }) as string[]);
-    });
+    return this.atSnapshot('retiredPaths', options, snapshot, [], (st, s) => reads.retiredPaths(st, s, snapshot.generation, limit));
   }
 
   snapshotsWithPath(snapshots: Snapshot[], path: string, options?: IndexCallOptions): Promise<Snapshot[]> {
@@ -375,41 +292,25 @@ export class SqliteIndexStore implements IndexStore {
     });
   }
 
-  // ── search_code ──────────────────────────────────────────────────────────
+  // ── search_code (ContentSearch) ──────────────────────────────────────────
 
-  searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
-    return this.run('searchCandidates', (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined) return [];
-      return contentSearch.searchCandidates(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, plan, scope);
-    });
+  private get content(): contentSearch.ContentStatements {
+    return this.contentStatements as contentSearch.ContentStatements;
   }
 
-  unsearchableFiles(snapshot: Snapshot, scope: ContentScope): Promise<ContentCandidate[]> {
-    return this.run('unsearchableFiles', (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined) return [];
-      return contentSearch.unsearchableFiles(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, scope);
-    });
+  searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope, options?: IndexCallOptions): Promise<ContentCandidate[]> {
+    return this.atSnapshot('searchCandidates', options, snapshot, [], (_st, s) => contentSearch.searchCandidates(this.content, s, snapshot.generation, plan, scope));
   }
 
-  countUnsearchable(snapshot: Snapshot, scope: Pick<ContentScope, 'language' | 'includeGenerated' | 'signal'>): Promise<UnsearchableCount> {
-    return this.run('countUnsearchable', (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined) return { binary: 0, tooLarge: 0 };
-      return contentSearch.countUnsearchable(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, scope);
-    });
+  unsearchableFiles(snapshot: Snapshot, scope: ContentScope, options?: IndexCallOptions): Promise<ContentCandidate[]> {
+    return this.atSnapshot('unsearchableFiles', options, snapshot, [], (_st, s) => contentSearch.unsearchableFiles(this.content, s, snapshot.generation, scope));
   }
 
-  readContents(snapshot: Snapshot, paths: string[], signal?: AbortSignal): Promise<FileContent[]> {
-    return this.run('readContents', (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      if (s === undefined) return [];
-      return contentSearch.readContents(this.contentStatements as contentSearch.ContentStatements, s, snapshot.generation, paths, signal);
-    });
+  countUnsearchable(snapshot: Snapshot, scope: UnsearchableScope, options?: IndexCallOptions): Promise<UnsearchableCount> {
+    return this.atSnapshot('countUnsearchable', options, snapshot, { binary: 0, tooLarge: 0 }, (_st, s) => contentSearch.countUnsearchable(this.content, s, snapshot.generation, scope));
   }
-}
 
-function parseOrNull<T>(doc: unknown): T | null {
-  return typeof doc === 'string' ? (JSON.parse(doc) as T) : null;
+  readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]> {
+    return this.atSnapshot('readContents', options, snapshot, [], (_st, s) => contentSearch.readContents(this.content, s, snapshot.generation, paths));
+  }
 }

@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import type { BackfillEvent } from '@gitdex/contracts';
+import { repositoryNameProblem, type BackfillEvent } from '@gitdex/contracts';
 import { DEFAULT_INDEX_REF_OPTIONS, handleEvent, RefSelection } from '@gitdex/indexer';
 import type { CliContext } from './context';
 import { CliError, EXIT } from './exit-codes';
@@ -18,7 +18,8 @@ export interface IndexOptions {
  */
 export async function indexCommand(ctx: CliContext, fullName: string, options: IndexOptions): Promise<void> {
   const { adapters, env, out } = ctx;
-  if (!/^[^/\s]+\/[^/\s]+$/.test(fullName)) throw new CliError(`"${fullName}" is not owner/name`, EXIT.usage);
+  const problem = repositoryNameProblem(fullName);
+  if (problem !== null) throw new CliError(`${JSON.stringify(fullName)} is not a GitHub owner/name: ${problem}`, EXIT.usage);
   const repository = await adapters.source.repositoryByName(fullName);
   if (!repository) throw new CliError(`${fullName} does not exist on GitHub, or the configured credentials (GITHUB_TOKEN / GitHub App) cannot see it`, EXIT.notFound);
   const ref = options.ref ? (options.ref.startsWith('refs/') ? options.ref : `refs/heads/${options.ref}`) : undefined;

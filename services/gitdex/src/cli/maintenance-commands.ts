@@ -60,6 +60,10 @@ export async function reconcileCommand(ctx: CliContext): Promise<void> {
   }
   for (const m of report.metadata) ctx.out.log(`${m.repository}: ${m.changed.join(', ')} changed on GitHub; applied`);
   ctx.out.log(`Checked ${report.checked} refs: ${report.drifted.length} drifted and queued for a backfill${report.failed.length > 0 ? `, ${report.failed.length} could not be checked` : ''}.`);
+  for (const f of report.failed) ctx.out.error(`${f.repository}: ${f.error}`);
+  if (report.rateLimited) ctx.out.error(`GitHub's rate limit stopped the pass (what was not checked waits for the next one): ${report.rateLimited}`);
+  const { lists, repositories, heads } = report.requests;
+  ctx.out.log(`GitHub requests: ${lists} repository ${lists === 1 ? 'list' : 'lists'}, ${repositories} single repository reads, ${heads} branch heads.`);
   for (const failure of report.failed) ctx.out.error(`  ${failure.repository}: ${failure.error}`);
   if (report.failed.length > 0) throw new CliError('some refs could not be checked against GitHub', EXIT.failed);
 }

@@ -1,10 +1,11 @@
 import type { CliContext } from './context';
+import { defaultServerUrl, reconcilerView } from './reconciler-status';
 import { age, formatTable, shortSha } from './table';
 
-/** `gitdex status`: repositories, refs, commits, freshness, failures, lag and dead letters. */
-export async function statusCommand(ctx: CliContext, options: { json?: boolean }): Promise<void> {
+/** `gitdex status`: repositories, refs, commits, freshness, failures, lag, dead letters and the reconciler. */
+export async function statusCommand(ctx: CliContext, options: { json?: boolean; server?: string }): Promise<void> {
   const { adapters, out } = ctx;
-  const [repositories, states, lag, letters] = await Promise.all([
+  const [repositories, states, lag, letters, reconciler] = await Promise.all([
     adapters.index.listRepositories(),
     adapters.index.listRefStates(),
     // An engine that does not answer is shown as unknown in the status, which is the outcome the user sees.
@@ -13,6 +14,7 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean }
       .lag()
       .catch(() => null),
     adapters.deadLetters.list(1000).catch(() => null),
+    reconcilerView(options.server ?? defaultServerUrl(ctx.env)),
   ]);
   const names = new Map(repositories.map((r) => [r.repositoryId, r.fullName]));
   const rows = states
@@ -35,6 +37,7 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean }
     deadLetters: letters?.length ?? null,
     eventLog: adapters.engines.eventLog,
     index: adapters.engines.index,
+    reconciler: { state: reconciler.state, ...(reconciler.status ?? {}) },
   };
   if (options.json) {
     out.log(JSON.stringify({ summary, refs: rows }, null, 2));
@@ -50,4 +53,5 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean }
   out.log(
     `${summary.repositories} repositories, ${summary.refs} refs, ${summary.failed} failed; lag ${lag ?? 'unknown'}; dead letters ${summary.deadLetters ?? 'unknown'} (event log: ${summary.eventLog}, index: ${summary.index})`,
   );
+  out.log(`reconciler: ${reconciler.line}`);
 }

@@ -2,6 +2,7 @@ import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contrac
 import { visibleVersion, type VersionsLookup } from '@gitdex/ports';
 import type { Principal, ReaderDeps } from '../deps';
 import { findRepository, resolveTarget, type Target } from '../target';
+import { hintKey } from './read-hints';
 import { parseRepositoryName } from './repository-name';
 
 /** Versions of one file asked with a cold read's first lookups; a few cover a ref's newest and the one being indexed. */
@@ -24,21 +25,22 @@ export interface OpenedRepository {
  */
 export async function openRepository(deps: ReaderDeps, principal: Principal | null, input: string, file?: { ref: string | undefined; path: string }): Promise<OpenedRepository> {
   const name = parseRepositoryName(input, deps.githubWebUrl);
-  const guess = deps.readHints.repositoryOf(name);
+  const key = hintKey(principal, name);
+  const guess = deps.readHints.repositoryOf(key);
   if (guess) {
-    const ref = file ? deps.readHints.refOf(name, file.ref) : undefined;
+    const ref = file ? deps.readHints.refOf(key, file.ref) : undefined;
     const asked = file && ref !== undefined ? { ref, path: file.path, since: deps.readHints.generationOf(guess.repositoryId, ref), limit: VERSIONS_AHEAD } : undefined;
     const answer = await deps.index.lookupForRead({ fullName: name, repositoryId: guess.repositoryId, ...(asked ? { versions: asked } : {}) });
     const repository = answer.repository;
     if (repository?.repositoryId === guess.repositoryId && deps.access(repository, principal)) {
-      deps.readHints.learnRepository(name, repository);
+      deps.readHints.learnRepository(key, repository);
       return { repository, states: answer.refStates, ...(asked && answer.versions ? { versions: { asked, found: answer.versions } } : {}) };
     }
-    // The name went or moved, or this caller may not read it: findRepository says which (the answer is reused).
-    if (repository?.repositoryId !== guess.repositoryId) deps.readHints.forgetRepository(name);
+    // The name went or moved, or this caller may no longer read it: findRepository says which (the answer is reused).
+    deps.readHints.forgetRepository(key);
   }
   const repository = await findRepository(deps, principal, input);
-  deps.readHints.learnRepository(name, repository);
+  deps.readHints.learnRepository(key, repository);
   return { repository };
 }
 

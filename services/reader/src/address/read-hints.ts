@@ -2,10 +2,22 @@
 const MAX_HINTS = 10_000;
 
 /**
+ * The key of a name's hint: one caller's reads never speed up another's, so how long an
+ * answer takes tells nobody what someone else read (a private repository a token read
+ * recently would otherwise answer an anonymous caller with one more index round trip than a
+ * name that does not exist).
+ */
+export function hintKey(principal: { id: string } | null, name: string): string {
+  return principal ? `principal:${principal.id}\0${name}` : `anonymous\0${name}`;
+}
+
+/**
  * What the reader remembers between calls only to guess what to ask for, never to answer:
  * the repository a name stood for, the ref a ref argument resolved to, and a ref's last
  * generation. With a guess, a read asks for the repository, its ref states and the file in
  * one round trip (lookupForRead), and checks each guess against those fresh answers.
+ * Names are kept per caller (hintKey); refs and generations by repository id, reached only
+ * through a caller's own name.
  */
 export class ReadHints {
   private readonly names = new Map<string, { repositoryId: number; defaultBranch: string }>();

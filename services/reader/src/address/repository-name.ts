@@ -1,8 +1,6 @@
+import { repositoryNameProblem } from '@gitdex/contracts';
 import { invalid } from '../tool-error';
 import { looksLikeUrl, parseGithubUrl } from './github-url';
-
-/** owner/name: GitHub allows letters, digits, '-', '_' and '.' (owners: letters, digits, '-'). */
-const FULL_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
 /** The owner/name a caller means by "owner/name", "owner/name.git" or a GitHub URL. */
 export function parseRepositoryName(input: string, githubWebUrl: string): string {
@@ -12,12 +10,15 @@ export function parseRepositoryName(input: string, githubWebUrl: string): string
     if (!location) {
       throw invalid(`repository: ${JSON.stringify(truncate(text))} is not a GitHub repository URL; give "owner/name" or a URL such as ${githubWebUrl}/owner/name`);
     }
-    return location.fullName;
+    return checkedName(location.fullName, text);
   }
-  const name = trimSlashes(text).replace(/\.git$/i, '');
-  if (!FULL_NAME.test(name)) {
-    throw invalid(`repository: ${JSON.stringify(truncate(text))} is not "owner/name"; give it as e.g. "octo-org/api" or as its GitHub URL`);
-  }
+  return checkedName(trimSlashes(text).replace(/\.git$/i, ''), text);
+}
+
+/** The name when GitHub allows it (shared rules, libs/contracts); else a caller error saying why. */
+function checkedName(name: string, text: string): string {
+  const problem = repositoryNameProblem(name);
+  if (problem !== null) throw invalid(`repository: ${JSON.stringify(truncate(text))} is not "owner/name": ${problem}; give it as e.g. "octo-org/api" or as its GitHub URL`);
   return name;
 }
 

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { authGuard, principalOf, type Authenticate } from './auth';
+import type { ReaderBodyOptions } from './body';
 import { hostGuard } from './host';
 import { originGuard } from './origin';
 import { rateLimitGuard, throttleRefusals, type RateLimited, type RateLimiter } from './rate-limit';
@@ -18,6 +19,8 @@ export interface ReaderGuardOptions {
   limiter?: RateLimiter;
   /** Told of each request refused for the rate limit, with "principal" or "address". */
   onLimited?: (kind: string) => void;
+  /** How request bodies are read (size, budgets in flight, deadline, minimum rate); defaults in body.ts. */
+  body?: ReaderBodyOptions;
 }
 
 /** How each transport writes a refusal (JSON-RPC for /mcp, { error } for /v1). */

@@ -2,6 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { ReaderDeps } from '../deps';
 import { principalOf } from '../http/auth';
+import { jsonBody, readerBodyReader, type RefuseBody } from '../http/body';
 import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } from '../http/guards';
 import { batchRateLimit } from '../http/rate-limit';
 import type { ToolObserver } from '../tools/call-tool';
@@ -48,6 +49,9 @@ const MCP_REFUSALS: Refusals = {
   rateLimited: (res, retryAfterSeconds, message) => rpcError(res, 429, -32000, message, { code: 'RATE_LIMITED', retry_after_seconds: retryAfterSeconds }),
 };
 
+/** A body refused before parsing (-32700 when it is not JSON, -32600 too large), with the status the body reader chose. */
+const MCP_BODY_REFUSAL: RefuseBody = (res, { status, message }) => rpcError(res, status, status === 400 ? -32700 : status === 413 ? -32600 : -32000, message);
+
 /**
  * Streamable HTTP at /mcp, stateless: every POST gets its own McpServer and the SDK's
  * transport, answered as plain JSON. Nothing is kept between requests, so any replica behind
@@ -59,8 +63,10 @@ export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}):
   const router = express.Router();
   router.use('/mcp', ...entryGuards(options, MCP_REFUSALS), ...callerGuards(options, MCP_REFUSALS));
   const perMessage = batchRateLimit(options.limiter, principalOf, MCP_REFUSALS.rateLimited, options.onLimited);
-  router.post('/mcp', express.json({ limit: options.maxBodyBytes ?? 1024 * 1024 }), batchGuard, perMessage, (req: Request, res: Response) => {
-    const context = { principal: principalOf(res), transport: 'http', ...(req.ip ? { client: req.ip } : {}), ...(options.observe ? { observe: options.observe } : {}) };
+  const body = jsonBody(readerBodyReader({ ...options.body, ...(options.maxBodyBytes ? { maxBytes: options.maxBodyBytes } : {}) }), MCP_BODY_REFUSAL);
+  router.post('/mcp', body, batchGuard, perMessage, (req: Request, res: Response) => {
+    const address = req.ip ?? req.socket.remoteAddress;
+    const context = { principal: principalOf(res), transport: 'http', ...(address !== undefined ? { address } : {}), ...(options.observe ? { observe: options.observe } : {}) };
     const server = createMcpServer(deps, context);
     // Stateless: no sessionIdGenerator, so no session id is issued or required.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });

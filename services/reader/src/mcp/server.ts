@@ -18,8 +18,8 @@ export interface McpServerContext {
   observe?: ToolObserver;
   /** Transport label for metrics: "http", "stdio", "memory". */
   transport?: string;
-  /** The caller's network address, for the audit log. */
-  client?: string;
+  /** The HTTP client's address (deps.address), for an anonymous caller's lookups of unseen repositories. */
+  address?: string;
 }
 
 /**
@@ -39,7 +39,8 @@ const ANNOTATIONS = { readOnlyHint: true, idempotentHint: true, openWorldHint: f
  * create: the HTTP transport makes one per request.
  */
 export function createMcpServer(options: ReaderOptions | ReaderDeps, context: McpServerContext = {}): McpServer {
-  const deps = resolveDeps(options);
+  const resolved = resolveDeps(options);
+  const deps = context.address !== undefined ? { ...resolved, address: context.address } : resolved;
   const principal = context.principal ?? null;
   const transport = context.transport ?? 'mcp';
   const server = new McpServer({ name: 'gitdex', title: 'gitdex: indexed GitHub repositories', version: READER_VERSION }, { instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
@@ -65,8 +66,8 @@ async function toolResult(deps: ReaderDeps, name: ToolName, args: unknown, conte
     const answer = await callTool(deps, name, args, context.principal ?? null, {
       transport: context.transport,
       signal,
-      ...(context.client ? { client: context.client } : {}),
       ...(context.observe ? { observe: context.observe } : {}),
+      ...(context.address !== undefined ? { address: context.address } : {}),
     });
     return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured as Record<string, unknown> };
   } catch (error) {

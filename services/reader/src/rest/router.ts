@@ -2,6 +2,7 @@ import type { ToolName } from '@gitdex/contracts';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { ReaderDeps } from '../deps';
 import { principalOf } from '../http/auth';
+import { noBody } from '../http/body';
 import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } from '../http/guards';
 import { asToolError, callTool, type ToolObserver } from '../tools/call-tool';
 import { HTTP_STATUS, ToolError } from '../tool-error';
@@ -30,7 +31,11 @@ export function sendError(res: Response, error: ToolError): void {
 /** The REST API under /v1: the tools as plain JSON GETs, errors as { error: { code, message } }. */
 export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): Router {
   const router = express.Router();
-  router.use('/v1', ...entryGuards(options, REST_REFUSALS));
+  router.use(
+    '/v1',
+    ...entryGuards(options, REST_REFUSALS),
+    noBody((res, { message }) => sendError(res, new ToolError('INVALID_ARGUMENT', message))),
+  );
   router.get('/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
@@ -44,7 +49,8 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
       sendError(res, asToolError(deps, tool, error));
       return;
     }
-    callTool(deps, tool, input, principalOf(res), { transport: 'rest', ...(req.ip ? { client: req.ip } : {}), ...(options.observe ? { observe: options.observe } : {}) })
+    const address = req.ip ?? req.socket.remoteAddress;
+    callTool(deps, tool, input, principalOf(res), { transport: 'rest', ...(address !== undefined ? { address } : {}), ...(options.observe ? { observe: options.observe } : {}) })
       .then((answer) => {
         res.json(answer.structured);
       })

@@ -3,8 +3,11 @@ export class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private readonly at: number;
+  /** The same deadline in Date.now() milliseconds, for worker threads (they share no monotonic clock). */
+  readonly until: number;
   constructor(ms: number) {
     this.at = performance.now() + ms;
+    this.until = Date.now() + ms;
     this.timer = setTimeout(() => this.controller.abort(new Error('search deadline')), ms);
     this.timer.unref?.();
   }

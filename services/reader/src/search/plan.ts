@@ -1,4 +1,4 @@
-import { foldText, foldUnit } from '@gitdex/contracts';
+import { foldText, foldUnit } from '@gitdex/terms';
 import type { ContentPlan } from '@gitdex/ports';
 
 /**

@@ -8,7 +8,8 @@ import type { CompiledQuery } from './query';
 import { isDefinition, isWholeWord, tierOf, type RankKey } from './rank';
 import { pagesAhead, readAhead } from './read-ahead';
 import { requirementOf, type Requirement } from './requirement';
-import { findHits, type LineHit } from './verify';
+import { matchPool, verifiesInThread } from './match-pool';
+import { findHits, type FileHits, type LineHit } from './verify';
 
 /** Contents read at a time. */
 const CONTENT_BATCH = 50;
@@ -28,6 +29,10 @@ const KEEP_LINES = 20;
 /** Unsearchable files counted per repository at most. */
 const MAX_SKIPPED_SCAN = 10_000;
 const SKIPPED_PAGE = 1_000;
+/** Main-thread work between two yields to the event loop (health checks and other calls answer meanwhile). */
+const YIELD_EVERY_MS = 10;
+/** Paths a filter tests between two looks at the clock: 20 long globs cost ~0.1 ms a path at most. */
+const PATHS_PER_CLOCK = 64;
 /** Characters of matching files' contents kept for the page; the page reads again what did not fit. */
 const KEEP_CONTENT_CHARS = 16 * 1024 * 1024;
 
@@ -77,11 +82,36 @@ export interface Scan {
  */
 class ResultCapReached extends Error {}
 
-type Scope = Omit<ContentScope, 'afterPath' | 'limit'> & { signal: AbortSignal };
+type Scope = Omit<ContentScope, 'afterPath' | 'limit'>;
 
 export const contentKey = (searched: Searched, path: string): string => `${searched.snapshot.repositoryId}\0${path}`;
 
 const pathAllowed = (filters: Filters, path: string) => (filters.include === null || filters.include(path)) && (filters.exclude === null || !filters.exclude(path));
+
+/** The files of a page the path filters allow, looking at the deadline as it goes (a page holds up to 8,000 paths). */
+async function allowedOf<T extends { path: string }>(filters: Filters, page: T[], deadline: Deadline, pacer: Pacer): Promise<T[]> {
+  if (filters.include === null && filters.exclude === null) return page;
+  const kept: T[] = [];
+  for (let i = 0; i < page.length; i += 1) {
+    if (i % PATHS_PER_CLOCK === 0) {
+      if (deadline.expired()) throw new DeadlineReached();
+      await pacer.pace();
+    }
+    const file = page[i] as T;
+    if (pathAllowed(filters, file.path)) kept.push(file);
+  }
+  return kept;
+}
+
+/** Gives the event loop a turn when this search has held it for YIELD_EVERY_MS. */
+class Pacer {
+  private since = performance.now();
+  async pace(): Promise<void> {
+    if (performance.now() - this.since < YIELD_EVERY_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
 
 /**
  * Candidates from the index, a page at a time, their contents verified line by line; up to
@@ -92,7 +122,7 @@ const pathAllowed = (filters: Filters, path: string) => (filters.include === nul
 export async function scanAll(deps: ReaderDeps, searched: Searched[], query: CompiledQuery, plan: ContentPlan, filters: Filters, deadline: Deadline): Promise<Scan> {
   const maxFiles = deps.limits.searchMaxFiles;
   const scan: Scan = { found: [], totalFiles: 0, totalMatches: 0, complete: true, countsExact: true, stoppedBy: null, skipped: { binary: 0, too_large: 0 }, contents: new Map() };
-  const scope: Scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}), signal: deadline.signal };
+  const scope: Scope = { includeGenerated: filters.includeGenerated, ...(filters.language !== undefined ? { language: filters.language } : {}) };
   const foundBy = searched.map((): Found[] => []);
   const kept = { chars: 0 };
   const requires = requirementOf(plan);
@@ -134,9 +164,19 @@ interface Search {
 
 async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, scan: Scan, found: Found[], kept: { chars: number }): Promise<void> {
   const { query, plan, filters, scope, deadline } = search;
-  const verify = (candidate: ContentCandidate, content: string) => {
+  const pacer = new Pacer();
+  // Cheap verifications run here, between yields to the event loop; costly ones (a regex's
+  // program times the content's length) in a worker the pool terminates at the deadline.
+  const hitsOf = async (content: string): Promise<FileHits> => {
+    if (verifiesInThread(query, content.length)) {
+      await pacer.pace();
+      return findHits(content, query, KEEP_LINES, deadline.expired, search.requires);
+    }
+    return matchPool().verify(query, plan, content, KEEP_LINES, deadline.until);
+  };
+  const verify = async (candidate: ContentCandidate, content: string) => {
     if (deadline.expired()) throw new DeadlineReached();
-    const hits = findHits(content, query, KEEP_LINES, deadline.expired, search.requires);
+    const hits = await hitsOf(content);
     if (hits.count > 0) {
       scan.totalFiles += 1;
       scan.totalMatches += hits.count;
@@ -156,18 +196,18 @@ async function scanTarget(deps: ReaderDeps, target: Searched, search: Search, sc
     if (!hits.complete) throw new DeadlineReached();
     if (found.length >= search.maxFiles) throw new ResultCapReached();
   };
-  const pages = filePages(deadline, candidatePageSize, (afterPath, limit) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit }));
+  const pages = filePages(deadline, candidatePageSize, (afterPath, limit) => deps.index.searchCandidates(target.snapshot, plan, { ...scope, afterPath, limit }, { signal: deadline.signal }));
   for await (const page of pages) {
-    const wanted = page.filter((c) => pathAllowed(filters, c.path));
+    const wanted = await allowedOf(filters, page, deadline, pacer);
     // Contents verified before are taken from memory; the others are read from the index in
     // batches of CONTENT_BATCH (the next read while this one is verified), and kept. Each
     // batch is verified in path order, the order the result cap counts in.
     const batches = batchesOfUnread(wanted, (c) => deps.searchContents.peek(c.blobSha, search.pass) === undefined);
     for await (const [batch, contents] of readAhead(batches, (batch) => contentsOf(deps, target.snapshot, batch, search.pass, deadline.signal))) {
-      batch.forEach((candidate, i) => {
+      for (const [i, candidate] of batch.entries()) {
         const content = contents[i]?.content;
-        if (typeof content === 'string') verify(candidate, content);
-      });
+        if (typeof content === 'string') await verify(candidate, content);
+      }
     }
   }
 }
@@ -185,7 +225,7 @@ async function contentsOf(deps: ReaderDeps, snapshot: Snapshot, batch: ContentCa
     for (const { path, content } of await deps.index.readContents(
       snapshot,
       unread.map((c) => c.path),
-      signal,
+      { signal },
     ))
       read.set(path, content);
   }
@@ -219,19 +259,19 @@ function batchesOfUnread(candidates: ContentCandidate[], unread: (candidate: Con
 /** Binary and too large files in the scope: counted by the index, or (with a path filter it cannot apply) listed and filtered here. */
 async function countSkipped(deps: ReaderDeps, target: Searched, filters: Filters, scope: Scope, scan: Scan, deadline: Deadline): Promise<void> {
   if (filters.include === null && filters.exclude === null) {
-    const counted = await deps.index.countUnsearchable(target.snapshot, scope);
+    const counted = await deps.index.countUnsearchable(target.snapshot, scope, { signal: deadline.signal });
     scan.skipped.binary += counted.binary;
     scan.skipped.too_large += counted.tooLarge;
     return;
   }
   let seen = 0;
+  const pacer = new Pacer();
   for await (const page of filePages(
     deadline,
     () => SKIPPED_PAGE,
-    (afterPath, limit) => deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath, limit }),
+    (afterPath, limit) => deps.index.unsearchableFiles(target.snapshot, { ...scope, afterPath, limit }, { signal: deadline.signal }),
   )) {
-    for (const file of page) {
-      if (!pathAllowed(filters, file.path)) continue;
+    for (const file of await allowedOf(filters, page, deadline, pacer)) {
       if (file.flags.binary) scan.skipped.binary += 1;
       else if (file.flags.tooLarge) scan.skipped.too_large += 1;
     }

@@ -1,4 +1,4 @@
-import { nameOf, pathTokens, trigramsOf } from '@gitdex/contracts';
+import { nameOf, pathTokens, trigramsOf } from '@gitdex/terms';
 import type { Snapshot } from '@gitdex/ports';
 import type { ReaderDeps } from '../deps';
 import { rankPaths, type RankedPath } from './rank';

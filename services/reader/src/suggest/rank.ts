@@ -1,4 +1,4 @@
-import { squashed } from '@gitdex/contracts';
+import { squashed } from '@gitdex/terms';
 import { editDistances } from './distance';
 
 /**

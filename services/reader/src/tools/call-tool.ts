@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolErrorCode, ToolName } from '@gitdex/contracts';
 import { PortError } from '@gitdex/ports';
 import type { z } from 'zod';
-import { abortableIndex, untilAborted } from '../abortable-index';
+import { CallScopedIndex, untilAborted } from '../index-layers/call-scope';
 import type { Principal, ReaderDeps } from '../deps';
 import { indexUnavailable, invalid, ToolError } from '../tool-error';
 import type { ToolAnswer } from './answer';
@@ -18,7 +18,7 @@ export interface ObservedCall {
   seconds: number;
   /** Who called (null: anonymous) and from where, when the transport knows. */
   principal: Principal | null;
-  client?: string;
+  address?: string;
   /** The arguments as the caller sent them, before parsing. */
   args: unknown;
   /** The answer of a call whose outcome is ok. */
@@ -31,10 +31,10 @@ export type ToolObserver = (call: ObservedCall) => void;
 export interface CallOptions {
   transport: string;
   observe?: ToolObserver;
-  /** The caller's network address (an anonymous caller's only name in the audit log). */
-  client?: string;
   /** Aborted when the caller gives up (an MCP notifications/cancelled, a closed connection): the call stops. */
   signal?: AbortSignal;
+  /** The HTTP client's address: an anonymous caller's bucket of lookups of unseen repositories (deps.address), and its only name in the audit log. */
+  address?: string;
 }
 
 /**
@@ -52,7 +52,7 @@ export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, 
       outcome,
       seconds: Number(process.hrtime.bigint() - started) / 1e9,
       principal,
-      ...(options.client === undefined ? {} : { client: options.client }),
+      ...(options.address === undefined ? {} : { address: options.address }),
       args,
       ...(answer ? { answer } : {}),
     });
@@ -61,7 +61,8 @@ export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, 
     const input = parseInput(tool.input, args);
     // The input was parsed by this tool's own schema: any definition takes it as its own.
     const definition: ToolDefinition = tool;
-    const answer = await withCallDeadline(deps, (scoped) => definition.run(scoped, principal, input), options.signal);
+    const caller = options.address !== undefined ? { ...deps, address: options.address } : deps;
+    const answer = await withCallDeadline(caller, (scoped) => definition.run(scoped, principal, input), options.signal);
     finish('ok', answer);
     return answer;
   } catch (error) {
@@ -89,13 +90,13 @@ class CallCancelled extends Error {}
 
 /** `work` with deps scoped to one call: aborted at limits.timeoutMs or by `cancel`, its index calls stop with it. */
 export function withCallDeadline<T>(deps: ReaderDeps, work: (scoped: ReaderDeps) => Promise<T>, cancel?: AbortSignal): Promise<T> {
-  return withCancellation(deps.limits.timeoutMs, cancel, (signal) => work({ ...deps, index: abortableIndex(deps.index, signal), signal }));
+  return withCancellation(deps.limits.timeoutMs, cancel, (signal) => work({ ...deps, index: new CallScopedIndex(deps.index, signal), signal }));
 }
 
 /**
  * Runs `work` with a signal aborted at the deadline (reason DeadlineExceeded) or when
  * `cancel` is (reason CallCancelled), and fails with that reason at once: the work is
- * not only raced but told to stop, and its index calls stop with it (abortable-index.ts).
+ * not only raced but told to stop, and its index calls stop with it (index-layers/call-scope.ts).
  */
 export async function withCancellation<T>(ms: number, cancel: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();

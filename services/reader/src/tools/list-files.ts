@@ -88,7 +88,8 @@ async function continueListing(deps: ReaderDeps, principal: Principal | null, in
   }
   if (input.folder !== undefined) {
     // A folder that no longer resolves is answered as the cursor mismatch below: the caller's error.
-    const same = await locate(deps, principal, { repository: input.repository, path: input.folder, ref: input.ref ?? shortRef(cursor.ref) }, 'folder').catch(() => null);
+    // Anything else (the index down, a deadline, a bug) goes out as it is, never as a bad cursor.
+    const same = await locate(deps, principal, { repository: input.repository, path: input.folder, ref: input.ref ?? shortRef(cursor.ref) }, 'folder').catch(callerErrorAsNull);
     if (!same || same.path !== cursor.f) throw invalid(`cursor: it continues the listing of ${cursor.f === '' ? 'the root' : `folder ${cursor.f}`}; pass that folder or leave folder out`);
   }
   // The ref as it is now: was the listed generation kept, or has the index pruned it?
@@ -119,6 +120,12 @@ async function continueListing(deps: ReaderDeps, principal: Principal | null, in
   const still = await deps.index.listFiles({ ...listing.snapshot, folder: cursor.f, depth: ANY_DEPTH }, null, 1);
   if (still.total !== cursor.n) throw expired(movedOn);
   return { ...listing, supersededBy: current.state.commitSha };
+}
+
+/** Caller errors of resolving a folder, which a cursor check answers as a mismatch; every other failure is thrown on. */
+function callerErrorAsNull(error: unknown): null {
+  if (error instanceof ToolError && (error.code === 'INVALID_ARGUMENT' || error.code === 'NOT_FOUND' || error.code === 'NOT_INDEXED')) return null;
+  throw error;
 }
 
 async function page(deps: ReaderDeps, listing: Listing, limit: number): Promise<ToolAnswer<ListFilesOutput>> {

@@ -32,7 +32,7 @@ export async function readFile(deps: ReaderDeps, principal: Principal | null, in
     );
   }
   const bytes = byteRequest(deps, input);
-  const published = publishedDocument(deps, input);
+  const published = await publishedDocument(deps, principal, input);
   const repositoryInput = published?.repository ?? input.repository;
   if (repositoryInput === undefined)
     throw invalid('repository: give the repository as "owner/name" or its GitHub URL (it may be left out only when path is the published URL of a document of a configured site)');
@@ -79,13 +79,14 @@ function isGithubHost(deps: ReaderDeps, raw: string): boolean {
 }
 
 /** The repository and path of a published document's URL; null when path is no such URL. */
-function publishedDocument(deps: ReaderDeps, input: ReadFileInput): { repository: string; path: string } | null {
+async function publishedDocument(deps: ReaderDeps, principal: Principal | null, input: ReadFileInput): Promise<{ repository: string; path: string } | null> {
   const raw = input.path.trim();
   if (!/^https?:\/\//i.test(raw) || parseGithubUrl(raw, deps.githubWebUrl) !== null || isGithubHost(deps, raw)) return null;
   const hit = resolvePublishedUrl(deps.sites, raw);
-  if (!hit) throw unknownPublishedUrl(deps.sites, raw);
+  if (!hit) throw await unknownPublishedUrl(deps, principal, raw);
   if (input.repository !== undefined && input.repository.toLowerCase() !== hit.repository.toLowerCase()) {
-    throw invalid(`path: ${raw} is published from ${hit.repository}, but repository is ${input.repository}; leave repository out`);
+    // The site's repository is not named: it may be private, and the caller passed another.
+    throw invalid(`path: ${raw} is published from another repository than ${input.repository}; leave repository out`);
   }
   return { repository: hit.repository, path: hit.path };
 }

@@ -83,7 +83,7 @@ async function unseen(deps: ReaderDeps, principal: Principal | null, name: strin
   const outcome = await queueUnseen(deps, principal, name);
   if (outcome === 'unknown') return unknown(name);
   const queued = outcome === 'queued' || outcome === 'already_queued';
-  return { ...unknown(name), ...(queued ? { status: 'not_indexed' as const } : {}), backfill_queued: outcome === 'queued', message: unseenSentence(outcome, name) };
+  return { ...unknown(name), ...(queued ? { status: 'not_indexed' as const } : {}), backfill_queued: outcome === 'queued', message: unseenSentence(outcome, name, deps, principal) };
 }
 
 async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStates: RefState[], budget: { backfills: number }): Promise<RepositoryState> {

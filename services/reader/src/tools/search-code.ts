@@ -5,8 +5,9 @@ import { cutText, formatCount } from '../format/text';
 import { blobUrl } from '../github-links';
 import { findRepository } from '../target';
 import { invalid, ToolError } from '../tool-error';
-import { argumentsHash, decodeSearchCursor, encodeSearchCursor, type SearchCursor } from '../search/cursor';
+import { argumentsHash, boundedSearchCursor, decodeSearchCursor, pinsDigest, type PinnedCursor } from '../search/cursor';
 import { Deadline } from '../search/deadline';
+import { searchGateOf } from '../search/gate';
 import { compileGlobs } from '../search/globs';
 import { lineSpans } from '../search/lines';
 import { planQuery } from '../search/plan';
@@ -25,6 +26,17 @@ const OVERHEAD_CHARS = 4_000;
 
 /** search_code: literal or RE2 search over the contents of every readable indexed repository. */
 export async function searchCode(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput): Promise<ToolAnswer<SearchCodeOutput>> {
+  const deadlineMs = Math.max(100, Math.min(deps.limits.searchDeadlineMs, Math.floor(deps.limits.timeoutMs / 2)));
+  // Keyed by the reader's content cache: one per reader, where deps is copied for every call.
+  const leave = searchGateOf(deps.searchContents).enter(principal, Math.ceil(deadlineMs / 1000));
+  try {
+    return await searchWithin(deps, principal, input, deadlineMs);
+  } finally {
+    leave();
+  }
+}
+
+async function searchWithin(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput, deadlineMs: number): Promise<ToolAnswer<SearchCodeOutput>> {
   const regex = input.regex ?? false;
   const query = compileQuery(input.query, regex, input.case_sensitive);
   const include = compileGlobs(input.path, 'path');
@@ -49,9 +61,20 @@ export async function searchCode(deps: ReaderDeps, principal: Principal | null, 
     throw invalid(
       'cursor: it continues a search with other arguments; pass the same query, repositories, ref, path, exclude, language and include_generated as for the first page, or leave cursor out',
     );
-  const searched = cursor ? await pinnedSnapshots(deps, principal, input, cursor) : await freshSnapshots(deps, principal, input);
+  let searched: Searched[];
+  if (cursor === null) searched = await freshSnapshots(deps, principal, input);
+  else if (cursor.v === 1) searched = await pinnedSnapshots(deps, principal, input, cursor);
+  else {
+    searched = await freshSnapshots(deps, principal, input);
+    if (pinsDigest(pinsOf(searched)) !== cursor.d) {
+      throw new ToolError(
+        'CURSOR_EXPIRED',
+        `This cursor continues a search of ${searched.length} repositories, too many to pin each commit in the cursor, and one of them has moved on since the first page (a push was indexed, or what you may read changed). Start again without cursor, or name fewer repositories (repositories) to page across pushes.`,
+      );
+    }
+  }
 
-  const deadline = new Deadline(Math.max(100, Math.min(deps.limits.searchDeadlineMs, Math.floor(deps.limits.timeoutMs / 2))));
+  const deadline = new Deadline(deadlineMs);
   try {
     const scan = await scanAll(deps, searched, query, plan, { include, exclude, language: input.language, includeGenerated: input.include_generated ?? false }, deadline);
     scan.found.sort((a, b) => compareRank(a.rank, b.rank));
@@ -67,7 +90,7 @@ async function freshSnapshots(deps: ReaderDeps, principal: Principal | null, inp
 }
 
 /** The snapshots a cursor pinned, if the caller may still read them and the index still keeps them. */
-async function pinnedSnapshots(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput, cursor: SearchCursor): Promise<Searched[]> {
+async function pinnedSnapshots(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput, cursor: PinnedCursor): Promise<Searched[]> {
   const readable = new Map((await deps.index.listRepositories()).filter((r) => deps.access(r, principal)).map((r) => [r.repositoryId, r]));
   if (input.repository !== undefined) await findRepository(deps, principal, input.repository);
   const out: Searched[] = [];
@@ -84,6 +107,10 @@ async function pinnedSnapshots(deps: ReaderDeps, principal: Principal | null, in
     out.push({ repository: repository.fullName, snapshot, commit: pin.c, freshness: { ...freshnessOf(state), commit: pin.c, indexed_at: pin.t }, fileCount: pin.n });
   }
   return out;
+}
+
+function pinsOf(searched: Searched[]): PinnedCursor['s'] {
+  return searched.map((t) => ({ r: t.snapshot.repositoryId, ref: t.snapshot.ref, g: t.snapshot.generation, c: t.commit, t: t.freshness.indexed_at, n: t.fileCount }));
 }
 
 interface PageOptions {
@@ -125,14 +152,7 @@ async function render(deps: ReaderDeps, input: SearchCodeInput, query: CompiledQ
   }
   const shownEnd = options.offset + files.length;
   const more = shownEnd < scan.found.length;
-  const next: SearchCursor | null = more
-    ? {
-        v: 1,
-        h: options.hash,
-        o: shownEnd,
-        s: searched.map((t) => ({ r: t.snapshot.repositoryId, ref: t.snapshot.ref, g: t.snapshot.generation, c: t.commit, t: t.freshness.indexed_at, n: t.fileCount })),
-      }
-    : null;
+  const next: PinnedCursor | null = more ? { v: 1, h: options.hash, o: shownEnd, s: pinsOf(searched) } : null;
   const structured: SearchCodeOutput = {
     query: input.query,
     regex: query.regex,
@@ -143,7 +163,7 @@ async function render(deps: ReaderDeps, input: SearchCodeInput, query: CompiledQ
     counts_exact: scan.countsExact,
     complete: scan.complete,
     offset: options.offset,
-    next_cursor: next ? encodeSearchCursor(next) : null,
+    next_cursor: next ? boundedSearchCursor(next) : null,
     skipped: scan.skipped,
     repositories: searched.map((t) => ({ repository: t.repository, ref: t.snapshot.ref, freshness: t.freshness })),
   };

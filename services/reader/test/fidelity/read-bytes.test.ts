@@ -22,7 +22,7 @@ const FILES: Record<string, Buffer | { size: number }> = {
   'big.bin': { size: 5_000_000 },
 };
 
-describe.each<IndexKind>(['sqlite', 'memory'])('read_file fidelity (%s index)', (kind) => {
+describe.each<IndexKind>(['sqlite'])('read_file fidelity (%s index)', (kind) => {
   let world: World;
   let client: Client;
   let close: () => Promise<void>;

@@ -5,7 +5,7 @@ import { pushCommit, seedRepository } from '../support/documents';
 import { call, connectInMemory, failed, ok, textOf } from '../support/mcp-client';
 import { createWorld, type IndexKind, type World } from '../support/world';
 
-describe.each<IndexKind>(['sqlite', 'memory'])('list_files (%s index)', (kind) => {
+describe.each<IndexKind>(['sqlite'])('list_files (%s index)', (kind) => {
   let world: World;
   let client: Client;
   let close: () => Promise<void>;

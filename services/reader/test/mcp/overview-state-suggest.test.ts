@@ -5,7 +5,7 @@ import { commitSha, seedRepository } from '../support/documents';
 import { call, connectInMemory, failed, ok, textOf } from '../support/mcp-client';
 import { createWorld, type IndexKind, type World } from '../support/world';
 
-describe.each<IndexKind>(['sqlite', 'memory'])('repository_overview, repositories_state, suggest_paths (%s index)', (kind) => {
+describe.each<IndexKind>(['sqlite'])('repository_overview, repositories_state, suggest_paths (%s index)', (kind) => {
   let world: World;
   let client: Client;
   let close: () => Promise<void>;

@@ -6,7 +6,7 @@ import { createWorld, SUBMODULE_COMMIT, type IndexKind, type World } from '../su
 
 const API_COMMIT = commitSha('octo/api@1');
 
-describe.each<IndexKind>(['sqlite', 'memory'])('read_file (%s index)', (kind) => {
+describe.each<IndexKind>(['sqlite'])('read_file (%s index)', (kind) => {
   let world: World;
   let client: Client;
   let close: () => Promise<void>;

@@ -16,7 +16,7 @@ const CODE = {
   'README.md': '# Retry\n\nCall retryAfterMs(response).\n',
 };
 
-describe.each<IndexKind>(['sqlite', 'memory'])('search_code (%s index)', (kind) => {
+describe.each<IndexKind>(['sqlite'])('search_code (%s index)', (kind) => {
   let world: World;
   let client: Client;
   let close: () => Promise<void>;

@@ -2,7 +2,7 @@ import type { RepositoriesStateOutput, SearchCodeOutput } from '@gitdex/contract
 import { patternMatches, scopedAccess } from '../../src/access';
 import { repositoryDocument } from '../support/documents';
 import { call, connectInMemory, failed, ok, textOf, type ToolResult } from '../support/mcp-client';
-import { depsFor, scrub, serve, toTwin, twin, type Served } from './helpers';
+import { callsBetween, countingIndex, depsFor, scrub, serve, toTwin, twin, type Served } from './helpers';
 import { ACME_PRIVATE, CANARY, createSecurityWorld, leaks, mayRead, PRINCIPALS, PUBLIC, TOKENS, UNINDEXED_PRIVATE, VAULT, type Caller, type SecurityWorld } from './world';
 
 describe('repository patterns', () => {
@@ -91,6 +91,28 @@ describe('MCP: what each token reads, and what it never sees', () => {
         expect(leaks(JSON.stringify(real), JSON.stringify(args(repository)), caller)).toEqual([]);
         expect(leaks(JSON.stringify(upper), JSON.stringify(args(repository)), caller)).toEqual([]);
         if (real.isError) expect(failed(real).suggestions).toEqual([]);
+      }
+      await close();
+    });
+
+    test.each(PRIVATE_INDEXED)('every tool on %s, just read by another token: the index round trips of a repository that does not exist (no timing oracle)', async (repository) => {
+      if (mayRead(caller, repository)) return;
+      // One process for both callers: whatever it keeps between calls (read hints, caches) is shared as in production.
+      const counted = countingIndex(world.index);
+      const deps = depsFor(world, { index: counted.index });
+      const admin = await connectInMemory(deps, PRINCIPALS.adminToken);
+      for (const [tool, args] of TOOL_CALLS) await call(admin.client, tool, args(repository));
+      await admin.close();
+      const { client, close } = await connectInMemory(deps, principal);
+      // In upper case too: a name the index lacks must not cost a second, lower-cased lookup.
+      for (const [tool, args] of TOOL_CALLS) {
+        for (const name of [repository, repository.toUpperCase()]) {
+          const before = counted.calls();
+          await call(client, tool, args(name));
+          const middle = counted.calls();
+          await call(client, tool, args(toTwin(name, repository)));
+          expect({ tool, name, calls: callsBetween(before, middle) }).toEqual({ tool, name, calls: callsBetween(middle, counted.calls()) });
+        }
       }
       await close();
     });

@@ -114,6 +114,17 @@ export const HOSTILE_PATHS = [
   'space name/file with spaces.txt',
   'percent/%2e%2e.txt',
   'back\\slash.txt',
+  // GitHub and published-site URLs whose names or escapes must come back as bad arguments.
+  'https://github.com/..%2Frate_limit/x',
+  'https://github.com/../user/blob/main/README.md',
+  'https://github.com/acme/tools/blob/main/..%2F..%2Fuser',
+  'https://docs.example.com/%E0%A4%A/b/c',
+  'https://docs.example.com/deep/a/b/c/d/e/f/g/h/i/j/k/leaf',
+  `https://docs.example.com/${'a/'.repeat(1000)}\u2028x`,
+  `https://docs.example.com/${'a/'.repeat(2000)}`,
+  'https://internal.example.com/guide',
+  'https://unindexed.example.com/x',
+  'https://elsewhere.example.org/x',
 ];
 
 const segment = fc.oneof(
@@ -173,6 +184,18 @@ export const hostileRepository: fc.Arbitrary<string> = fc.oneof(
       '../acme/tools',
       'acme/..',
       'acme/tools/../../hidden-org/vault-q7',
+      '../user',
+      './user',
+      'acme/.',
+      '../rate_limit',
+      '..%2Fuser/x',
+      'https://github.com/..%2Frate_limit/x',
+      'https://github.com/..%2Fuser/x/blob/main/a.md',
+      'git@github.com:../user.git',
+      'oc--to/x',
+      '-acme/tools',
+      `${'a'.repeat(40)}/x`,
+      `a/${'r'.repeat(101)}`,
       'hidden-org',
       'hidden-org/*',
       '*',
@@ -277,6 +300,32 @@ export const slot = <T>(right: fc.Arbitrary<T>): fc.Arbitrary<unknown> => fc.one
 /** A whole number as the schemas want it most of the time, and any number now and then. */
 const lineOrCount: fc.Arbitrary<unknown> = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 1200 }) }, { weight: 1, arbitrary: hostileNumber });
 /** Present in `present` calls out of `present + absent` (left out otherwise). */
+/**
+ * Regexes whose program is huge or whose matching keeps every instruction alive (issue 40):
+ * counted repetition repeated (`a{0,999}` × 125), long chains of `[^!]{999}` ending in `!`,
+ * nested counts, and the classic backtracking shapes. Each fits the 1,000-character limit.
+ */
+export const hostileRegex: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(fc.constantFrom('a', '.', '[^!]', '\\w', '(?:ab|cd)', '\\pL'), fc.integer({ min: 0, max: 999 }), fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 125 }))
+    .map(([atom, min, span, times]) => {
+      const one = `${atom}{${Math.min(min, min + span)},${min + span > 1000 ? 1000 : min + span}}`;
+      return one.repeat(Math.max(1, Math.min(times, Math.floor(1000 / one.length))));
+    }),
+  fc.integer({ min: 1, max: 110 }).map((times) => `${'[^!]{999}'.repeat(times)}!`.slice(0, 1000)),
+  fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 30 })).map(([a, b, c]) => `((x{${a}}){${b}}){${c}}`),
+  fc.constantFrom('(a+)+$', '(.*a){20}', '(a|aa)*b', `${'(a?)'.repeat(100)}${'a'.repeat(100)}`, '\\Q' + 'z'.repeat(990) + '\\E{2}', '(?i)[[:alpha:]]{500}x'),
+);
+
+/** Path globs: up to 20, up to 1,000 characters each, of the pieces that compile to the most. */
+export const hostileGlobs: fc.Arbitrary<string | string[]> = fc.oneof(
+  fc.constantFrom('*.ts', 'src/**', 'docs/', '{src,docs}/**/*.{ts,md}'),
+  fc.array(
+    fc.array(fc.constantFrom('*', '**/', '?', '[a-z]', '{a,b}', 'x', '/'), { minLength: 1, maxLength: 400 }).map((parts) => parts.join('').slice(0, 1000) || '*'),
+    { minLength: 1, maxLength: 20 },
+  ),
+);
+
 const optional = <T>(arbitrary: fc.Arbitrary<T>, absent = 1, present = 1): fc.Arbitrary<T | undefined> =>
   fc.oneof({ weight: absent, arbitrary: fc.constant(undefined) }, { weight: present, arbitrary });
 
@@ -321,6 +370,16 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
         return { repository, ref: optional(v(hostileRef), 3) };
       case 'repositories_state':
         return { repositories: optional(v(fc.array(fc.oneof(repository, hostileRepository), { maxLength: 8 })), 1, 4) };
+      case 'search_code':
+        return {
+          repository,
+          query: fc.oneof({ weight: 3, arbitrary: path }, { weight: 1, arbitrary: hostileRegex }),
+          regex: optional(v(fc.boolean())),
+          path: optional(v(hostileGlobs), 4),
+          exclude: optional(v(hostileGlobs), 4),
+          ref: optional(v(hostileRef), 3),
+          limit: optional(within(50)),
+        };
       default:
         return { repository, query: path, ref: optional(v(hostileRef), 3), limit: optional(within(50)) };
     }

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { TOOL_NAMES, ToolErrorCodeSchema } from '@gitdex/contracts';
+import { isRepositoryName, parsePublishedSites, TOOL_NAMES, ToolErrorCodeSchema } from '@gitdex/contracts';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectInMemory, textOf, type ToolResult } from '../support/mcp-client';
 import { deeplyNested, hostilePath, hostileRepository, runs, toolArguments, wrongType } from './arbitraries';
 import { depsFor, scrub, toTwin } from './helpers';
-import { ACME_PRIVATE, createSecurityWorld, leaks, mayRead, PRINCIPALS, UNINDEXED_PRIVATE, unreadablePrivate, VAULT, type Caller, type SecurityWorld } from './world';
+import { ACME_PRIVATE, createSecurityWorld, PUBLISHED_SITES, leaks, mayRead, PRINCIPALS, UNINDEXED_PRIVATE, unreadablePrivate, VAULT, type Caller, type SecurityWorld } from './world';
 
 /**
  * Every tool, through the MCP SDK client, with random and adversarial arguments, for callers
@@ -32,9 +32,15 @@ const PRIVATE_NAMES = [ACME_PRIVATE, VAULT, UNINDEXED_PRIVATE];
 let world: SecurityWorld;
 const clients = new Map<Caller, { client: Client; close: () => Promise<void> }>();
 
+/** Names the reader asked GitHub about: each must be a name GitHub allows (a request path is built from it). */
+const lookedUp: string[] = [];
+
 beforeAll(async () => {
   world = await createSecurityWorld();
-  for (const caller of CALLERS) clients.set(caller, await connectInMemory(depsFor(world), PRINCIPALS[caller]));
+  const { sites } = parsePublishedSites(PUBLISHED_SITES);
+  // Anyone's unseen names are looked up (GitHub has none of them), without limits that would change answers between a name and its twin.
+  const unseen = { lookup: async (name: string) => (lookedUp.push(name), null), queueUnseen: 'anonymous' as const, unseenLookupsPerMinute: 1e9, anonymousLookupsPerDay: 1e9 };
+  for (const caller of CALLERS) clients.set(caller, await connectInMemory(depsFor(world, { sites, ...unseen }), PRINCIPALS[caller]));
 });
 afterAll(async () => {
   for (const { close } of clients.values()) await close();
@@ -69,6 +75,8 @@ function checkQueue(caller: Caller): void {
   const queued = world.publisher.events.map((e) => e.repository.fullName.toLowerCase());
   for (const name of unreadablePrivate(caller)) expect(queued).not.toContain(name);
   world.publisher.events.length = 0;
+  expect(lookedUp.filter((name) => !isRepositoryName(name))).toEqual([]);
+  lookedUp.length = 0;
 }
 
 /** encodeURIComponent, with lone surrogates made well-formed first (it throws on them). */

@@ -201,7 +201,7 @@ describe('request bodies', () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70 * 1024) } });
     const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: JSON_RPC_HEADERS, body: big });
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: 'Request body too large.' } });
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: 'request bodies are limited to 65536 bytes' } });
     const defaults = await serve(depsFor(world));
     const huge = await fetch(`${defaults.url}/mcp`, { method: 'POST', headers: JSON_RPC_HEADERS, body: 'x'.repeat(1024 * 1024 + 1) });
     expect(huge.status).toBe(413);

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { IndexStore } from '@gitdex/ports';
 import { Registry } from 'prom-client';
 import { scopedAccess } from '../../src/access';
 import { createReaderApp, type ReaderHttpOptions } from '../../src/app';
@@ -69,4 +70,29 @@ export async function rpc(url: string, method: string, params: unknown, headers:
   const response = await fetch(`${url}/mcp`, { method: 'POST', headers: { ...JSON_RPC_HEADERS, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/**
+ * The index with every call counted by method: how long an answer takes, measured as the
+ * round trips it cost (wall-clock time is too noisy to assert, and a round trip is what a
+ * remote index makes slow).
+ */
+export function countingIndex(index: IndexStore): { index: IndexStore; calls: () => Record<string, number> } {
+  const counts: Record<string, number> = {};
+  const counted = new Proxy(index, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        counts[String(property)] = (counts[String(property)] ?? 0) + 1;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { index: counted, calls: () => ({ ...counts }) };
+}
+
+/** Calls made between two readings of countingIndex's calls(). */
+export function callsBetween(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).flatMap(([method, n]) => (n - (before[method] ?? 0) > 0 ? [[method, n - (before[method] ?? 0)]] : [])));
 }

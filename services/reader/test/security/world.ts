@@ -46,6 +46,13 @@ export const PUBLIC_FILES: Record<string, string> = {
   'back\\slash.txt': 'a backslash in a name\n',
 };
 
+/** Published sites (GITDEX_PUBLISHED_SITES) of a public, a private and an unindexed private repository. */
+export const PUBLISHED_SITES = [
+  'https://docs.example.com/{a}/{b}/{c}=acme/tools:docs/{a}/{b}/{c}.md',
+  'https://internal.example.com/{page}=acme/internal-x9:docs/{page}.md',
+  'https://unindexed.example.com/{page}=hidden-org/pending-q7:{page}.md',
+].join(';');
+
 /** Principals of the tokens the suites use: what scopedAccess sees. */
 export const PRINCIPALS = {
   anonymous: null,

@@ -1,4 +1,4 @@
-import { nameOf, pathTokens, trigramsOf } from '@gitdex/contracts';
+import { nameOf, pathTokens, trigramsOf } from '@gitdex/terms';
 import { CANDIDATE_WEIGHTS as W } from '@gitdex/ports';
 import { suggestQuery } from '../../src/suggest/candidates';
 

@@ -1,6 +1,6 @@
-import { ancestorsOf } from '@gitdex/contracts';
+import { ancestorsOf } from '@gitdex/terms';
 import type { IndexStore, Snapshot } from '@gitdex/ports';
-import { loadCatalogue, loadSummaries } from '../../src/path-catalogue';
+import { loadCatalogue, loadSummaries } from '../../src/index-layers/catalogue/load';
 import { suggestQuery } from '../../src/suggest/candidates';
 import { makeCaseSets } from './suggest-cases';
 

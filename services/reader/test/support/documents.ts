@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ancestorsOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf, type FileDocument, type FileFlags, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { type FileDocument, type FileFlags, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { ancestorsOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf } from '@gitdex/terms';
 import type { FileWrite, IndexStore } from '@gitdex/ports';
 
 /** What a test says about a file: its content, or a spec for binaries, symlinks and the like. */
@@ -39,7 +40,7 @@ export function commitSha(label: string): string {
   return createHash('sha1').update(`commit ${label}`).digest('hex');
 }
 
-/** A file document as the indexer writes it, with the derived path terms of contracts/path-terms. */
+/** A file document as the indexer writes it, with the derived path terms of libs/terms. */
 export function fileDocument(options: { repositoryId: number; ref: string; path: string; spec: FileSpec; commit: string; generation: number }): FileDocument {
   const spec = typeof options.spec === 'string' ? { content: options.spec } : options.spec;
   const path = options.path;

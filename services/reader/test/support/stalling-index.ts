@@ -16,6 +16,7 @@ export function stallingIndex(index: IndexStore, stallFrom: number) {
   const calls: IndexCall[] = [];
   const stalled: (() => void)[] = [];
   let released = false;
+  let unanswered = 0;
   const state = { answered: false };
   const slow = new Proxy(index, {
     get(target, property, receiver) {
@@ -25,8 +26,13 @@ export function stallingIndex(index: IndexStore, stallFrom: number) {
         const last = args[args.length - 1] as { signal?: unknown } | undefined;
         const signal = last !== null && typeof last === 'object' && last.signal instanceof AbortSignal ? last.signal : undefined;
         calls.push({ method: String(property), afterAnswer: state.answered, signal });
-        if (!released && calls.length > stallFrom) await new Promise<void>((resolve) => stalled.push(resolve));
-        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        unanswered += 1;
+        try {
+          if (!released && calls.length > stallFrom) await new Promise<void>((resolve) => stalled.push(resolve));
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          unanswered -= 1;
+        }
       };
     },
   });
@@ -38,6 +44,18 @@ export function stallingIndex(index: IndexStore, stallFrom: number) {
     release() {
       released = true;
       for (const resolve of stalled.splice(0)) resolve();
+    },
+    /**
+     * Resolves once every call made so far has answered and the event loop then went round
+     * `quietTurns` times with no new call: work that was not stopped has had every chance to call
+     * again (the index answers at once, so its next call is turns away, not milliseconds).
+     */
+    async settled(quietTurns = 50): Promise<void> {
+      for (let quiet = 0; quiet < quietTurns;) {
+        const before = calls.length;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        quiet = calls.length === before && unanswered === 0 ? quiet + 1 : 0;
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { squashed } from '@gitdex/contracts';
+import { squashed } from '@gitdex/terms';
 import { editDistance } from '../../src/suggest/distance';
 
 /**

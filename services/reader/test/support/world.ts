@@ -3,12 +3,12 @@ import type { EventHeaders, EventPublisher, IndexStore } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { resolveDeps, type ReaderDeps, type ReaderOptions } from '../../src/deps';
 import { commitSha, repositoryDocument, seedRepository, type FileSpec } from './documents';
-import { MemoryIndexStore } from './memory-index';
 
-export type IndexKind = 'sqlite' | 'memory';
+/** The index the reader's tests run on: the real SQLite adapter on a throw-away `:memory:` database. */
+export type IndexKind = 'sqlite';
 
-export async function createIndex(kind: IndexKind): Promise<IndexStore> {
-  const index = kind === 'sqlite' ? new SqliteIndexStore({ file: ':memory:' }) : new MemoryIndexStore();
+export async function createIndex(_kind: IndexKind = 'sqlite'): Promise<IndexStore> {
+  const index = new SqliteIndexStore({ file: ':memory:' });
   await index.ensureReady();
   return index;
 }

@@ -3,9 +3,6 @@ import { failed, call, connectInMemory, ok } from '../support/mcp-client';
 import { stallingIndex, waitFor } from '../support/stalling-index';
 import { createWorld } from '../support/world';
 
-/** Lets work that was not stopped run on: with the index answering at once, it makes its next calls within this. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
-
 const TOOL_CALLS: [string, Record<string, unknown>][] = [
   ['read_file', { repository: 'octo/api', path: 'src/server/routes.ts' }],
   ['list_files', { repository: 'octo/api', depth: 3 }],
@@ -32,7 +29,7 @@ describe('a tool call whose deadline passes stops its work (issue 17, item 2)', 
     expect(stalledCall.signal?.aborted).toBe(true);
 
     slow.release();
-    await settle();
+    await slow.settled();
     expect(slow.calls.filter((c) => c.afterAnswer)).toEqual([]);
     await close();
   });
@@ -74,7 +71,7 @@ describe('a cancelled MCP request stops its work', () => {
     slow.state.answered = true;
 
     slow.release();
-    await settle();
+    await slow.settled();
     expect(slow.calls.filter((c) => c.afterAnswer)).toEqual([]);
     await close();
   });
@@ -91,7 +88,7 @@ describe('a resource read stops its work at the deadline too', () => {
     expect(slow.calls[1]?.signal?.aborted).toBe(true);
 
     slow.release();
-    await settle();
+    await slow.settled();
     expect(slow.calls.filter((c) => c.afterAnswer)).toEqual([]);
     await close();
   });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { contentTerms, foldText } from '@gitdex/contracts';
+import { contentTerms, foldText } from '@gitdex/terms';
 import type { ContentPlan } from '@gitdex/ports';
 import { planQuery } from '../../src/search/plan';
 import { compileQuery } from '../../src/search/query';

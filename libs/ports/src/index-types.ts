@@ -1,0 +1,111 @@
+import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
+
+/**
+ * Options of one read. signal: the caller gave up (deadline passed, request cancelled);
+ * an adapter stops as soon as it can (checks it between statements, or aborts the request)
+ * and rejects with the signal's reason. The last argument of every read and search, and
+ * the only way cancellation reaches an adapter; writes take none.
+ */
+export interface IndexCallOptions {
+  signal?: AbortSignal;
+}
+
+/** A ref at one generation: what a reader sees, pinned. */
+export interface Snapshot {
+  repositoryId: number;
+  ref: string;
+  generation: number;
+}
+
+/** One change of the file documents of a ref, applied in bulk. */
+export type FileWrite =
+  | { type: 'put'; document: FileDocument }
+  /** Hides the version of `path` that became visible at `fromGeneration`, from generation `atGeneration` on. */
+  | { type: 'retire'; repositoryId: number; ref: string; path: string; fromGeneration: number; atGeneration: number };
+
+/** The identity of a file version, enough to diff a ref against a new tree. */
+export interface VisibleEntry {
+  path: string;
+  blobSha: string;
+  kind: FileDocument['kind'];
+  fromGeneration: number;
+}
+
+export interface FolderCount {
+  path: string;
+  fileCount: number;
+}
+
+/** Listing filter: entries below `folder` at most `depth` levels down. */
+export interface FolderScope extends Snapshot {
+  folder: string;
+  depth: number;
+}
+
+export interface SuggestQuery {
+  /** Lower-cased full query path, its name, tokens and name trigrams (see libs/terms). */
+  pathLower: string;
+  nameLower: string;
+  tokens: string[];
+  trigrams: string[];
+  limit: number;
+}
+
+/**
+ * How every index adapter scores a suggestion candidate, so all return the same list:
+ * one point per shared name trigram, plus these for an equal name, a path prefix and
+ * each shared path token. The services re-rank the candidates; this only picks them.
+ */
+export const CANDIDATE_WEIGHTS = { trigram: 1, sameName: 100, pathPrefix: 50, token: 10 } as const;
+
+export interface SuggestCandidate {
+  path: string;
+  blobSha: string;
+  /** The engine's own relevance, only to order candidates before the ranking in TypeScript. */
+  score: number;
+}
+
+export interface IndexStats {
+  fileCount: number;
+  languages: Record<string, number>;
+  categories: Record<string, number>;
+  totalBytes: number;
+}
+
+/**
+ * What a read looks up before it reads, asked in one round trip (IndexStore.lookupForRead):
+ * a repository by name, the ref states of the repository the name stood for when last
+ * looked up (a guess: the caller checks the answer's repository id), and optionally the
+ * newest versions of one path in one ref of it, from which the caller picks the version
+ * visible at the ref state's generation (visibleVersion).
+ */
+export interface ReadLookup {
+  /** Looked up exactly as findRepositoryByName(fullName). */
+  fullName: string;
+  /** Whose ref states to answer, as listRefStates(repositoryId). */
+  repositoryId: number;
+  versions?: VersionsLookup;
+}
+
+/** Versions of `path` in `ref` of the looked-up repository that may be visible at `since` or later. */
+export interface VersionsLookup {
+  ref: string;
+  path: string;
+  /** Leaves out versions retired at or before this generation (0: none left out). */
+  since: number;
+  /** How many, newest fromGeneration first. */
+  limit: number;
+}
+
+export interface ReadLookupResult {
+  repository: RepositoryDocument | null;
+  refStates: RefState[];
+  /**
+   * Up to `limit` versions (whole documents, as getFile answers them), newest fromGeneration
+   * first; null when not asked, or not looked up (a caching wrapper may leave the file to getFile).
+   */
+  versions: FileDocument[] | null;
+}
+
+/** Summary fields of a file without its content, for listings. */
+export type FileSummary = Omit<FileDocument, 'content' | 'tokens' | 'trigrams' | 'contentBase64'>;

@@ -1,0 +1,112 @@
+import type { RepositoryDocument } from '@gitdex/contracts';
+import { PortError, type IndexReads, type IndexWrites, type Source, type SourceRepository } from '@gitdex/ports';
+
+/** A repository whose metadata on GitHub differed from the index, and what was applied. */
+export interface MetadataChange {
+  repository: string;
+  changed: ('private' | 'archived' | 'fullName' | 'defaultBranch')[];
+}
+
+export interface VisibilityReport {
+  /** What was written: visibility never waits for a push. */
+  metadata: MetadataChange[];
+  failed: { repository: string; error: string }[];
+  /** GitHub requests spent: list pages are not counted one by one (the client follows Link), so this counts lists and single reads. */
+  lists: number;
+  singleReads: number;
+  /** Set when GitHub's rate limit stopped the refresh: the rest waits for the next pass. */
+  rateLimited?: string;
+}
+
+/**
+ * Re-reads every indexed repository's metadata from GitHub, first from the repository lists
+ * (one per installation, or the token's own list: 100 a request), then one by one for those no
+ * list showed — a repository made private that gitdex can no longer see is only missing from a
+ * list, and its own 404 is what marks it private. Repositories are then updated in the index.
+ */
+export async function refreshVisibility(index: IndexReads & IndexWrites, source: Source, repositories: readonly RepositoryDocument[]): Promise<VisibilityReport> {
+  const report: VisibilityReport = { metadata: [], failed: [], lists: 0, singleReads: 0 };
+  for (const [installationId, group] of byInstallation(repositories)) {
+    const listed = await listGroup(source, installationId, group, report);
+    if (report.rateLimited) return report;
+    for (const repository of group) {
+      try {
+        let current: SourceRepository | null | undefined = listed?.get(repository.repositoryId);
+        if (current === undefined) {
+          report.singleReads += 1;
+          current = await source.repository(repository.repositoryId, installationId);
+        }
+        const change = await applyMetadata(index, repository, current);
+        if (change) report.metadata.push(change);
+      } catch (error) {
+        if (stopsThePass(error)) {
+          report.rateLimited = messageOf(error);
+          return report;
+        }
+        report.failed.push({ repository: repository.fullName, error: messageOf(error) });
+      }
+    }
+  }
+  return report;
+}
+
+function byInstallation(repositories: readonly RepositoryDocument[]): Map<number | undefined, RepositoryDocument[]> {
+  const groups = new Map<number | undefined, RepositoryDocument[]>();
+  for (const repository of repositories) {
+    const key = repository.installationId ?? undefined;
+    const group = groups.get(key) ?? [];
+    group.push(repository);
+    groups.set(key, group);
+  }
+  return groups;
+}
+
+/** The group's repositories as GitHub lists them; null when it cannot list (each is read on its own then). */
+async function listGroup(source: Source, installationId: number | undefined, group: RepositoryDocument[], report: VisibilityReport): Promise<Map<number, SourceRepository> | null> {
+  if (!source.listRepositories) return null;
+  try {
+    report.lists += 1;
+    const listed = await source.listRepositories({ ...(installationId ? { installationId } : {}), until: new Set(group.map((r) => r.repositoryId)) });
+    return listed && new Map(listed.map((r) => [r.id, r]));
+  } catch (error) {
+    if (stopsThePass(error)) {
+      report.rateLimited = messageOf(error);
+      return null;
+    }
+    // A list that fails is reported; each repository is then read on its own.
+    report.failed.push({ repository: installationId ? `installation ${installationId}` : 'repository list', error: messageOf(error) });
+    return null;
+  }
+}
+
+/**
+ * Writes what changed. A repository made private whose webhook was lost is hidden from callers
+ * who may not read it by this write. One GitHub no longer shows is treated as private, never
+ * deleted here (see docs/security.md).
+ */
+async function applyMetadata(index: IndexReads & IndexWrites, repository: RepositoryDocument, current: SourceRepository | null): Promise<MetadataChange | null> {
+  if (!current) {
+    // GitHub no longer shows it to gitdex (made private without access, or deleted): hide it
+    // from callers who may only read public repositories; deleting waits for confirmation.
+    if (repository.private) return null;
+    await index.putRepository({ ...repository, private: true });
+    return { repository: repository.fullName, changed: ['private'] };
+  }
+  const changed: MetadataChange['changed'] = [];
+  if (current.private !== repository.private) changed.push('private');
+  if (current.archived !== repository.archived) changed.push('archived');
+  if (current.fullName !== repository.fullName) changed.push('fullName');
+  if (current.defaultBranch !== repository.defaultBranch) changed.push('defaultBranch');
+  if (changed.length === 0) return null;
+  await index.putRepository({ ...repository, private: current.private, archived: current.archived, fullName: current.fullName, defaultBranch: current.defaultBranch, htmlUrl: current.htmlUrl });
+  return { repository: current.fullName, changed };
+}
+
+/** GitHub's rate limit answers every further request the same way until its reset: the pass stops. */
+export function stopsThePass(error: unknown): boolean {
+  return error instanceof PortError && error.code === 'RATE_LIMITED';
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
