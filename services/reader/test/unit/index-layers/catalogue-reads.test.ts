@@ -62,7 +62,7 @@ async function reader(catalogue: Partial<NonNullable<ComposeOptions['catalogue']
     for (const spy of listed) spy.mockClear();
     return count;
   };
-  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded, summarised, loads, clock, settled: watched.settled };
+  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded, summarised, loads, clock, settled: () => watched.settled() };
 }
 
 describe('listings and suggestions from the catalogue of a snapshot in memory', () => {
