@@ -1,6 +1,7 @@
 import type { Snapshot } from '@gitdex/ports';
 import { CatalogueReads, type CatalogueOptions } from './catalogue/catalogue-reads';
 import { CurrentSnapshots } from './current-snapshots';
+import type { Repeat } from './metadata/keep-fresh';
 import { MetadataReuse } from './metadata/metadata-reuse';
 import { Preloader, type PreloadOptions } from './preload';
 import type { OnReadAhead } from './read-ahead-load';
@@ -17,6 +18,8 @@ export interface ComposeOptions {
   maxBytes?: number;
   /** Clock in milliseconds (tests). */
   now?: () => number;
+  /** The timer of the keep-fresh checks (tests run them by hand, metadata/keep-fresh.ts). Default: a real interval. */
+  repeat?: Repeat;
   /**
    * Repositories and ref states used within this long are looked up again in the background
    * past half the reuse window, so a read never waits for them while an agent works on a
@@ -50,7 +53,7 @@ export interface ComposeOptions {
 export function composeIndex(adapter: ReaderIndex, options: ComposeOptions = {}): ReaderIndex {
   const now = options.now ?? Date.now;
   const current = new CurrentSnapshots();
-  const metadata = new MetadataReuse(adapter, current, { ttlMs: options.metadataTtlMs ?? 100, keepFreshMs: options.keepFreshMs ?? 0, now });
+  const metadata = new MetadataReuse(adapter, current, { ttlMs: options.metadataTtlMs ?? 100, keepFreshMs: options.keepFreshMs ?? 0, now, repeat: options.repeat });
   const cache = new SnapshotCache(metadata, current, { maxEntries: options.maxEntries ?? 10_000, maxBytes: options.maxBytes ?? 64 * 1024 * 1024 });
   const working = (repositoryId: number) => metadata.working(repositoryId);
   const catalogue = new CatalogueReads(cache, adapter, current, options.catalogue, { now, working, onReadAhead: options.onReadAhead });

@@ -13,10 +13,22 @@ const ALL_REPOSITORIES = new Set(['repos', 'states\0*']);
 /** Repositories and names remembered at most; past that all are forgotten at once. */
 const MOST_REMEMBERED = 10_000;
 
+/** Runs `check` every `ms` until the returned stop is called. */
+export type Repeat = (ms: number, check: () => void) => () => void;
+
+/** The real timer, unref'd: keeping lookups fresh never keeps the process alive. */
+export const repeatEvery: Repeat = (ms, check) => {
+  const timer = setInterval(check, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
+
 export interface KeepFreshOptions {
   /** How long after it was last worked on a repository's lookups are kept fresh; 0: never. */
   keepFreshMs: number;
   now: () => number;
+  /** The timer of the checks (tests run them by hand). Default repeatEvery. */
+  repeat?: Repeat | undefined;
 }
 
 /**
@@ -32,7 +44,8 @@ export class KeepFresh {
   private window: ReuseWindow | null = null;
   /** Lookup keys kept fresh, with when they were used last. */
   private readonly hot = new Map<string, number>();
-  private keeper: NodeJS.Timeout | null = null;
+  /** Stops the checks while they run. */
+  private stopKeeper: (() => void) | null = null;
   /** Repositories worked on, with when. */
   private readonly atWork = new Map<number, number>();
   private readonly idOfName = new Map<string, number>();
@@ -71,9 +84,8 @@ export class KeepFresh {
     this.hot.delete(key);
     this.hot.set(key, at);
     if (this.hot.size > KEEP_FRESH_MOST) this.hot.delete(this.hot.keys().next().value as string);
-    if (this.keeper === null && this.window !== null) {
-      this.keeper = setInterval(this.tick, Math.max(1, Math.floor(this.window.ttlMs / 4)));
-      this.keeper.unref?.();
+    if (this.stopKeeper === null && this.window !== null) {
+      this.stopKeeper = (this.options.repeat ?? repeatEvery)(Math.max(1, Math.floor(this.window.ttlMs / 4)), this.tick);
     }
   };
 
@@ -87,9 +99,9 @@ export class KeepFresh {
       }
       this.window?.refreshIfDue(key, at);
     }
-    if (this.hot.size === 0 && this.keeper !== null) {
-      clearInterval(this.keeper);
-      this.keeper = null;
+    if (this.hot.size === 0 && this.stopKeeper !== null) {
+      this.stopKeeper();
+      this.stopKeeper = null;
     }
   };
 

@@ -3,7 +3,7 @@ import type { IndexCallOptions, ReadLookup, ReadLookupResult } from '@gitdex/por
 import type { CurrentSnapshots } from '../current-snapshots';
 import { ForwardingIndex } from '../forwarding-index';
 import type { ReaderIndex } from '../reader-index';
-import { KeepFresh } from './keep-fresh';
+import { KeepFresh, type Repeat } from './keep-fresh';
 import { ReuseWindow } from './reuse-window';
 
 export interface MetadataReuseOptions {
@@ -13,6 +13,8 @@ export interface MetadataReuseOptions {
   keepFreshMs: number;
   /** Clock in milliseconds. */
   now: () => number;
+  /** The timer of the keep-fresh checks (keep-fresh.ts); default the real one. */
+  repeat?: Repeat | undefined;
 }
 
 /**

@@ -6,13 +6,18 @@ import { suggestPaths } from '../../../src/tools/suggest-paths';
 import { listFiles } from '../../../src/tools/list-files';
 import { pushCommit, seedRepository, type SeedOptions } from '../../support/documents';
 import { loadsAhead } from '../../support/loads-ahead';
+import { manualClock } from '../../support/manual-clock';
+import { stallingIndex } from '../../support/stalling-index';
 
 const REF = 'refs/heads/main';
 const FILES = { 'README.md': '# A\n', 'src/server.ts': 's\n', 'src/client.ts': 'c\n', 'src/lib/helpers.ts': 'h\n', 'test/server.test.ts': 't\n' };
 const TTL = 40;
-const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A reader on the real SQLite adapter behind the read cache with catalogues on, the calls they answer counted. */
+/**
+ * A reader on the real SQLite adapter behind the read cache with catalogues on, the calls they
+ * answer counted; its clock is the test's (time passes only in `clock.advance`), and `settled`
+ * waits until every index call has answered and none follows.
+ */
 async function reader(catalogue: Partial<NonNullable<ComposeOptions['catalogue']>> = {}, repositories: SeedOptions[] = [{ id: 1, fullName: 'octo/api', files: FILES }]) {
   const index = new SqliteIndexStore({ file: ':memory:' });
   await index.ensureReady();
@@ -21,7 +26,17 @@ async function reader(catalogue: Partial<NonNullable<ComposeOptions['catalogue']
   const retiredAsked = jest.spyOn(index, 'findRetired');
   const listed = [jest.spyOn(index, 'listFiles'), jest.spyOn(index, 'listFolders')];
   const loads = loadsAhead();
-  const deps = resolveDeps({ index: composeIndex(index, { metadataTtlMs: TTL, onReadAhead: loads.onReadAhead, catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0, ...catalogue } }) });
+  const clock = manualClock();
+  const watched = stallingIndex(index, Infinity);
+  const deps = resolveDeps({
+    index: composeIndex(watched.index, {
+      metadataTtlMs: TTL,
+      now: clock.now,
+      repeat: clock.repeat,
+      onReadAhead: loads.onReadAhead,
+      catalogue: { maxFiles: 1_000, maxTotalFiles: 10_000, everyMs: 0, ...catalogue },
+    }),
+  });
   /** The catalogue load a call started, ended. */
   const loaded = () => loads.ended('catalogue');
   /** The summaries load that followed it, ended. */
@@ -47,7 +62,7 @@ async function reader(catalogue: Partial<NonNullable<ComposeOptions['catalogue']
     for (const spy of listed) spy.mockClear();
     return count;
   };
-  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded, summarised, loads };
+  return { index, deps, direct, suggest, expected, indexCalls, retiredCalls, listCalls, loaded, summarised, loads, clock, settled: () => watched.settled() };
 }
 
 describe('listings and suggestions from the catalogue of a snapshot in memory', () => {
@@ -129,11 +144,13 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
   });
 
   it('a second file read loads the catalogue too (one file read again and again does not)', async () => {
-    const { deps, suggest, indexCalls, listCalls, loaded } = await reader();
+    const { deps, suggest, indexCalls, listCalls, loaded, loads, settled } = await reader();
     await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
     await readFile(deps, null, { repository: 'octo/api', path: 'README.md' });
-    await settle();
+    // Every call those reads led to has answered and none followed: a load would have started by now.
+    await settled();
     expect(listCalls()).toBe(0);
+    expect(loads.seen).toEqual([]);
     await readFile(deps, null, { repository: 'octo/api', path: 'src/server.ts' });
     await loaded();
     expect((await suggest('lib/helper.ts')).structured.suggestions[0]?.path).toBe('src/lib/helpers.ts');
@@ -141,11 +158,12 @@ describe('listings and suggestions from the catalogue of a snapshot in memory', 
   });
 
   it('after a push, never suggests from the old paths: a new file is suggested, a removed one is not', async () => {
-    const { index, suggest, loaded } = await reader({ everyMs: 60_000 });
+    const { index, suggest, loaded, clock } = await reader({ everyMs: 60_000 });
     await suggest('server');
     await loaded();
     await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/router.ts': 'r\n' }, remove: ['src/client.ts'] });
-    await settle(TTL * 3);
+    // Past the reuse window of the lookups: the next call sees the push.
+    await clock.advance(TTL * 3);
     // Loaded less than everyMs ago: the index answers, and answers the new snapshot.
     const paths = (await suggest('src/routr.ts')).structured.suggestions.map((s) => s.path);
     expect(paths[0]).toBe('src/router.ts');

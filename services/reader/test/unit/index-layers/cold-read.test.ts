@@ -173,18 +173,28 @@ describe('a cold read', () => {
     const { index } = await coldReader();
     const started: string[] = [];
     let finished = 0;
-    // The adapter's own methods (coldReader already spies on these), each answering 20 ms late.
+    // The adapter's own methods (coldReader already spies on these), each held until the test lets them answer.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
     const delayed =
       <A extends unknown[], R>(method: string, original: (...args: A) => Promise<R>) =>
       async (...args: A): Promise<R> => {
         started.push(`${method} after ${finished} finished`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await held;
         finished += 1;
         return original(...args);
       };
     jest.spyOn(index, 'listFiles').mockImplementation(delayed('listFiles', SqliteIndexStore.prototype.listFiles.bind(index)));
     jest.spyOn(index, 'listFolders').mockImplementation(delayed('listFolders', SqliteIndexStore.prototype.listFolders.bind(index)));
-    const answer = await listFiles(unaided(index), null, { repository: 'octo/api', folder: 'src', limit: 2 });
+    const answering = listFiles(unaided(index), null, { repository: 'octo/api', folder: 'src', limit: 2 });
+    // Whatever the listing asks before an answer comes, it has asked once the event loop went
+    // round 50 times with no new call; only then may the calls answer.
+    for (let quiet = 0, seen = 0; quiet < 50; seen = started.length) {
+      await new Promise((resolve) => setImmediate(resolve));
+      quiet = started.length === seen ? quiet + 1 : 0;
+    }
+    release();
+    const answer = await answering;
     // The folder check, the folders and the files: all three asked before any answered.
     expect(started).toEqual(['listFiles after 0 finished', 'listFolders after 0 finished', 'listFiles after 0 finished']);
     jest.restoreAllMocks();

@@ -6,12 +6,13 @@ import { readAheadMetrics } from '../../../src/metrics';
 import { readFile } from '../../../src/tools/read-file';
 import { pushCommit, seedRepository } from '../../support/documents';
 import { loadsAhead, until } from '../../support/loads-ahead';
+import { manualClock } from '../../support/manual-clock';
 
 const REF = 'refs/heads/main';
 const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n', 'big.txt': 'x'.repeat(5_000) };
 const TTL = 40;
 /** Past the reuse window: the lookups a read made have expired unless kept fresh. */
-const pause = (ms = TTL * 3) => new Promise((resolve) => setTimeout(resolve, ms));
+const PAST_WINDOW = TTL * 3;
 
 /**
  * A reader on the real SQLite adapter behind the read cache with the options an agent's
@@ -30,8 +31,19 @@ async function reader(options: Partial<ComposeOptions> = {}) {
     findRepositoryByName: jest.spyOn(index, 'findRepositoryByName'),
   };
   const loads = loadsAhead();
+  // The reader's clock and keep-fresh timer are the test's: time passes only when the test
+  // says so, however late a loaded machine would run a real timer.
+  const clock = manualClock();
   const deps = resolveDeps({
-    index: composeIndex(index, { metadataTtlMs: TTL, keepFreshMs: 2_000, onReadAhead: loads.onReadAhead, preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 0 }, ...options }),
+    index: composeIndex(index, {
+      metadataTtlMs: TTL,
+      keepFreshMs: 2_000,
+      now: clock.now,
+      repeat: clock.repeat,
+      onReadAhead: loads.onReadAhead,
+      preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 0 },
+      ...options,
+    }),
   });
   const read = async (path: string) => (await readFile(deps, null, { repository: 'octo/api', path })).structured.content;
   /** Calls of the read path since the last look (background lookups left out: they are what keeps a read from waiting). */
@@ -41,15 +53,12 @@ async function reader(options: Partial<ComposeOptions> = {}) {
     spies.getFile.mockClear();
     return counts;
   };
-  return { index, deps, read, waited, spies, loads };
+  return { index, deps, read, waited, spies, loads, clock };
 }
 
 describe('reads ahead of an agent', () => {
   it('a file read after the reuse window waits for no index call: lookups kept fresh, small files loaded once a second file is read', async () => {
-    // The reader's clock is the test's: the window passes only when the test says so, however
-    // late a loaded machine runs the background timer.
-    let clock = 0;
-    const { index, deps, read, waited, spies, loads } = await reader({ now: () => clock });
+    const { index, deps, read, waited, spies, loads, clock } = await reader();
     expect(await read('README.md')).toBe('# A');
     expect(await read('src/a.ts')).toBe('a');
     expect(await loads.ended('files')).toMatchObject({ outcome: 'loaded', repositoryId: 1, ref: REF });
@@ -58,11 +67,11 @@ describe('reads ahead of an agent', () => {
       // Past half the window: the lookups are asked again in the background; then past the
       // window of the first answers, which only the fresh ones cover.
       const asked = [spies.listRefStates.mock.results.length, spies.findRepositoryByName.mock.results.length];
-      clock += TTL * 0.6;
+      await clock.advance(TTL * 0.6);
       await until(() => spies.listRefStates.mock.results.length > asked[0]! && spies.findRepositoryByName.mock.results.length > asked[1]!, 'the lookups kept fresh');
       await Promise.all([...spies.listRefStates.mock.results.slice(asked[0]), ...spies.findRepositoryByName.mock.results.slice(asked[1])].map((result) => result.value as Promise<unknown>));
       await new Promise(setImmediate);
-      clock += TTL * 0.6;
+      await clock.advance(TTL * 0.6);
       const answer = await readFile(deps, null, { repository: 'octo/api', path });
       expect(waited()).toEqual({ lookupForRead: 0, getFile: 0 });
       // Byte for byte what the index alone answers.
@@ -75,36 +84,36 @@ describe('reads ahead of an agent', () => {
   });
 
   it('sees a push within the reuse window, and reads the new commit, never the old one', async () => {
-    const { index, read } = await reader();
+    const { index, read, clock } = await reader();
     expect(await read('src/a.ts')).toBe('a');
-    await pause();
+    await clock.advance(PAST_WINDOW);
     await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/a.ts': 'changed\n' }, remove: ['src/b.ts'] });
-    await pause();
+    await clock.advance(PAST_WINDOW);
     expect(await read('src/a.ts')).toBe('changed');
     await expect(read('src/b.ts')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('loads a ref again at most every everyMs: reads between go to the index, file by file, and are right', async () => {
-    const { index, read, spies, loads } = await reader({ preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 60_000 } });
+    const { index, read, spies, loads, clock } = await reader({ preload: { maxFileBytes: 1_000, maxBytes: 1_000_000, everyMs: 60_000 } });
     expect(await read('src/a.ts')).toBe('a');
     expect(await read('README.md')).toBe('# A');
     await loads.ended('files');
     expect(spies.visibleFiles).toHaveBeenCalledTimes(1);
     await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/b.ts': 'new b\n' } });
-    await pause();
+    await clock.advance(PAST_WINDOW);
     expect(await read('src/b.ts')).toBe('new b');
     expect(await read('src/a.ts')).toBe('a');
     expect(spies.visibleFiles).toHaveBeenCalledTimes(1);
   });
 
   it('a client that reads one file of every new snapshot (a freshness probe) never loads the repository', async () => {
-    const { index, read, spies } = await reader();
+    const { index, read, spies, clock } = await reader();
     const listFiles = jest.spyOn(index, 'listFiles');
     for (let push = 2; push <= 5; push += 1) {
       expect(await read('src/a.ts')).toBe(push === 2 ? 'a' : `a${push - 1}`);
       expect(await read('src/a.ts')).toBe(push === 2 ? 'a' : `a${push - 1}`);
       await pushCommit(index, { repositoryId: 1, ref: REF, label: `octo/api@${push}`, put: { 'src/a.ts': `a${push}\n` } });
-      await pause();
+      await clock.advance(PAST_WINDOW);
     }
     expect(spies.visibleFiles).not.toHaveBeenCalled();
     expect(listFiles).not.toHaveBeenCalled();
@@ -147,16 +156,16 @@ describe('reads ahead of an agent', () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
     for (let id = 1; id <= 12; id += 1) await seedRepository(index, { id, fullName: `octo/r${id}`, files: { 'a.txt': `${id}\n`, 'b.txt': `${id}\n` } });
-    let clock = 0;
-    const deps = resolveDeps({ index: composeIndex(index, { metadataTtlMs: TTL, keepFreshMs: 5_000, now: () => clock }) });
+    const clock = manualClock();
+    const deps = resolveDeps({ index: composeIndex(index, { metadataTtlMs: TTL, keepFreshMs: 5_000, now: clock.now, repeat: clock.repeat }) });
     for (let id = 1; id <= 12; id += 1) {
       for (const path of ['a.txt', 'b.txt']) await readFile(deps, null, { repository: `octo/r${id}`, path });
     }
     const states = jest.spyOn(index, 'listRefStates');
     // Past half the window: what is kept fresh is looked up again at the next tick.
-    clock += TTL * 0.6;
+    await clock.advance(TTL * 0.6);
     await until(() => states.mock.calls.some(([id]) => id === 12), 'the lookups kept fresh');
-    await pause(50);
+    await Promise.all(states.mock.results.map((result) => result.value as Promise<unknown>));
     const refreshed = new Set(states.mock.calls.map(([id]) => id));
     // At most 8 (16 lookups); the most recent in; the oldest out.
     expect(refreshed.size).toBeGreaterThan(0);
@@ -169,36 +178,41 @@ describe('reads ahead of an agent', () => {
     const index = new SqliteIndexStore({ file: ':memory:' });
     await index.ensureReady();
     await seedRepository(index, { id: 1, fullName: 'octo/api', files: FILES });
-    const cached = composeIndex(index, { metadataTtlMs: TTL, keepFreshMs: 5_000 });
+    const clock = manualClock();
+    const cached = composeIndex(index, { metadataTtlMs: TTL, keepFreshMs: 5_000, now: clock.now, repeat: clock.repeat });
     const repositories = jest.spyOn(index, 'listRepositories');
     const states = jest.spyOn(index, 'listRefStates');
     await cached.listRepositories();
     await cached.listRefStates();
-    await pause(200);
+    await clock.advance(200);
+    expect(clock.running()).toBe(false);
     expect(repositories).toHaveBeenCalledTimes(1);
     expect(states.mock.calls.filter(([id]) => id === undefined)).toHaveLength(1);
   });
 
   it('a client that reads one file again and again is not an agent at work: nothing is looked up in the background for it', async () => {
-    const { read, spies } = await reader();
+    const { read, spies, clock } = await reader();
     for (let i = 0; i < 5; i += 1) {
       await read('README.md');
-      await pause(TTL / 2);
+      await clock.advance(TTL / 2);
     }
     spies.listRefStates.mockClear();
     spies.lookupForRead.mockClear();
-    await pause(200);
+    await clock.advance(200);
+    expect(clock.running()).toBe(false);
     expect(spies.listRefStates).not.toHaveBeenCalled();
     expect(spies.lookupForRead).not.toHaveBeenCalled();
   });
 
   it('stops looking up in the background once nothing was read for keepFreshMs', async () => {
-    const { read, spies } = await reader({ keepFreshMs: 150 });
+    const { read, spies, clock } = await reader({ keepFreshMs: 150 });
     await read('README.md');
     await read('src/a.ts');
-    await pause(400);
+    expect(clock.running()).toBe(true);
+    await clock.advance(400);
+    expect(clock.running()).toBe(false);
     spies.listRefStates.mockClear();
-    await pause(200);
+    await clock.advance(200);
     expect(spies.listRefStates).not.toHaveBeenCalled();
   });
 
