@@ -43,12 +43,16 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
+const TS_LOADER = ['tsx', 'cjs'].join('/');
+
 /**
  * The worker's entry: the compiled file next to this one, or, when the reader runs from its
  * TypeScript sources (tests, tsx), the source through tsx's loader.
  */
 function workerSource(): string {
-  if (__filename.endsWith('.ts')) return `require('tsx/cjs'); require(${JSON.stringify(join(__dirname, 'match-worker.ts'))});`;
+  // tsx is the root's development loader, never a dependency of the built reader: only a run
+  // from the sources reaches this line.
+  if (__filename.endsWith('.ts')) return `require(${JSON.stringify(TS_LOADER)}); require(${JSON.stringify(join(__dirname, 'match-worker.ts'))});`;
   return `require(${JSON.stringify(join(__dirname, 'match-worker.js'))});`;
 }
 
@@ -104,7 +108,6 @@ export class MatchPool {
 
   private start(): Slot {
     const worker = new Worker(workerSource(), { eval: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    worker.unref();
     const slot: Slot = { worker, busy: null, timer: null };
     worker.on('message', (reply: MatchReply) => {
       const pending = slot.busy;
@@ -125,6 +128,9 @@ export class MatchPool {
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new DeadlineReached(`match worker exited (${code})`)));
+    // A pool never keeps its process alive. After the listeners: adding a 'message' listener
+    // refs the worker's port again.
+    worker.unref();
     this.slots.push(slot);
     return slot;
   }
