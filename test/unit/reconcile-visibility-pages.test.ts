@@ -6,12 +6,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RepositoryDocument } from '@gitdex/contracts';
 import { GitHubSource } from '@gitdex/github';
 import { emptyRefState, reconcile } from '@gitdex/indexer';
 import { SqliteEventLog, SqliteIndexStore } from '@gitdex/sqlite';
 import { createLogger } from '@gitdex/observability';
 import { createRepo, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
+import { makeRepository } from '../conformance/index-store.fixtures';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { ROUTES } from '../github-standin/route-patterns';
 
@@ -55,18 +55,7 @@ async function world(installationId: number | null): Promise<World> {
     const [owner, name] = fullName.split('/') as [string, string];
     const id = await standIn.repoId(owner, name);
     ids.set(fullName, id);
-    const document: RepositoryDocument = {
-      repositoryId: id,
-      fullName,
-      fullNameLower: fullName.toLowerCase(),
-      defaultBranch: 'main',
-      private: false,
-      archived: false,
-      htmlUrl: `https://github.com/${fullName}`,
-      installationId,
-      updatedAt: new Date().toISOString(),
-      backfillRequestedAt: null,
-    };
+    const document = makeRepository(id, fullName, { installationId, updatedAt: new Date().toISOString() });
     await index.putRepository(document);
     if (ids.size <= WITH_REFS) await index.putRefState({ ...emptyRefState(id, MAIN), commitSha: seed.sha, status: 'ready', indexedAt: new Date().toISOString() });
   }

@@ -2,6 +2,7 @@ import { SqliteIndexStore } from '@gitdex/sqlite';
 import { composeIndex } from '../../../src/index-layers/compose';
 import { countedIndex, REF } from '../../support/counted-index';
 import { pushCommit } from '../../support/documents';
+import { makeRefState } from '../../../../../test/conformance/index-store.fixtures';
 
 describe('MetadataReuse: repositories and ref states', () => {
   it('reuses ref states only for the moment it is told, then sees the flip', async () => {
@@ -10,22 +11,7 @@ describe('MetadataReuse: repositories and ref states', () => {
     let clock = 0;
     const cached = composeIndex(index, { metadataTtlMs: 50, now: () => clock });
     expect(await cached.listRefStates(1)).toEqual([]);
-    await index.putRefState({
-      repositoryId: 1,
-      ref: REF,
-      commitSha: 'a'.repeat(40),
-      treeSha: 'b'.repeat(40),
-      generation: 1,
-      indexedAt: new Date().toISOString(),
-      committedAt: null,
-      fileCount: 0,
-      status: 'ready',
-      lastError: null,
-      attempts: 0,
-      pendingCommitSha: null,
-      pendingSince: null,
-      sourceReceivedAt: null,
-    });
+    await index.putRefState(makeRefState(1, REF, { indexedAt: new Date().toISOString(), committedAt: null }));
     clock += 20;
     expect(await cached.listRefStates(1)).toEqual([]);
     clock += 40;
