@@ -85,6 +85,39 @@ export const RetainedCommitSchema = z.object({
 });
 export type RetainedCommit = z.infer<typeof RetainedCommitSchema>;
 
+/**
+ * A pull request as GitHub's `pull_request` webhook and REST API describe it: what gitdex
+ * stores beside the ref `pull/N` that serves its head commit.
+ */
+export const PullRequestInfoSchema = z.object({
+  number: z.number().int().positive(),
+  title: z.string().max(1024),
+  state: z.enum(['open', 'closed']),
+  merged: z.boolean(),
+  draft: z.boolean(),
+  /** The author's login; null when GitHub names none (a deleted account). */
+  author: z.string().nullable(),
+  /** The branch the pull request merges into, without refs/heads/. */
+  baseRef: z.string().min(1),
+  headSha: z.string().regex(/^[0-9a-f]{40}$/),
+  updatedAt: z.string().datetime(),
+  closedAt: z.string().datetime().nullable(),
+});
+export type PullRequestInfo = z.infer<typeof PullRequestInfoSchema>;
+
+/**
+ * A ref stored as the changes against another ref's generation (a pull request against its
+ * base branch): its own file versions, plus every path of `ref` at `generation` that is not
+ * in `shadowed` (the paths the layered ref added, changed or deleted). The underlay's
+ * generation stays readable (pinned) while a ref layers on it.
+ */
+export const UnderlaySchema = z.object({
+  ref: z.string().min(1),
+  generation: z.number().int().positive(),
+  shadowed: z.array(z.string()),
+});
+export type Underlay = z.infer<typeof UnderlaySchema>;
+
 /** One per repository and ref: which commit is served, and how the last attempt went. */
 export const RefStateSchema = z.object({
   repositoryId: z.number().int().positive(),
@@ -106,6 +139,10 @@ export const RefStateSchema = z.object({
   sourceReceivedAt: z.string().datetime().nullable(),
   /** The commits the index still holds, newest (the served one) first; absent before any was kept. */
   history: z.array(RetainedCommitSchema).optional(),
+  /** Set on a pull request's ref (`pull/N`). */
+  pull: PullRequestInfoSchema.optional(),
+  /** Set when the served generation is stored as changes against another ref (UnderlaySchema). */
+  underlay: UnderlaySchema.optional(),
 });
 export type RefState = z.infer<typeof RefStateSchema>;
 

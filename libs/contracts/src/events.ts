@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PullRequestInfoSchema } from './documents';
 import { RepositoryNameSchema } from './repository-names';
 
 /** Kafka topic of every pipeline event; partitioned by repository id so one repository's events stay in order. */
@@ -76,7 +77,19 @@ export const RepositoryChangedEventSchema = z.object({
 });
 export type RepositoryChangedEvent = z.infer<typeof RepositoryChangedEventSchema>;
 
-export const GitdexEventSchema = z.discriminatedUnion('kind', [PushEventSchema, BackfillEventSchema, PurgeEventSchema, RepositoryChangedEventSchema]);
+/**
+ * A `pull_request` delivery gitdex acts on: the head commit is indexed as ref `pull/N`
+ * (opened, reopened, synchronize, edited with a new base), or retired after the retention (closed).
+ */
+export const PullRequestEventSchema = z.object({
+  kind: z.literal('pull_request'),
+  ...envelope,
+  action: z.enum(['opened', 'reopened', 'synchronize', 'edited', 'closed']),
+  pull: PullRequestInfoSchema,
+});
+export type PullRequestEvent = z.infer<typeof PullRequestEventSchema>;
+
+export const GitdexEventSchema = z.discriminatedUnion('kind', [PushEventSchema, BackfillEventSchema, PurgeEventSchema, RepositoryChangedEventSchema, PullRequestEventSchema]);
 export type GitdexEvent = z.infer<typeof GitdexEventSchema>;
 
 /** The partition key: a repository's events share one partition and so keep their order. */

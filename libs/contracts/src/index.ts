@@ -15,6 +15,8 @@ export {
   type PurgeEvent,
   RepositoryChangedEventSchema,
   type RepositoryChangedEvent,
+  PullRequestEventSchema,
+  type PullRequestEvent,
   GitdexEventSchema,
   type GitdexEvent,
   DeadLetterSchema,
@@ -38,6 +40,10 @@ export {
   type RefState,
   RepositoryDocumentSchema,
   type RepositoryDocument,
+  PullRequestInfoSchema,
+  type PullRequestInfo,
+  UnderlaySchema,
+  type Underlay,
 } from './documents';
 export { engineSecurityConfigured, elasticsearchRefusalSetting, elasticsearchSecurity, type ElasticsearchSecurity, kafkaRefusalSetting, kafkaSecurity, type KafkaSecurity } from './engine-security';
 export { parseReaderTokenList, parseReaderTokenFile, loadEnv, type ReaderTokenSpec, MIN_READER_TOKEN_CHARS, MIN_WEBHOOK_SECRET_CHARS, EnvSchema, type Env, ConfigError } from './config';

@@ -1,4 +1,4 @@
-import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
+import type { FileDocument, RefState, RepositoryDocument, Underlay } from '@gitdex/contracts';
 
 /**
  * Options of one read. signal: the caller gave up (deadline passed, request cancelled);
@@ -15,6 +15,11 @@ export interface Snapshot {
   repositoryId: number;
   ref: string;
   generation: number;
+  /**
+   * The ref is stored as changes against another ref's generation (RefState.underlay): every
+   * read also sees that generation's versions of the paths not in `shadowed`.
+   */
+  underlay?: Underlay;
 }
 
 /** One change of the file documents of a ref, applied in bulk. */
