@@ -223,6 +223,8 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case letters, digits, - and _')
     .default('gitdex'),
+  /** False on a shared cluster whose operator puts templates and indices (deploy/elasticsearch/apply.sh): gitdex only checks them at start. */
+  GITDEX_MANAGE_TEMPLATES: flag.default(true),
   GITHUB_API_URL: z.string().url().default('https://api.github.com'),
   GITHUB_WEB_URL: z.string().url().default('https://github.com'),
   GITHUB_TOKEN: z.string().min(1).optional(),

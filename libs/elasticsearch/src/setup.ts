@@ -83,6 +83,42 @@ export async function ensureIndices(client: Client, prefix: string, replicas?: n
   for (const kind of KINDS) await ensureIndex(client, prefix, kind, replicas);
 }
 
+/** Where the operator step is written down, for the message of a missing index or mapping. */
+const OPERATOR_STEP =
+  'GITDEX_MANAGE_TEMPLATES=false, so gitdex does not create them: run deploy/elasticsearch/apply.sh with a user that may manage templates and indices (docs/deploy.md, "Elasticsearch shared with other teams"), or set GITDEX_MANAGE_TEMPLATES=true';
+
+/** What is missing or outdated behind one alias, in words; empty when the alias is ready to use. */
+async function missingFor(client: Client, prefix: string, kind: IndexKind): Promise<string[]> {
+  const names = indexNames(prefix, kind);
+  const targets = await aliasTargets(client, names.alias);
+  if (targets.length === 0) return [`index ${names.physical(names.version)} with its write alias ${names.alias}`];
+  const oldest = Math.min(...targets.map((target) => target.version));
+  if (oldest < names.version)
+    return [`alias ${names.alias} points at mapping version ${oldest}, this build needs ${names.version} (run \`gitdex reindex\` with a user that may create indices, UPGRADING.md)`];
+  const found = await client.indices.getMapping({ index: names.alias });
+  const wanted = Object.keys(mappingsOf(kind).properties ?? {});
+  const missing: string[] = [];
+  for (const [index, { mappings }] of Object.entries(found)) {
+    const have = new Set(Object.keys(mappings.properties ?? {}));
+    const absent = wanted.filter((field) => !have.has(field));
+    if (absent.length > 0) missing.push(`fields ${absent.join(', ')} in the mapping of ${index}`);
+  }
+  return missing;
+}
+
+/**
+ * For an operator who manages templates and indices (GITDEX_MANAGE_TEMPLATES=false): writes
+ * nothing, and fails with every missing piece and the operator step, so a process never starts
+ * against indices it cannot use. Needs only `view_index_metadata` on the indices.
+ */
+export async function verifyIndices(client: Client, prefix: string): Promise<void> {
+  const missing: string[] = [];
+  for (const kind of KINDS) missing.push(...(await missingFor(client, prefix, kind)));
+  if (missing.length > 0) {
+    throw new PortError('INVALID', `Elasticsearch is missing what gitdex needs: ${missing.join('; ')}. ${OPERATOR_STEP}.`, { retriable: false });
+  }
+}
+
 /** What reindex did; leftBehind: old copies it could not delete (they only take disk). */
 export interface ReindexResult {
   from: string[];

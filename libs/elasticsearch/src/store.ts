@@ -32,7 +32,7 @@ import * as listings from './listings';
 import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
-import { ensureIndices, reindex, type ReindexResult } from './setup';
+import { ensureIndices, reindex, verifyIndices, type ReindexResult } from './setup';
 
 /** How long ping() waits: a health probe must answer fast, whatever the request timeout. */
 const PING_TIMEOUT_MS = 2_000;
@@ -46,11 +46,14 @@ const PING_TIMEOUT_MS = 2_000;
 export class ElasticsearchIndexStore implements IndexStore {
   private readonly ctx: StoreContext;
   private readonly ownsClient: boolean;
+  /** False: an operator manages templates, indices and mappings (deploy/elasticsearch); ensureReady only checks them. */
+  private readonly manageTemplates: boolean;
 
-  constructor(options: ElasticsearchIndexStoreOptions) {
+  constructor(options: ElasticsearchIndexStoreOptions & { manageTemplates?: boolean | undefined }) {
     const resolved = resolveOptions(options);
     const client = options.client ?? createClient(resolved);
     this.ownsClient = options.client === undefined;
+    this.manageTemplates = options.manageTemplates ?? true;
     this.ctx = {
       client,
       nodeLabel: resolved.nodeLabel,
@@ -97,16 +100,20 @@ export class ElasticsearchIndexStore implements IndexStore {
   }
 
   ensureReady(): Promise<void> {
+    if (!this.manageTemplates) return this.call('ensureReady', (ctx) => verifyIndices(ctx.client, ctx.prefix));
     return this.call('ensureReady', (ctx) => ensureIndices(ctx.client, ctx.prefix, ctx.replicas));
   }
 
   /**
-   * Cluster health, not `HEAD /`: the minimal distribution does not serve the root endpoint.
-   * A red cluster (just restarted, shards still recovering) refuses writes, so it counts as down.
+   * The health of gitdex's own indices, not the cluster's: on a shared cluster another team's
+   * red index must not take gitdex down. Cluster health, not `HEAD /`: the minimal distribution
+   * does not serve the root endpoint. A red index (shards still recovering) refuses writes, so
+   * it counts as down; so does a missing one (Elasticsearch answers 408 after the timeout).
    */
   async ping(): Promise<boolean> {
     try {
-      const health = await this.ctx.client.cluster.health({ timeout: '1s' }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
+      const index = [this.ctx.files, this.ctx.repos];
+      const health = await this.ctx.client.cluster.health({ index, timeout: '1s' }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
       return health.status !== 'red';
     } catch {
       return false;

@@ -32,7 +32,13 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
 
   let index: IndexStore;
   if (env.ELASTICSEARCH_URL) {
-    index = new ElasticsearchIndexStore({ node: env.ELASTICSEARCH_URL, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS, ...elasticsearchSecurity(env) });
+    index = new ElasticsearchIndexStore({
+      node: env.ELASTICSEARCH_URL,
+      indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX,
+      replicas: env.ELASTICSEARCH_REPLICAS,
+      manageTemplates: env.GITDEX_MANAGE_TEMPLATES,
+      ...elasticsearchSecurity(env),
+    });
   } else {
     index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
   }
