@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Validates the deployment files offline, without Docker or a cluster:
 //   Dockerfile + .dockerignore, docker-compose.yml, deploy/kubernetes (+ kustomize builds
-//   when kubectl is installed), deploy/kafka, deploy/elasticsearch.
+//   when kubectl is installed), deploy/helm/gitdex (helm lint and template with the pinned Helm,
+//   scripts/helm.mjs), deploy/kafka, deploy/elasticsearch.
 // Exits 1 with a line per problem when any check fails.
 //
 //   node scripts/validate-deploy.mjs            check everything
 //   node scripts/validate-deploy.mjs --write    regenerate deploy/elasticsearch/*.json first
 //   node scripts/validate-deploy.mjs --no-kubectl
+//   node scripts/validate-deploy.mjs --no-helm     skip the Helm chart (needs Go to build Helm once)
 //
 // How each check works and where its schemas come from: scripts/validate-deploy/schemas/README.md.
 import { createRequire } from 'node:module';
@@ -22,9 +24,9 @@ process.env.TSX_TSCONFIG_PATH ??= join(root, 'scripts/validate-deploy/tsconfig.j
 const { require: requireTs } = require('tsx/cjs/api');
 
 const args = new Set(process.argv.slice(2));
-const unknown = [...args].filter((a) => !['--write', '--no-kubectl'].includes(a));
+const unknown = [...args].filter((a) => !['--write', '--no-kubectl', '--no-helm'].includes(a));
 if (unknown.length > 0) {
-  process.stderr.write(`validate-deploy: unknown option ${unknown.join(' ')} (use --write, --no-kubectl)\n`);
+  process.stderr.write(`validate-deploy: unknown option ${unknown.join(' ')} (use --write, --no-kubectl, --no-helm)\n`);
   process.exit(2);
 }
 
@@ -34,7 +36,7 @@ if (args.has('--write')) {
   process.stdout.write(`wrote deploy/elasticsearch/${written.join(', deploy/elasticsearch/')}\n`);
 }
 
-const sections = validateDeploy({ root, facts, kubectl: !args.has('--no-kubectl') });
+const sections = validateDeploy({ root, facts, kubectl: !args.has('--no-kubectl'), helm: !args.has('--no-helm') });
 let failed = 0;
 for (const { name, problems, notes } of sections) {
   process.stdout.write(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${name}\n`);

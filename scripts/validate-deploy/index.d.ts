@@ -33,7 +33,12 @@ export interface DockerContext {
 
 /** `loadTs` loads a TypeScript module of the repository by its path from the root. */
 export function loadFacts(root: string, loadTs: (relativePath: string) => unknown): Promise<Facts>;
-export function validateDeploy(options: { root: string; facts: Facts; kubectl?: boolean }): Section[];
+export function validateDeploy(options: { root: string; facts: Facts; kubectl?: boolean; helm?: boolean }): Section[];
+
+/** `helm template` of deploy/helm/gitdex with values files relative to the chart; error when helm failed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rendered objects of any kind, as readManifests
+export function renderChart(root: string, valueFiles?: string[], release?: string): { objects: any[]; error?: string };
+export function validateRendered(objects: unknown[], options: { facts: Facts; docs?: string }): string[];
 
 export function buildContext(root: string, dockerignoreText: string): DockerContext;
 export function workspaceFolders(root: string): string[];

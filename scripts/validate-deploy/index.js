@@ -13,6 +13,7 @@ const { validateKafkaTopics, validateTopicScript, shellSyntax } = require('./kaf
 const { validateElasticsearchTemplates, writeElasticsearchTemplates } = require('./elasticsearch');
 const { loadFacts } = require('./facts');
 const { loadSchemas } = require('./schemas');
+const { validateChart, renderChart, validateRendered } = require('./helm');
 
 function readText(root, rel) {
   const file = path.join(root, rel);
@@ -22,9 +23,10 @@ function readText(root, rel) {
 /**
  * Runs every check. Returns one section per checked thing, each with its problems (empty
  * when it passes) and notes (what was checked, or skipped and why).
- * `kubectl: false` skips rendering the kustomizations with `kubectl kustomize`.
+ * `kubectl: false` skips rendering the kustomizations with `kubectl kustomize`; `helm: false`
+ * skips the Helm chart (rendering it needs Helm, built from Go by scripts/helm.mjs).
  */
-function validateDeploy({ root, facts, kubectl = true }) {
+function validateDeploy({ root, facts, kubectl = true, helm = true }) {
   const sections = [];
   const section = (name, run) => {
     const notes = [];
@@ -98,6 +100,15 @@ function validateDeploy({ root, facts, kubectl = true }) {
     return [...new Set(problems)];
   });
 
+  if (helm) {
+    section('Helm chart (deploy/helm/gitdex)', (notes) => {
+      notes.push(
+        `helm lint --strict, helm template with default values and ci/all-on-values.yaml, strict schemas of Kubernetes ${loadSchemas().kubernetesVersion}, the set cross-checked, alert and dashboard metrics`,
+      );
+      return validateChart({ root, facts, docs: deployDoc, notes });
+    });
+  }
+
   section('Kafka topics (deploy/kafka)', () => {
     const problems = [];
     const file = path.join(root, 'deploy/kafka/topics.yaml');
@@ -154,6 +165,8 @@ module.exports = {
   validateKubernetesObject,
   validateKubernetesSet,
   validateKafkaTopics,
+  renderChart,
+  validateRendered,
   validateElasticsearchTemplates,
   writeElasticsearchTemplates,
   parseYamlDocuments,
