@@ -6,9 +6,9 @@ import { loadFacts, renderChart, validateRendered, type Facts } from '../../scri
 
 const root = join(__dirname, '..', '..');
 let facts: Facts;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rendered Kubernetes objects of any kind
+
 let defaults: any[];
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as defaults
+
 let allOn: any[];
 
 beforeAll(async () => {
@@ -24,9 +24,8 @@ beforeAll(async () => {
   }
 }, 600_000);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as defaults
 const ofKind = (objects: any[], kind: string): any[] => objects.filter((o) => o.kind === kind);
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as defaults
+
 const named = (objects: any[], kind: string, name: string): any => ofKind(objects, kind).find((o) => o.metadata.name === name);
 
 describe('the Helm chart', () => {
