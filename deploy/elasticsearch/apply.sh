@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 # Puts gitdex's index templates and creates its indices and write aliases, for clusters
-# where gitdex's own Elasticsearch user may not manage templates and indices. gitdex does
-# exactly this itself on start (ensureReady) when it may; running it twice changes nothing.
+# where gitdex's own Elasticsearch user may not manage templates and indices
+# (GITDEX_MANAGE_TEMPLATES=false, docs/deploy.md "Elasticsearch shared with other teams").
+# gitdex does exactly this itself on start (ensureReady) when it may; running it twice
+# changes nothing. The JSON files beside it are generated from the code (validate-deploy).
 #
 #   ELASTICSEARCH_URL=https://user:password@es.example:9200 deploy/elasticsearch/apply.sh
 #
-# ELASTICSEARCH_URL   the cluster (required); credentials may be in the URL
-# PREFIX              ELASTICSEARCH_INDEX_PREFIX of gitdex (default: gitdex)
+# ELASTICSEARCH_URL      the cluster (required); credentials may be in the URL
+# ELASTICSEARCH_API_KEY  an API key (the encoded id:key) instead of credentials in the URL
+# ELASTICSEARCH_CA_FILE  the CA of an https URL
+# PREFIX                 ELASTICSEARCH_INDEX_PREFIX of gitdex (default: gitdex)
 set -euo pipefail
 
 url=${ELASTICSEARCH_URL:?set ELASTICSEARCH_URL to the cluster, e.g. http://127.0.0.1:9200}
 url=${url%/}
 prefix=${PREFIX:-gitdex}
 dir=$(cd "$(dirname "$0")" && pwd)
+auth=()
+if [ -n "${ELASTICSEARCH_API_KEY:-}" ]; then auth+=(-H "Authorization: ApiKey ${ELASTICSEARCH_API_KEY}"); fi
+if [ -n "${ELASTICSEARCH_CA_FILE:-}" ]; then auth+=(--cacert "${ELASTICSEARCH_CA_FILE}"); fi
+curl() { command curl "${auth[@]}" "$@"; }
 
 for file in "$dir"/gitdex-*-v*.json; do
   template=$(basename "$file" .json)          # gitdex-files-v4
