@@ -1,4 +1,4 @@
-import type { RefState, RetainedCommit } from '@gitdex/contracts';
+import type { PullRequestInfo, RefState, RetainedCommit } from '@gitdex/contracts';
 import { PortError, type IndexLifecycle, type IndexReads, type IndexWrites, type Snapshot, type Source, type SourceCommit, type SourceRepository, type VisibleEntry } from '@gitdex/ports';
 import { buildDocument, kindOfMode, wantsContent, type DocumentContext, type FetchedEntry } from './build-document';
 import type { PathRules } from './classify/vendored';
@@ -49,6 +49,8 @@ export interface RefTarget {
   installationId?: number;
   /** When the event that asked for this was received: freshness is measured from it. */
   receivedAt?: string;
+  /** The pull request whose head this ref serves (refs/pull/N/head), stored on its ref state. */
+  pull?: PullRequestInfo;
 }
 
 export type IndexOutcome =
@@ -91,7 +93,8 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   const repositoryId = target.repository.id;
   const state = (await index.getRefState(repositoryId, target.ref)) ?? emptyRefState(repositoryId, target.ref);
   if (state.commitSha === target.head.sha && state.status === 'ready') {
-    if (state.pendingCommitSha === target.head.sha) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null });
+    const pull = target.pull && !samePull(state.pull, target.pull) ? { pull: target.pull } : {};
+    if (state.pendingCommitSha === target.head.sha || 'pull' in pull) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null, ...pull });
     return { status: 'unchanged', commitSha: target.head.sha };
   }
 
@@ -141,10 +144,15 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     pendingCommitSha: state.pendingCommitSha === target.head.sha ? null : state.pendingCommitSha,
     pendingSince: state.pendingCommitSha === target.head.sha ? null : state.pendingSince,
     sourceReceivedAt: target.receivedAt ?? now,
+    ...(target.pull ? { pull: target.pull } : {}),
   });
   const pruneUpTo = generation - options.retainedGenerations;
   if (pruneUpTo > 0) await index.pruneRetired(repositoryId, target.ref, pruneUpTo);
   return { status: 'indexed', strategy, commitSha: target.head.sha, generation, written: plan.buffer.written, retired: plan.retired, fileCount, treesFetched: reader.fetched?.trees ?? 0 };
+}
+
+function samePull(a: PullRequestInfo | undefined, b: PullRequestInfo): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**

@@ -1,0 +1,38 @@
+import type { PullRequestEvent } from '@gitdex/contracts';
+import type { SourceRepository } from '@gitdex/ports';
+import type { EventOutcome, HandleEventDeps } from './handle-event';
+import { indexRef } from './index-ref';
+import { pullRefOf, type PullOptions } from './pull-requests';
+
+/**
+ * Brings refs/pull/N/head to what GitHub says of the pull request now: its head commit indexed
+ * while it is open, its closed state stored (the ref stays readable for the retention) once
+ * closed, the ref gone when GitHub no longer has the pull request. Like every event, this one
+ * is a trigger: a replayed `opened` of a pull request closed since does not reopen it.
+ */
+export async function handlePullRequest(deps: HandleEventDeps, pulls: PullOptions, event: PullRequestEvent, repository: SourceRepository): Promise<EventOutcome> {
+  const { index, source } = deps;
+  const installationId = event.installationId;
+  const ref = pullRefOf(event.pull.number);
+  const state = await index.getRefState(repository.id, ref);
+  if (pulls.indexed === 'off') {
+    if (state) await index.deleteRef(repository.id, ref);
+    return { action: 'skipped', reason: 'pull requests are not indexed (GITDEX_INDEXED_PULLS=off)' };
+  }
+  const pull = source.pull ? await source.pull(repository, event.pull.number, installationId) : event.pull;
+  if (!pull) {
+    if (state) await index.deleteRef(repository.id, ref);
+    return { action: 'synced', refs: [{ ref, outcome: 'deleted' }] };
+  }
+  if (pull.state === 'closed') {
+    // Readable for the retention from its closing time (GitHub's, else now); retireClosedPulls removes it after.
+    const closed = { ...pull, closedAt: pull.closedAt ?? deps.now().toISOString() };
+    if (state) await index.putRefState({ ...state, pull: closed });
+    return { action: 'skipped', reason: state ? `pull request #${pull.number} is closed: ${ref} stays readable for the retention` : `pull request #${pull.number} is closed and not indexed` };
+  }
+  const head = source.commit ? await source.commit(repository, pull.headSha, installationId) : null;
+  if (!head) return { action: 'skipped', reason: `GitHub has no commit ${pull.headSha} for pull request #${pull.number} of ${repository.fullName}` };
+  const outcome = await indexRef(deps, { repository, ref, head, receivedAt: event.receivedAt, pull, ...(installationId ? { installationId } : {}) });
+  deps.onIndexed?.(event, ref, outcome);
+  return { action: 'synced', refs: [{ ref, outcome }] };
+}
