@@ -136,7 +136,7 @@ describe('pull requests indexed as refs/pull/N/head', () => {
   it('the reconciler heals a missed opened delivery from GitHub open list', async () => {
     await admin('pulls', { head: 'feature', base: 'main', title: 'Second look' }); // its delivery is "lost"
     const queued: GitdexEvent[] = [];
-    const report = await reconcile({ index, source: deps.source, publisher: { publish: async (items) => void queued.push(...items.map((i) => i.event)) }, now: () => new Date(clock), pulls: deps.pulls! });
+    const report = await reconcile({ index, source: deps.source, publisher: { publish: async (items) => void queued.push(...items.map((i) => i.event)), ping: async () => true, close: async () => undefined }, now: () => new Date(clock), pulls: deps.pulls! });
     expect(report.pulls).toMatchObject({ queued: 1, lists: 1 });
     expect(queued).toMatchObject([{ kind: 'pull_request', action: 'opened', pull: { number: 2 } }]);
     await handleEvent(deps, queued[0]!);
