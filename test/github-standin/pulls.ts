@@ -87,7 +87,19 @@ export async function openPull(ctx: StandInContext, repo: RepoHandle, input: { h
   const number = ctx.store.pulls(repo.id).reduce((max, p) => Math.max(max, p.number), 0) + 1;
   await git(repo.dir, ['update-ref', pullRef(number), sha]);
   const at = now();
-  const pull: StoredPull = { number, title: input.title, head: input.head, base: input.base, state: 'open', merged: false, draft: input.draft ?? false, author: senderLogin(ctx, repo.owner), createdAt: at, updatedAt: at, closedAt: null };
+  const pull: StoredPull = {
+    number,
+    title: input.title,
+    head: input.head,
+    base: input.base,
+    state: 'open',
+    merged: false,
+    draft: input.draft ?? false,
+    author: senderLogin(ctx, repo.owner),
+    createdAt: at,
+    updatedAt: at,
+    closedAt: null,
+  };
   ctx.store.savePull(repo.id, pull);
   return deliver(ctx, repo, pull, 'opened');
 }

@@ -49,7 +49,9 @@ describe('pull requests through webhook, Kafka, indexer and Elasticsearch', () =
       .map(([path, count]) => [path, Number(count)] as const)
       .sort(([a], [b]) => (a! < b! ? -1 : 1));
   const search = async (ref: string) => {
-    const answer = await callTool(resolveDeps({ index: p.index }), 'search_code', { repository: 'acme/pulled', query: 'needle 1', ref, include_generated: true, limit: 100, context_lines: 0 }, null, { transport: 'memory' });
+    const answer = await callTool(resolveDeps({ index: p.index }), 'search_code', { repository: 'acme/pulled', query: 'needle 1', ref, include_generated: true, limit: 100, context_lines: 0 }, null, {
+      transport: 'memory',
+    });
     return (answer.structured as SearchCodeOutput).files.map((f) => [f.path, f.match_count] as const).sort(([a], [b]) => (a < b ? -1 : 1));
   };
 

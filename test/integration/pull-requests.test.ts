@@ -37,7 +37,11 @@ describe('pull requests indexed as refs/pull/N/head', () => {
     dir = (await createRepo(root, 'acme', 'app', files)).dir;
     await createBranch(dir, 'feature');
     await fixtureGit(dir, ['checkout', '-q', 'feature']);
-    await commitFiles(dir, { 'src/module-1.ts': 'export const value1 = 100; // shared marker changed\n', 'src/added.ts': 'export const added = true; // shared marker\n', 'src/module-2.ts': null }, 'feature work');
+    await commitFiles(
+      dir,
+      { 'src/module-1.ts': 'export const value1 = 100; // shared marker changed\n', 'src/added.ts': 'export const added = true; // shared marker\n', 'src/module-2.ts': null },
+      'feature work',
+    );
     await fixtureGit(dir, ['checkout', '-q', 'main']);
     receiver = await startWebhookReceiver(SECRET);
     standIn = await createGitHubStandIn({ root, webhookUrl: receiver.url, secret: SECRET, token: TOKEN, rateLimit: { limit: 1_000_000 } });
@@ -76,10 +80,11 @@ describe('pull requests indexed as refs/pull/N/head', () => {
   };
   const reader = () => resolveDeps({ index });
   /** The message a failed read answers (tool errors are thrown in process). */
-  const failure = (call: Promise<unknown>): Promise<string | null> => call.then(
-    () => null,
-    (error: Error) => error.message,
-  );
+  const failure = (call: Promise<unknown>): Promise<string | null> =>
+    call.then(
+      () => null,
+      (error: Error) => error.message,
+    );
   const read = async (path: string, ref = PR1) => callTool(reader(), 'read_file', { repository: 'acme/app', path, ref }, null, { transport: 'memory' });
   const grep = (pattern: string, ref: string) =>
     execFileSync('git', ['grep', '-c', '-F', pattern, ref], { cwd: dir })
@@ -136,7 +141,13 @@ describe('pull requests indexed as refs/pull/N/head', () => {
   it('the reconciler heals a missed opened delivery from GitHub open list', async () => {
     await admin('pulls', { head: 'feature', base: 'main', title: 'Second look' }); // its delivery is "lost"
     const queued: GitdexEvent[] = [];
-    const report = await reconcile({ index, source: deps.source, publisher: { publish: async (items) => void queued.push(...items.map((i) => i.event)), ping: async () => true, close: async () => undefined }, now: () => new Date(clock), pulls: deps.pulls! });
+    const report = await reconcile({
+      index,
+      source: deps.source,
+      publisher: { publish: async (items) => void queued.push(...items.map((i) => i.event)), ping: async () => true, close: async () => undefined },
+      now: () => new Date(clock),
+      pulls: deps.pulls!,
+    });
     expect(report.pulls).toMatchObject({ queued: 1, lists: 1 });
     expect(queued).toMatchObject([{ kind: 'pull_request', action: 'opened', pull: { number: 2 } }]);
     await handleEvent(deps, queued[0]!);

@@ -43,7 +43,17 @@ describe('stand-in pull requests', () => {
     expect(opened.body).toMatchObject({
       action: 'opened',
       number: 1,
-      pull_request: { number: 1, title: 'Add b', state: 'open', draft: false, merged: false, user: { login: 'acme' }, base: { ref: 'main', sha: gitHead(dir, 'main') }, head: { ref: 'topic', sha: gitHead(dir, 'topic') }, closed_at: null },
+      pull_request: {
+        number: 1,
+        title: 'Add b',
+        state: 'open',
+        draft: false,
+        merged: false,
+        user: { login: 'acme' },
+        base: { ref: 'main', sha: gitHead(dir, 'main') },
+        head: { ref: 'topic', sha: gitHead(dir, 'topic') },
+        closed_at: null,
+      },
       repository: { full_name: 'acme/prs' },
     });
 

@@ -51,7 +51,18 @@ export async function reconcilePulls(deps: PullReconcileDeps, repositories: Repo
       for (const [ref, state] of served) {
         if (listed.has(ref) || state.pull?.state === 'closed') continue;
         const number = pullNumberOf(ref)!;
-        const pull = state.pull ?? { number, title: '', state: 'open' as const, merged: false, draft: false, author: null, baseRef: document.defaultBranch, headSha: state.commitSha ?? '0'.repeat(40), updatedAt: receivedAt, closedAt: null };
+        const pull = state.pull ?? {
+          number,
+          title: '',
+          state: 'open' as const,
+          merged: false,
+          draft: false,
+          author: null,
+          baseRef: document.defaultBranch,
+          headSha: state.commitSha ?? '0'.repeat(40),
+          updatedAt: receivedAt,
+          closedAt: null,
+        };
         events.push(pullEvent(repository, installationId, { ...pull, state: 'closed', closedAt: receivedAt }, 'closed', receivedAt));
       }
     } catch (error) {

@@ -5,7 +5,11 @@ import {
   InstallationRepositoriesPayloadSchema,
   PullRequestActionSchema,
   PullRequestPayloadSchema,
-  PushPayloadSchema, RefEventPayloadSchema, RepositoryPayloadSchema, type GitHubRepository } from './github-payloads';
+  PushPayloadSchema,
+  RefEventPayloadSchema,
+  RepositoryPayloadSchema,
+  type GitHubRepository,
+} from './github-payloads';
 
 export type Normalized = { outcome: 'events'; events: GitdexEvent[] } | { outcome: 'ping' } | { outcome: 'ignored'; reason: string };
 

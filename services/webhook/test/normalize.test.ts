@@ -79,18 +79,21 @@ describe('normalizeDelivery with every relevant example payload GitHub documents
     expect(result.events.filter((e) => e.kind === 'purge')).toHaveLength(p.repositories_removed.length);
   });
 
-  it.each(byName('pull_request').map((p, i) => [`${i} ${(p as { action: string }).action}`, p] as const))('pull_request example %s: head-moving actions become events, others are ignored', (_name, payload) => {
-    const p = payload as { action: string; number: number; pull_request: { head: { sha: string }; base: { ref: string } } };
-    const result = normalize('pull_request', payload);
-    if (!['opened', 'reopened', 'synchronize', 'closed'].includes(p.action)) {
-      expect(result).toMatchObject({ outcome: 'ignored', reason: `pull_request ${p.action}` });
-      return;
-    }
-    expect(result.outcome).toBe('events');
-    if (result.outcome !== 'events') return;
-    const event = GitdexEventSchema.parse(result.events[0]);
-    expect(event).toMatchObject({ kind: 'pull_request', action: p.action, pull: { number: p.number, headSha: p.pull_request.head.sha, baseRef: p.pull_request.base.ref } });
-  });
+  it.each(byName('pull_request').map((p, i) => [`${i} ${(p as { action: string }).action}`, p] as const))(
+    'pull_request example %s: head-moving actions become events, others are ignored',
+    (_name, payload) => {
+      const p = payload as { action: string; number: number; pull_request: { head: { sha: string }; base: { ref: string } } };
+      const result = normalize('pull_request', payload);
+      if (!['opened', 'reopened', 'synchronize', 'closed'].includes(p.action)) {
+        expect(result).toMatchObject({ outcome: 'ignored', reason: `pull_request ${p.action}` });
+        return;
+      }
+      expect(result.outcome).toBe('events');
+      if (result.outcome !== 'events') return;
+      const event = GitdexEventSchema.parse(result.events[0]);
+      expect(event).toMatchObject({ kind: 'pull_request', action: p.action, pull: { number: p.number, headSha: p.pull_request.head.sha, baseRef: p.pull_request.base.ref } });
+    },
+  );
 
   it('admits pull_request edited only when the base branch changed', () => {
     const opened = byName('pull_request').find((p) => (p as { action: string }).action === 'opened')!;
