@@ -25,7 +25,7 @@ export function pullsRouter(ctx: StandInContext): Router {
 
   router.get(ROUTES.pulls, ...chain, async (req, res) => {
     const repo = await loadRepo(ctx, req, res);
-    const state = String(req.query.state ?? 'open');
+    const state = typeof req.query.state === 'string' ? req.query.state : 'open';
     if (!['open', 'closed', 'all'].includes(state)) throw new HttpError(422, `Validation Failed: state must be open, closed or all, not "${state}"`, DOCS);
     // GitHub's default order: newest first.
     const pulls = ctx.store

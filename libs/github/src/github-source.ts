@@ -170,7 +170,7 @@ export class GitHubSource implements Source {
   async pull(repository: SourceRepository, number: number, installationId?: number): Promise<PullRequestInfo | null> {
     try {
       const { data } = await this.clients.forInstallation(installationId).rest.pulls.get({ ...split(repository), pull_number: number });
-      return toPullRequestInfo(data as ListedPull);
+      return toPullRequestInfo(data);
     } catch (error) {
       const mapped = toPortError(error, `pull request #${number} of ${repository.fullName}`);
       if (mapped.code === 'NOT_FOUND') return null;

@@ -1,8 +1,14 @@
-import type { PullRequestEvent } from '@gitdex/contracts';
+import type { GitdexEvent, PullRequestEvent } from '@gitdex/contracts';
 import type { SourceRepository } from '@gitdex/ports';
-import type { EventOutcome, HandleEventDeps } from './handle-event';
-import { indexRef } from './index-ref';
+import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
 import { pullRefOf, type PullOptions } from './pull-requests';
+
+export interface PullRequestDeps extends IndexRefDeps {
+  onIndexed?: (event: GitdexEvent, ref: string, outcome: IndexOutcome) => void;
+}
+
+/** One of handleEvent's outcomes. */
+export type PullRequestOutcome = { action: 'synced'; refs: { ref: string; outcome: IndexOutcome | 'deleted' }[] } | { action: 'skipped'; reason: string };
 
 /**
  * Brings refs/pull/N/head to what GitHub says of the pull request now: its head commit indexed
@@ -10,7 +16,7 @@ import { pullRefOf, type PullOptions } from './pull-requests';
  * closed, the ref gone when GitHub no longer has the pull request. Like every event, this one
  * is a trigger: a replayed `opened` of a pull request closed since does not reopen it.
  */
-export async function handlePullRequest(deps: HandleEventDeps, pulls: PullOptions, event: PullRequestEvent, repository: SourceRepository): Promise<EventOutcome> {
+export async function handlePullRequest(deps: PullRequestDeps, pulls: PullOptions, event: PullRequestEvent, repository: SourceRepository): Promise<PullRequestOutcome> {
   const { index, source } = deps;
   const installationId = event.installationId;
   const ref = pullRefOf(event.pull.number);

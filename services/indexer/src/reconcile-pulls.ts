@@ -2,7 +2,13 @@ import type { GitdexEvent, RefState, RepositoryDocument } from '@gitdex/contract
 import type { EventPublisher, IndexReads, IndexWrites, Source, SourceRepository } from '@gitdex/ports';
 import { pullEvent, pullNumberOf, pullRefOf, retireClosedPulls, type PullOptions } from './pull-requests';
 import { messageOf, stopsThePass } from './reconcile-visibility';
-import type { ReconcileReport } from './reconcile';
+
+/** The parts of the pass's report this part fills in. */
+interface PullPassReport {
+  failed: { repository: string; error: string }[];
+  rateLimited?: string;
+  pulls?: { queued: number; retired: number; lists: number };
+}
 
 interface PullReconcileDeps {
   index: IndexReads & IndexWrites;
@@ -19,7 +25,7 @@ interface PullReconcileDeps {
  * longer lists as open queues a `closed` (the indexer asks GitHub what became of it). Closed
  * refs past the retention are dropped here, so they go even when the repository is quiet.
  */
-export async function reconcilePulls(deps: PullReconcileDeps, repositories: RepositoryDocument[], states: RefState[], report: ReconcileReport): Promise<GitdexEvent[]> {
+export async function reconcilePulls(deps: PullReconcileDeps, repositories: RepositoryDocument[], states: RefState[], report: PullPassReport): Promise<GitdexEvent[]> {
   const counts = { queued: 0, retired: 0, lists: 0 };
   report.pulls = counts;
   const events: GitdexEvent[] = [];
