@@ -171,4 +171,11 @@ describe('pull requests indexed as refs/pull/N/head', () => {
     // The other pull request is untouched by a backfill of the branches.
     expect(await index.getRefState(repositoryId, 'refs/pull/2/head')).not.toBeNull();
   });
+
+  it('GITDEX_INDEXED_PULLS=off drops pull request refs on the next event and indexes none', async () => {
+    const off: HandleEventDeps = { ...deps, pulls: { indexed: 'off', closedRetentionSeconds: 3600 } };
+    await admin('pulls/2/synchronize');
+    expect(await handleEvent(off, delivered())).toMatchObject({ action: 'skipped', reason: expect.stringContaining('GITDEX_INDEXED_PULLS=off') });
+    expect((await index.listRefStates(repositoryId)).map((s) => s.ref)).toEqual(['refs/heads/main']);
+  });
 });
