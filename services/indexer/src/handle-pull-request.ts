@@ -38,7 +38,10 @@ export async function handlePullRequest(deps: PullRequestDeps, pulls: PullOption
   }
   const head = source.commit ? await source.commit(repository, pull.headSha, installationId) : null;
   if (!head) return { action: 'skipped', reason: `GitHub has no commit ${pull.headSha} for pull request #${pull.number} of ${repository.fullName}` };
-  const outcome = await indexRef(deps, { repository, ref, head, receivedAt: event.receivedAt, pull, ...(installationId ? { installationId } : {}) });
+  // Stored as its changes against the base branch's served generation when the base is indexed.
+  const base = await index.getRefState(repository.id, `refs/heads/${pull.baseRef}`);
+  const layerOn = base && base.status === 'ready' && !base.underlay ? { layerOn: base } : {};
+  const outcome = await indexRef(deps, { repository, ref, head, receivedAt: event.receivedAt, pull, ...layerOn, ...(installationId ? { installationId } : {}) });
   deps.onIndexed?.(event, ref, outcome);
   return { action: 'synced', refs: [{ ref, outcome }] };
 }
