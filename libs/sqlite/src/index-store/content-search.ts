@@ -3,8 +3,7 @@ import { type FileFlags } from '@gitdex/contracts';
 import { queryTermCodes, termWordOfCode } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
 import { UNSEARCHABLE_FILE } from './schema';
-
-const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
+import { VISIBLE_F } from './visibility';
 
 interface CandidateRow {
   path: string;
@@ -49,6 +48,14 @@ function candidateOf(row: CandidateRow): ContentCandidate {
 const SCOPE_FILTER = `f.scope_id = @s AND f.path > @after AND ${VISIBLE_F}
   AND (@language IS NULL OR f.language = @language)
   AND (@includeGenerated = 1 OR (f.summary ->> '$.flags.vendored' = 0 AND f.summary ->> '$.flags.generated' = 0))`;
+/**
+ * Content is found by blob (blob_text), or, for a row written by layout 5 or older and not
+ * yet migrated, by the row itself (file_text, empty once the migration is done).
+ */
+const MATCHES = `(f.blob_id IN (SELECT rowid FROM blob_text WHERE blob_text MATCH @match)
+  OR (f.blob_id IS NULL AND f.fid IN (SELECT rowid FROM file_text WHERE file_text MATCH @match)))`;
+/** A file row with its content: its blob's, or a legacy row's own. */
+const CONTENT_FROM = `files f JOIN file_bodies b ON b.fid = f.fid LEFT JOIN blobs bl ON bl.blob_id = f.blob_id`;
 const COLUMNS = `f.path, f.blob_sha, f.language, f.size, f.summary -> '$.flags' AS flags`;
 
 type Params = Record<string, unknown>;
@@ -64,10 +71,10 @@ export interface ContentStatements {
 export function prepareContentStatements(db: Database): ContentStatements {
   return {
     matching: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
-      WHERE ${SCOPE_FILTER} AND f.fid IN (SELECT rowid FROM file_text WHERE file_text MATCH @match)
+      WHERE ${SCOPE_FILTER} AND ${MATCHES}
       ORDER BY f.path, f.from_gen LIMIT @limit`),
-    anyContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f JOIN file_bodies b ON b.fid = f.fid
-      WHERE ${SCOPE_FILTER} AND b.content IS NOT NULL
+    anyContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM ${CONTENT_FROM}
+      WHERE ${SCOPE_FILTER} AND coalesce(bl.content, b.content) IS NOT NULL
       ORDER BY f.path, f.from_gen LIMIT @limit`),
     // UNSEARCHABLE_FILE is the partial index's condition, shared: SQLite uses a partial index only for a query whose WHERE holds it.
     unsearchable: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
@@ -77,7 +84,7 @@ export function prepareContentStatements(db: Database): ContentStatements {
         coalesce(sum(f.summary ->> '$.flags.binary' = 1), 0) AS binary,
         coalesce(sum(f.summary ->> '$.flags.binary' = 0 AND f.summary ->> '$.flags.tooLarge' = 1), 0) AS tooLarge
       FROM files f WHERE ${SCOPE_FILTER} AND ${UNSEARCHABLE_FILE}`),
-    contents: db.prepare<Params, FileContent>(`SELECT f.path AS path, b.content AS content FROM files f JOIN file_bodies b ON b.fid = f.fid
+    contents: db.prepare<Params, FileContent>(`SELECT f.path AS path, coalesce(bl.content, b.content) AS content FROM ${CONTENT_FROM}
       WHERE f.scope_id = @s AND ${VISIBLE_F} AND f.path IN (SELECT value FROM json_each(@paths)) ORDER BY f.path`),
   };
 }

@@ -3,7 +3,7 @@ import { contentTermWords } from '@gitdex/terms';
 import { RAW_BYTES_DDL } from './raw-bytes';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
-export const INDEX_SCHEMA_VERSION = 5;
+export const INDEX_SCHEMA_VERSION = 6;
 
 /**
  * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
@@ -11,15 +11,21 @@ export const INDEX_SCHEMA_VERSION = 5;
  *
  * - `scopes`: one small integer per (repository, ref), so the big tables repeat an
  *   integer instead of the ref name.
- * - `files`: one row per file version, the columns every filter and sort needs, and the
- *   FileSummary (minus retiredAtGeneration, which lives in its own column) as JSON.
- * - `file_bodies`: content, tokens and trigrams, kept apart so scans of `files`
- *   (counts, stats, listings) never read file content.
+ * - `files`: one row per file version, the columns every filter and sort needs, the
+ *   FileSummary (minus retiredAtGeneration, which lives in its own column) as JSON, and
+ *   `blob_id`, the row of `blobs` holding its content (NULL only on a row written by layout
+ *   5 or older that the blob migration has not reached yet).
+ * - `blobs`: the content of each (repository, blob sha), stored once however many refs,
+ *   generations and paths hold the blob; `blob_raw` its exact bytes (read fidelity) and
+ *   `blob_text` its content index. A blob goes with the last file row naming it.
+ * - `file_bodies`: the path-derived suggestion tokens and trigrams of a file version, kept
+ *   apart so scans of `files` never read them; `content` is NULL on every row except those
+ *   written by layout 5 or older and not yet migrated.
  * - `file_folders`: one row per (non-root) ancestor folder of a file version, with the
  *   version's generations copied in, so folder counts are a covering-index scan.
  * - `file_terms`: one row per distinct trigram (kind 0) and token (kind 1) of a file
  *   version, for exact suggestion scoring.
- * - `file_text`: the content index of search_code, keyed by fid: an FTS5 table of one word per
+ * - `blob_text`: the content index of search_code, keyed by blob_id: an FTS5 table of one word per
  *   distinct folded trigram, hump trigram and hump gram of each stored content (libs/terms'
  *   contentTermWords: the fold and the left-out terms are the planner's), so the plain `ascii`
  *   tokenizer only splits at spaces. Contentless (the text stays in `file_bodies` only) and
@@ -31,9 +37,31 @@ export const INDEX_SCHEMA_VERSION = 5;
  * Derived rows are removed by primary key using the ancestors/tokens/trigrams stored
  * with the file, so no secondary index on `fid` slows down bulk writes.
  */
-const CONTENT_INDEX_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS file_text USING fts5(
+const CONTENT_INDEX_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS blob_text USING fts5(
   words, content='', contentless_delete=1, detail=none, tokenize='ascii'
 );`;
+
+/**
+ * The content index of layout 5 and older, keyed by fid: it answers for the file rows not
+ * yet migrated, and is empty once the blob migration is done (kept, so the statements that
+ * read both forms stay the same and an empty FTS5 match costs nothing).
+ */
+const LEGACY_CONTENT_INDEX_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS file_text USING fts5(
+  words, content='', contentless_delete=1, detail=none, tokenize='ascii'
+);`;
+
+/** Created after `files.blob_id` exists (an older file gains the column first). */
+const BLOB_DDL = `
+CREATE TABLE IF NOT EXISTS blobs (
+  blob_id INTEGER PRIMARY KEY,
+  repository_id INTEGER NOT NULL,
+  blob_sha TEXT NOT NULL,
+  content TEXT,
+  UNIQUE (repository_id, blob_sha)
+) STRICT;
+CREATE INDEX IF NOT EXISTS files_by_blob_id ON files (blob_id);
+${CONTENT_INDEX_DDL}
+`;
 
 /**
  * The files search_code could not search (binary, or too large to store), as the content
@@ -82,7 +110,8 @@ CREATE TABLE IF NOT EXISTS files (
   size INTEGER NOT NULL,
   name_lower TEXT NOT NULL,
   path_lower TEXT NOT NULL,
-  summary TEXT NOT NULL
+  summary TEXT NOT NULL,
+  blob_id INTEGER
 ) STRICT;
 CREATE INDEX IF NOT EXISTS files_by_path ON files (scope_id, path, from_gen, retired_gen, depth);
 CREATE INDEX IF NOT EXISTS files_by_blob ON files (scope_id, blob_sha, path);
@@ -117,7 +146,7 @@ CREATE TABLE IF NOT EXISTS file_terms (
   PRIMARY KEY (scope_id, kind, term, fid)
 ) WITHOUT ROWID, STRICT;
 
-${CONTENT_INDEX_DDL}
+${LEGACY_CONTENT_INDEX_DDL}
 `;
 
 /** Connection settings: WAL lets readers run beside the single writer; NORMAL sync is safe with WAL. */
@@ -132,10 +161,10 @@ export function configureConnection(db: Database): void {
 /** Contents read per step while the content index is rebuilt (better-sqlite3 runs one statement at a time). */
 const REBUILD_PAGE = 500;
 
-/** Drops the content index and writes it again from the stored contents. */
-function rebuildContentIndex(db: Database): void {
+/** Drops the legacy content index and writes it again from the contents not yet migrated. */
+function rebuildLegacyContentIndex(db: Database): void {
   db.exec(`DROP TABLE IF EXISTS file_text`);
-  db.exec(CONTENT_INDEX_DDL);
+  db.exec(LEGACY_CONTENT_INDEX_DDL);
   const page = db.prepare<[number, number], { fid: number; content: string }>(`SELECT fid, content FROM file_bodies WHERE fid > ? AND content IS NOT NULL ORDER BY fid LIMIT ?`);
   const insert = db.prepare<[number, string]>(`INSERT INTO file_text (rowid, words) VALUES (?, ?)`);
   let after = 0;
@@ -150,6 +179,9 @@ function rebuildContentIndex(db: Database): void {
 export function ensureSchema(db: Database): void {
   db.transaction(() => {
     db.exec(DDL);
+    const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('files')`).all();
+    if (!columns.some((column) => column.name === 'blob_id')) db.exec(`ALTER TABLE files ADD COLUMN blob_id INTEGER`);
+    db.exec(BLOB_DDL);
     db.exec(RAW_BYTES_DDL);
     const row = db.prepare<[], { value: string }>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).get();
     const found = row ? Number(row.value) : 0;
@@ -157,8 +189,9 @@ export function ensureSchema(db: Database): void {
       throw new Error(`index file has schema version ${found}, this build understands up to ${INDEX_SCHEMA_VERSION}`);
     }
     // Version 1 files have no content index, versions 2 to 4 one of another form (3: without
-    // the hump trigrams, 4: without the hump grams): build it from the stored contents.
-    if (found >= 1 && found <= 4) rebuildContentIndex(db);
+    // the hump trigrams, 4: without the hump grams): build it from the stored contents, so
+    // their rows answer searches until the blob migration (blob-migration.ts) moves them.
+    if (found >= 1 && found <= 4) rebuildLegacyContentIndex(db);
     if (found < INDEX_SCHEMA_VERSION) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));
     }
