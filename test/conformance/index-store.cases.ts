@@ -14,6 +14,7 @@ import { describeListingCases } from './index-store.cases-listings';
 import { describeLookupCases } from './index-store.cases-lookups';
 import { describeByteCases } from './index-store.cases-bytes';
 import { describeReadLookupCases } from './index-store.cases-read-lookup';
+import { describeBlobCases } from './index-store.cases-blobs';
 
 export interface ConformanceContext {
   store(): IndexStore;
@@ -68,5 +69,6 @@ export function describeIndexStoreConformance(name: string, makeStore: () => Pro
     describeContentCases(ctx);
     describeByteCases(ctx);
     describeReadLookupCases(ctx);
+    describeBlobCases(ctx);
   });
 }
