@@ -1,12 +1,13 @@
 import type { Database } from 'better-sqlite3';
-import { acquireBlob } from './blobs';
 import type { Statements } from './statements';
 
 /**
  * The online move of file rows written by layout 5 or older (content on the row itself,
  * `blob_id` NULL) to blobs. Each batch is one short transaction: it gives the rows their
- * blob (written once per repository and sha), then clears the row's own content, content
- * index entry and bytes. Reads answer between batches and read both forms, so nothing waits
+ * blob (written once per repository and sha), then clears the row's own content and bytes.
+ * A blob takes the fid of the first row met holding it as its id, so that row's content
+ * index entry is the blob's as it stands (CONTENT_KEY in schema.ts): the move copies
+ * content but computes no words, and a later row of the same blob only drops its entry. Reads answer between batches and read both forms, so nothing waits
  * for the migration, and a process stopped halfway resumes at the next open.
  */
 
@@ -40,14 +41,20 @@ export function prepareBlobMigration(db: Database, st: Statements): BlobMigratio
   const batch = db.transaction((limit: number) => {
     const rows = legacy.all(limit);
     for (const row of rows) {
-      const body = { content: row.content, contentBase64: st.raw.get(row.fid, null) };
-      const blobId = acquireBlob(st, row.repository_id, row.blob_sha, body, false);
-      setBlob.run(blobId, row.fid);
-      if (row.content !== null) {
-        st.deleteText.run({ fid: row.fid });
-        clearContent.run(row.fid);
+      const { fid, content } = row;
+      const existing = st.blobBySha.get({ repositoryId: row.repository_id, blobSha: row.blob_sha }) as { blob_id: number } | undefined;
+      let blobId = fid;
+      if (existing) {
+        blobId = existing.blob_id;
+        if (content !== null) st.deleteText.run({ key: fid });
+      } else {
+        st.insertMigratedBlob.run({ blobId, repositoryId: row.repository_id, blobSha: row.blob_sha, content });
+        const bytes = st.raw.get(fid, null);
+        if (bytes !== undefined) st.raw.put(blobId, bytes);
       }
-      st.raw.removeLegacy(row.fid);
+      setBlob.run(blobId, fid);
+      if (content !== null) clearContent.run(fid);
+      st.raw.removeLegacy(fid);
     }
     return rows.length;
   });

@@ -24,9 +24,9 @@ export function acquireBlob(st: Statements, repositoryId: number, blobSha: strin
   if (existing) {
     const blobId = existing.blob_id;
     if (replace && existing.content !== body.content) {
-      if (existing.content !== null) st.deleteBlobText.run({ blobId });
+      if (existing.content !== null) st.deleteText.run({ key: blobId });
       st.setBlobContent.run({ blobId, content: body.content });
-      if (body.content !== null) st.insertBlobText.run({ blobId, words: contentTermWords(body.content) });
+      if (body.content !== null) st.insertText.run({ key: blobId, words: contentTermWords(body.content) });
       st.raw.put(blobId, body.contentBase64);
     } else if (replace && body.contentBase64 !== undefined && st.raw.get(0, blobId) !== body.contentBase64) {
       st.raw.put(blobId, body.contentBase64);
@@ -35,7 +35,7 @@ export function acquireBlob(st: Statements, repositoryId: number, blobSha: strin
   }
   const blobId = Number(st.insertBlob.run({ repositoryId, blobSha, content: body.content }).lastInsertRowid);
   // Searchable in the same transaction that makes it readable.
-  if (body.content !== null) st.insertBlobText.run({ blobId, words: contentTermWords(body.content) });
+  if (body.content !== null) st.insertText.run({ key: blobId, words: contentTermWords(body.content) });
   if (body.contentBase64 !== undefined) st.raw.put(blobId, body.contentBase64);
   return blobId;
 }
@@ -44,7 +44,7 @@ export function acquireBlob(st: Statements, repositoryId: number, blobSha: strin
 export function releaseBlobs(st: Statements, blobIds: Iterable<number | null>): void {
   for (const blobId of new Set(blobIds)) {
     if (blobId === null || st.blobReferenced.get({ blobId }) !== undefined) continue;
-    st.deleteBlobText.run({ blobId });
+    st.deleteText.run({ key: blobId });
     st.raw.removeBlob(blobId);
     st.deleteBlob.run({ blobId });
   }

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { type FileFlags } from '@gitdex/contracts';
 import { queryTermCodes, termWordOfCode } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
-import { UNSEARCHABLE_FILE } from './schema';
+import { CONTENT_KEY, UNSEARCHABLE_FILE } from './schema';
 import { VISIBLE_F } from './visibility';
 
 interface CandidateRow {
@@ -48,12 +48,8 @@ function candidateOf(row: CandidateRow): ContentCandidate {
 const SCOPE_FILTER = `f.scope_id = @s AND f.path > @after AND ${VISIBLE_F}
   AND (@language IS NULL OR f.language = @language)
   AND (@includeGenerated = 1 OR (f.summary ->> '$.flags.vendored' = 0 AND f.summary ->> '$.flags.generated' = 0))`;
-/**
- * Content is found by blob (blob_text), or, for a row written by layout 5 or older and not
- * yet migrated, by the row itself (file_text, empty once the migration is done).
- */
-const MATCHES = `(f.blob_id IN (SELECT rowid FROM blob_text WHERE blob_text MATCH @match)
-  OR (f.blob_id IS NULL AND f.fid IN (SELECT rowid FROM file_text WHERE file_text MATCH @match)))`;
+/** Content is found by blob, or on a row of layout 5 not yet migrated by the row (CONTENT_KEY). */
+const MATCHES = `${CONTENT_KEY} IN (SELECT rowid FROM file_text WHERE file_text MATCH @match)`;
 /** A file row with its content: its blob's, or a legacy row's own. */
 const CONTENT_FROM = `files f JOIN file_bodies b ON b.fid = f.fid LEFT JOIN blobs bl ON bl.blob_id = f.blob_id`;
 const COLUMNS = `f.path, f.blob_sha, f.language, f.size, f.summary -> '$.flags' AS flags`;

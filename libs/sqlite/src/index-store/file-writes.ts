@@ -48,7 +48,7 @@ function removeFileRows(st: Statements, row: FileBodyRow): void {
   for (const term of JSON.parse(row.tokens) as string[]) st.deleteTerm.run({ s, kind: TOKEN, term, fid });
   if (row.blob_id === null) {
     // A row of layout 5 or older not yet migrated: its content is its own.
-    if (row.content !== null) st.deleteText.run({ fid });
+    if (row.content !== null) st.deleteText.run({ key: fid });
     st.raw.removeLegacy(fid);
   }
   st.deleteBody.run({ fid });

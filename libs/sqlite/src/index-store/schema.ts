@@ -16,8 +16,8 @@ export const INDEX_SCHEMA_VERSION = 6;
  *   `blob_id`, the row of `blobs` holding its content (NULL only on a row written by layout
  *   5 or older that the blob migration has not reached yet).
  * - `blobs`: the content of each (repository, blob sha), stored once however many refs,
- *   generations and paths hold the blob; `blob_raw` its exact bytes (read fidelity) and
- *   `blob_text` its content index. A blob goes with the last file row naming it.
+ *   generations and paths hold the blob, and `blob_raw` its exact bytes (read fidelity). A
+ *   blob goes with the last file row naming it.
  * - `file_bodies`: the path-derived suggestion tokens and trigrams of a file version, kept
  *   apart so scans of `files` never read them; `content` is NULL on every row except those
  *   written by layout 5 or older and not yet migrated.
@@ -25,10 +25,12 @@ export const INDEX_SCHEMA_VERSION = 6;
  *   version's generations copied in, so folder counts are a covering-index scan.
  * - `file_terms`: one row per distinct trigram (kind 0) and token (kind 1) of a file
  *   version, for exact suggestion scoring.
- * - `blob_text`: the content index of search_code, keyed by blob_id: an FTS5 table of one word per
+ * - `file_text`: the content index of search_code, one row per blob keyed by blob_id (and,
+ *   on a row of layout 5 or older not yet migrated, per file row keyed by its fid: see
+ *   CONTENT_KEY); an FTS5 table of one word per
  *   distinct folded trigram, hump trigram and hump gram of each stored content (libs/terms'
  *   contentTermWords: the fold and the left-out terms are the planner's), so the plain `ascii`
- *   tokenizer only splits at spaces. Contentless (the text stays in `file_bodies` only) and
+ *   tokenizer only splits at spaces. Contentless (the text stays in `blobs` only) and
  *   without positions (detail=none): it answers "holds these terms", the service verifies.
  *   FTS5's own `trigram` tokenizer would fold case by SQLite's rules, not the planner's, and
  *   writes more slowly. A file of an older layout has its content index built again when it
@@ -37,18 +39,18 @@ export const INDEX_SCHEMA_VERSION = 6;
  * Derived rows are removed by primary key using the ancestors/tokens/trigrams stored
  * with the file, so no secondary index on `fid` slows down bulk writes.
  */
-const CONTENT_INDEX_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS blob_text USING fts5(
+const CONTENT_INDEX_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS file_text USING fts5(
   words, content='', contentless_delete=1, detail=none, tokenize='ascii'
 );`;
 
 /**
- * The content index of layout 5 and older, keyed by fid: it answers for the file rows not
- * yet migrated, and is empty once the blob migration is done (kept, so the statements that
- * read both forms stay the same and an empty FTS5 match costs nothing).
+ * The key of a file row's content in `file_text`: its blob's id, or on a row of layout 5 or
+ * older not yet migrated its own fid, as that layout wrote it. The migration gives a blob
+ * the fid of the first row it meets holding it, so that row's entry becomes the blob's
+ * without computing its words again; blobs written after the upgrade get ids above every
+ * fid of the upgraded file (`blob_id_floor`), so the two kinds of key never meet.
  */
-const LEGACY_CONTENT_INDEX_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS file_text USING fts5(
-  words, content='', contentless_delete=1, detail=none, tokenize='ascii'
-);`;
+export const CONTENT_KEY = `coalesce(f.blob_id, f.fid)`;
 
 /** Created after `files.blob_id` exists (an older file gains the column first). */
 const BLOB_DDL = `
@@ -60,7 +62,6 @@ CREATE TABLE IF NOT EXISTS blobs (
   UNIQUE (repository_id, blob_sha)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS files_by_blob_id ON files (blob_id);
-${CONTENT_INDEX_DDL}
 `;
 
 /**
@@ -146,7 +147,7 @@ CREATE TABLE IF NOT EXISTS file_terms (
   PRIMARY KEY (scope_id, kind, term, fid)
 ) WITHOUT ROWID, STRICT;
 
-${LEGACY_CONTENT_INDEX_DDL}
+${CONTENT_INDEX_DDL}
 `;
 
 /** Connection settings: WAL lets readers run beside the single writer; NORMAL sync is safe with WAL. */
@@ -161,10 +162,10 @@ export function configureConnection(db: Database): void {
 /** Contents read per step while the content index is rebuilt (better-sqlite3 runs one statement at a time). */
 const REBUILD_PAGE = 500;
 
-/** Drops the legacy content index and writes it again from the contents not yet migrated. */
+/** Drops the content index of a layout 4 or older file and writes it again from its rows' contents. */
 function rebuildLegacyContentIndex(db: Database): void {
   db.exec(`DROP TABLE IF EXISTS file_text`);
-  db.exec(LEGACY_CONTENT_INDEX_DDL);
+  db.exec(CONTENT_INDEX_DDL);
   const page = db.prepare<[number, number], { fid: number; content: string }>(`SELECT fid, content FROM file_bodies WHERE fid > ? AND content IS NOT NULL ORDER BY fid LIMIT ?`);
   const insert = db.prepare<[number, string]>(`INSERT INTO file_text (rowid, words) VALUES (?, ?)`);
   let after = 0;
@@ -192,6 +193,10 @@ export function ensureSchema(db: Database): void {
     // the hump trigrams, 4: without the hump grams): build it from the stored contents, so
     // their rows answer searches until the blob migration (blob-migration.ts) moves them.
     if (found >= 1 && found <= 4) rebuildLegacyContentIndex(db);
+    // Rows of an older layout keep their fid as content key until they move (CONTENT_KEY).
+    if (found >= 1 && found <= 5) {
+      db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) SELECT 'blob_id_floor', coalesce(max(fid), 0) FROM files`).run();
+    }
     if (found < INDEX_SCHEMA_VERSION) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));
     }

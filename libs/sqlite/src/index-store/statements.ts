@@ -71,16 +71,21 @@ function build(db: Database) {
     insertFile: p(`INSERT INTO files (id, scope_id, path, depth, from_gen, retired_gen, blob_sha, kind, language, category, size, name_lower, path_lower, summary, blob_id)
       VALUES (@id, @s, @path, @depth, @fromGen, @retiredGen, @blobSha, @kind, @language, @category, @size, @nameLower, @pathLower, @summary, @blobId)`),
     insertBody: p(`INSERT INTO file_bodies (fid, content, tokens, trigrams) VALUES (@fid, NULL, @tokens, @trigrams)`),
-    deleteText: p(`DELETE FROM file_text WHERE rowid = @fid`),
+    /** The content index, keyed by CONTENT_KEY (schema.ts). */
+    insertText: p(`INSERT INTO file_text (rowid, words) VALUES (@key, @words)`),
+    deleteText: p(`DELETE FROM file_text WHERE rowid = @key`),
 
     // blobs
     blobBySha: p<{ blob_id: number; content: string | null }>(`SELECT blob_id, content FROM blobs WHERE repository_id = @repositoryId AND blob_sha = @blobSha`),
-    insertBlob: p(`INSERT INTO blobs (repository_id, blob_sha, content) VALUES (@repositoryId, @blobSha, @content)`),
+    // Above every fid of a file upgraded from layout 5 (CONTENT_KEY in schema.ts).
+    insertBlob: p(`INSERT INTO blobs (blob_id, repository_id, blob_sha, content) VALUES (
+      max(coalesce((SELECT max(blob_id) FROM blobs), 0), coalesce((SELECT CAST(value AS INTEGER) FROM index_meta WHERE key = 'blob_id_floor'), 0)) + 1,
+      @repositoryId, @blobSha, @content)`),
+    /** A blob moved from a row of layout 5, taking the row's fid and so its content index entry. */
+    insertMigratedBlob: p(`INSERT INTO blobs (blob_id, repository_id, blob_sha, content) VALUES (@blobId, @repositoryId, @blobSha, @content)`),
     setBlobContent: p(`UPDATE blobs SET content = @content WHERE blob_id = @blobId`),
     deleteBlob: p(`DELETE FROM blobs WHERE blob_id = @blobId`),
     blobReferenced: v<number>(`SELECT 1 FROM files WHERE blob_id = @blobId LIMIT 1`),
-    insertBlobText: p(`INSERT INTO blob_text (rowid, words) VALUES (@blobId, @words)`),
-    deleteBlobText: p(`DELETE FROM blob_text WHERE rowid = @blobId`),
     insertFolder: p(`INSERT OR IGNORE INTO file_folders (scope_id, folder, fid, folder_depth, from_gen, retired_gen)
       VALUES (@s, @folder, @fid, @depth, @fromGen, @retiredGen)`),
     insertTerm: p(`INSERT OR IGNORE INTO file_terms (scope_id, kind, term, fid) VALUES (@s, @kind, @term, @fid)`),
