@@ -42,7 +42,7 @@ export interface SqliteIndexStoreOptions {
   suggestFrequentTermFiles?: number;
   /**
    * A file written by layout 5 or older has its rows moved to blobs in the background, this
-   * many rows per transaction (default 500), reads answering between batches. False leaves
+   * many rows per transaction (default 100), reads answering between batches. False leaves
    * the moving to `migrateBlobs` (tests that read at a chosen point of the migration).
    */
   migrateInBackground?: boolean;
@@ -80,7 +80,7 @@ export class SqliteIndexStore implements IndexStore {
     this.file = options.file;
     this.frequentTermFiles = options.suggestFrequentTermFiles ?? 2048;
     this.migrateInBackground = options.migrateInBackground ?? true;
-    this.migrationBatch = options.migrationBatch ?? 500;
+    this.migrationBatch = options.migrationBatch ?? 100;
     this.log = options.log ?? silentLog;
     try {
       this.db = new Database(options.file);
