@@ -1,7 +1,7 @@
 import type { Database, RunResult } from 'better-sqlite3';
 import { prepareRawBytes, type RawBytesStatements } from './raw-bytes';
 
-import { VISIBLE, VISIBLE_F } from './visibility';
+import { VISIBLE, VISIBLE_F, visibleAt } from './visibility';
 
 /**
  * A file version with its body: the content is its blob's, or on a row written by layout 5
@@ -148,8 +148,7 @@ function build(db: Database) {
     snapshotsWithPath: v<number>(`SELECT j.key FROM json_each(@snapshots) j WHERE EXISTS (
         SELECT 1 FROM scopes s JOIN files f ON f.scope_id = s.scope_id
         WHERE s.repository_id = j.value ->> '$.repositoryId' AND s.ref = j.value ->> '$.ref' AND f.path = @path
-          AND f.from_gen <= j.value ->> '$.generation'
-          AND (f.retired_gen IS NULL OR f.retired_gen > j.value ->> '$.generation'))
+          AND ${visibleAt('f', `(j.value ->> '$.generation')`)})
       ORDER BY j.key`),
   };
 }
