@@ -15,6 +15,7 @@ import { describeLookupCases } from './index-store.cases-lookups';
 import { describeByteCases } from './index-store.cases-bytes';
 import { describeReadLookupCases } from './index-store.cases-read-lookup';
 import { describeUnderlayCases } from './index-store.cases-underlay';
+import { describeBlobCases } from './index-store.cases-blobs';
 
 export interface ConformanceContext {
   store(): IndexStore;
@@ -70,5 +71,6 @@ export function describeIndexStoreConformance(name: string, makeStore: () => Pro
     describeByteCases(ctx);
     describeReadLookupCases(ctx);
     describeUnderlayCases(ctx);
+    describeBlobCases(ctx);
   });
 }

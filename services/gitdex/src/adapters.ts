@@ -34,7 +34,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
   if (env.ELASTICSEARCH_URL) {
     index = new ElasticsearchIndexStore({ node: env.ELASTICSEARCH_URL, indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS, ...elasticsearchSecurity(env) });
   } else {
-    index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
+    index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite'), log });
   }
   closers.push(() => index.close());
 

@@ -22,6 +22,8 @@ import {
   type SuggestQuery,
   type VisibleEntry,
 } from '@gitdex/ports';
+import { silentLog, type Log } from '@gitdex/observability';
+import { prepareBlobMigration, type BlobMigration, type BlobMigrationProgress } from './blob-migration';
 import * as contentSearch from './content-search';
 import { toPortError } from './errors';
 import * as writes from './file-writes';
@@ -38,6 +40,15 @@ export interface SqliteIndexStoreOptions {
    * the rarer terms instead of by summing their postings (exact either way). Default 2,048.
    */
   suggestFrequentTermFiles?: number;
+  /**
+   * A file written by layout 5 or older has its rows moved to blobs in the background, this
+   * many rows per transaction (default 100), reads answering between batches. False leaves
+   * the moving to `migrateBlobs` (tests that read at a chosen point of the migration).
+   */
+  migrateInBackground?: boolean;
+  migrationBatch?: number;
+  /** Where the blob migration tells its progress. */
+  log?: Log;
 }
 
 /** listFolders never answers more folders than this (the port's rule). */
@@ -55,6 +66,12 @@ export class SqliteIndexStore implements IndexStore {
   private suggestStatements: SuggestStatements | undefined;
   private contentStatements: contentSearch.ContentStatements | undefined;
   private readonly frequentTermFiles: number;
+  private migration: BlobMigration | undefined;
+  private readonly migrationProgress: BlobMigrationProgress = { migrated: 0, remaining: 0 };
+  private migrationTimer: NodeJS.Immediate | undefined;
+  private readonly migrateInBackground: boolean;
+  private readonly migrationBatch: number;
+  private readonly log: Log;
 
   constructor(options: SqliteIndexStoreOptions) {
     if (!options || typeof options.file !== 'string' || options.file === '') {
@@ -62,6 +79,9 @@ export class SqliteIndexStore implements IndexStore {
     }
     this.file = options.file;
     this.frequentTermFiles = options.suggestFrequentTermFiles ?? 2048;
+    this.migrateInBackground = options.migrateInBackground ?? true;
+    this.migrationBatch = options.migrationBatch ?? 100;
+    this.log = options.log ?? silentLog;
     try {
       this.db = new Database(options.file);
       configureConnection(this.db);
@@ -93,6 +113,8 @@ export class SqliteIndexStore implements IndexStore {
         this.statements = prepareStatements(this.db);
         this.suggestStatements = prepareSuggestStatements(this.db);
         this.contentStatements = contentSearch.prepareContentStatements(this.db);
+        this.migration = prepareBlobMigration(this.db, this.statements);
+        this.startMigration();
       }
       return Promise.resolve(body(this.statements));
     } catch (error) {
@@ -116,11 +138,55 @@ export class SqliteIndexStore implements IndexStore {
     }
   }
 
+  /** Counts the rows left to move, and moves them in the background when asked to. */
+  private startMigration(): void {
+    const remaining = (this.migration as BlobMigration).remaining();
+    this.migrationProgress.remaining = remaining;
+    if (remaining === 0) return;
+    this.log.info({ file: this.file, remaining }, 'SQLite index: moving file contents to blobs (reads answer meanwhile)');
+    if (this.migrateInBackground) this.migrationTimer = setImmediate(() => this.migrateInTurns());
+  }
+
+  private migrateInTurns(): void {
+    this.migrationTimer = undefined;
+    if (!this.db.open) return;
+    try {
+      const before = this.migrationProgress.migrated;
+      const progress = this.migrateBatch(this.migrationBatch);
+      const step = Math.max(this.migrationBatch, 10_000);
+      if (progress.remaining === 0) this.log.info({ file: this.file, ...progress }, 'SQLite index: every file content is stored by blob');
+      else if (Math.floor(progress.migrated / step) > Math.floor(before / step)) this.log.info({ file: this.file, ...progress }, 'SQLite index: moving file contents to blobs');
+      if (progress.remaining > 0) this.migrationTimer = setImmediate(() => this.migrateInTurns());
+    } catch (error) {
+      // Left for the next open: the rows not moved keep answering in their old form.
+      this.log.error({ file: this.file, error: error instanceof Error ? error.message : String(error) }, 'SQLite index: the blob migration stopped');
+    }
+  }
+
+  private migrateBatch(limit: number): BlobMigrationProgress {
+    const migration = this.migration as BlobMigration;
+    const moved = migration.batch(limit);
+    this.migrationProgress.migrated += moved;
+    this.migrationProgress.remaining = moved < limit ? migration.remaining() : Math.max(0, this.migrationProgress.remaining - moved);
+    return { ...this.migrationProgress };
+  }
+
+  /**
+   * The blob migration's progress (rows of an older layout moved, and left), after moving
+   * up to `limit` more rows in one transaction (none with 0).
+   */
+  migrateBlobs(limit = 0): Promise<BlobMigrationProgress> {
+    return this.run('migrateBlobs', () => (limit > 0 ? this.migrateBatch(limit) : { ...this.migrationProgress }));
+  }
+
   async close(): Promise<void> {
+    if (this.migrationTimer) clearImmediate(this.migrationTimer);
+    this.migrationTimer = undefined;
     if (this.db.open) this.db.close();
     this.statements = undefined;
     this.suggestStatements = undefined;
     this.contentStatements = undefined;
+    this.migration = undefined;
   }
 
   // ── repositories and ref states ──────────────────────────────────────────

@@ -1,11 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import { CANDIDATE_WEIGHTS as W, type SuggestCandidate, type SuggestQuery } from '@gitdex/ports';
 import type { Stmt } from './statements';
+import { VISIBLE_F } from './visibility';
 import { prefixSuccessor } from './text-order';
 
 const TRIGRAM = 0;
 const TOKEN = 1;
-const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
 const PREFIX_MATCH = `@prefix <> '' AND substr(f.path_lower, 1, length(@prefix)) = @prefix`;
 
 /** Exact score of a file row from every clause: used for candidates found by the rare clauses. */
