@@ -3,7 +3,7 @@ import { type FileFlags } from '@gitdex/contracts';
 import { queryTermCodes, termWordOfCode } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
 import { CONTENT_KEY, UNSEARCHABLE_FILE } from './schema';
-import { VISIBLE_F } from './visibility';
+import { PLAIN, type Visibility } from './visibility';
 
 interface CandidateRow {
   path: string;
@@ -45,7 +45,7 @@ function candidateOf(row: CandidateRow): ContentCandidate {
   return { path: row.path, blobSha: row.blob_sha, language: row.language, flags, size: row.size };
 }
 
-const SCOPE_FILTER = `f.scope_id = @s AND f.path > @after AND ${VISIBLE_F}
+const scopeFilter = (vis: Visibility) => `${vis.scope('f')} AND f.path > @after AND ${vis.visible('f')}
   AND (@language IS NULL OR f.language = @language)
   AND (@includeGenerated = 1 OR (f.summary ->> '$.flags.vendored' = 0 AND f.summary ->> '$.flags.generated' = 0))`;
 /** Content is found by blob, or on a row of layout 5 not yet migrated by the row (CONTENT_KEY). */
@@ -64,24 +64,24 @@ export interface ContentStatements {
 }
 
 /** Statements of search_code, prepared once per connection. */
-export function prepareContentStatements(db: Database): ContentStatements {
+export function prepareContentStatements(db: Database, vis: Visibility = PLAIN): ContentStatements {
   return {
     matching: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
-      WHERE ${SCOPE_FILTER} AND ${MATCHES}
+      WHERE ${scopeFilter(vis)} AND ${MATCHES}
       ORDER BY f.path, f.from_gen LIMIT @limit`),
     anyContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM ${CONTENT_FROM}
-      WHERE ${SCOPE_FILTER} AND coalesce(bl.content, b.content) IS NOT NULL
+      WHERE ${scopeFilter(vis)} AND coalesce(bl.content, b.content) IS NOT NULL
       ORDER BY f.path, f.from_gen LIMIT @limit`),
     // UNSEARCHABLE_FILE is the partial index's condition, shared: SQLite uses a partial index only for a query whose WHERE holds it.
     unsearchable: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
-      WHERE ${SCOPE_FILTER} AND ${UNSEARCHABLE_FILE}
+      WHERE ${scopeFilter(vis)} AND ${UNSEARCHABLE_FILE}
       ORDER BY f.path, f.from_gen LIMIT @limit`),
     countUnsearchable: db.prepare<Params, UnsearchableCount>(`SELECT
         coalesce(sum(f.summary ->> '$.flags.binary' = 1), 0) AS binary,
         coalesce(sum(f.summary ->> '$.flags.binary' = 0 AND f.summary ->> '$.flags.tooLarge' = 1), 0) AS tooLarge
-      FROM files f WHERE ${SCOPE_FILTER} AND ${UNSEARCHABLE_FILE}`),
+      FROM files f WHERE ${scopeFilter(vis)} AND ${UNSEARCHABLE_FILE}`),
     contents: db.prepare<Params, FileContent>(`SELECT f.path AS path, coalesce(bl.content, b.content) AS content FROM ${CONTENT_FROM}
-      WHERE f.scope_id = @s AND ${VISIBLE_F} AND f.path IN (SELECT value FROM json_each(@paths)) ORDER BY f.path`),
+      WHERE ${vis.scope('f')} AND ${vis.visible('f')} AND f.path IN (SELECT value FROM json_each(@paths)) ORDER BY f.path`),
   };
 }
 

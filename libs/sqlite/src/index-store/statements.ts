@@ -1,7 +1,7 @@
 import type { Database, RunResult } from 'better-sqlite3';
 import { prepareRawBytes, type RawBytesStatements } from './raw-bytes';
 
-import { VISIBLE, VISIBLE_F, visibleAt } from './visibility';
+import { PLAIN, visibleAt, type Visibility } from './visibility';
 
 /**
  * A file version with its body: the content is its blob's, or on a row written by layout 5
@@ -33,7 +33,7 @@ export interface Stmt<R = any> {
   all(...params: Params[]): R[];
 }
 
-function build(db: Database) {
+function build(db: Database, vis: Visibility) {
   const p = <R>(sql: string): Stmt<R> => db.prepare(sql) as unknown as Stmt<R>;
   /** Statements answering one column: rows come back as plain values. */
   const v = <R>(sql: string): Stmt<R> => db.prepare(sql).pluck() as unknown as Stmt<R>;
@@ -105,40 +105,40 @@ function build(db: Database) {
     // reads
     visibleEntries: p<{ path: string; blobSha: string; kind: string; fromGeneration: number }>(
       `SELECT path, blob_sha AS blobSha, kind, from_gen AS fromGeneration FROM files
-       WHERE scope_id = @s AND path > @after AND ${VISIBLE} ORDER BY path, from_gen LIMIT @limit`,
+       WHERE ${vis.scope('')} AND path > @after AND ${vis.visible('')} ORDER BY path, from_gen LIMIT @limit`,
     ),
     lookupEntries: p<{ path: string; blobSha: string; kind: string; fromGeneration: number }>(
       `SELECT path, blob_sha AS blobSha, kind, from_gen AS fromGeneration FROM files
-       WHERE scope_id = @s AND path IN (SELECT value FROM json_each(@paths)) AND ${VISIBLE} ORDER BY path, from_gen`,
+       WHERE ${vis.scope('')} AND path IN (SELECT value FROM json_each(@paths)) AND ${vis.visible('')} ORDER BY path, from_gen`,
     ),
     getFile: p<FileBodyRow>(`SELECT ${BODY_COLUMNS}
       FROM ${BODY_FROM}
-      WHERE f.scope_id = @s AND f.path = @path AND ${VISIBLE_F} ORDER BY f.from_gen DESC LIMIT 1`),
+      WHERE ${vis.scope('f')} AND f.path = @path AND ${vis.visible('f')} ORDER BY f.from_gen DESC LIMIT 1`),
     visibleFiles: p<FileBodyRow>(`SELECT ${BODY_COLUMNS}
       FROM ${BODY_FROM}
-      WHERE f.scope_id = @s AND f.path > @after AND f.size <= @maxSize AND ${VISIBLE_F} ORDER BY f.path, f.from_gen LIMIT @limit`),
+      WHERE ${vis.scope('f')} AND f.path > @after AND f.size <= @maxSize AND ${vis.visible('f')} ORDER BY f.path, f.from_gen LIMIT @limit`),
     fileVersions: p<FileBodyRow>(`SELECT ${BODY_COLUMNS}
       FROM ${BODY_FROM}
       WHERE f.scope_id = @s AND f.path = @path AND (f.retired_gen IS NULL OR f.retired_gen > @since) ORDER BY f.from_gen DESC LIMIT @limit`),
     rootFolders: p<{ path: string; fileCount: number }>(`SELECT folder AS path, COUNT(*) AS fileCount FROM file_folders
-      WHERE scope_id = @s AND folder_depth <= @maxDepth AND ${VISIBLE}
+      WHERE ${vis.scope('')} AND folder_depth <= @maxDepth AND ${vis.visible('')}
       GROUP BY folder ORDER BY folder LIMIT @cap`),
     subFolders: p<{ path: string; fileCount: number }>(`SELECT folder AS path, COUNT(*) AS fileCount FROM file_folders
-      WHERE scope_id = @s AND folder >= @lo AND folder < @hi AND folder_depth <= @maxDepth AND ${VISIBLE}
+      WHERE ${vis.scope('')} AND folder >= @lo AND folder < @hi AND folder_depth <= @maxDepth AND ${vis.visible('')}
       GROUP BY folder ORDER BY folder LIMIT @cap`),
-    rootFilesTotal: v<number>(`SELECT COUNT(*) FROM files WHERE scope_id = @s AND depth <= @maxDepth AND ${VISIBLE}`),
+    rootFilesTotal: v<number>(`SELECT COUNT(*) FROM files WHERE ${vis.scope('')} AND depth <= @maxDepth AND ${vis.visible('')}`),
     subFilesTotal: v<number>(`SELECT COUNT(*) FROM files
-      WHERE scope_id = @s AND path >= @lo AND path < @hi AND depth <= @maxDepth AND ${VISIBLE}`),
+      WHERE ${vis.scope('')} AND path >= @lo AND path < @hi AND depth <= @maxDepth AND ${vis.visible('')}`),
     rootFilesPage: p<FileRow>(`SELECT fid, scope_id, summary, retired_gen, blob_id FROM files
-      WHERE scope_id = @s AND path > @after AND depth <= @maxDepth AND ${VISIBLE} ORDER BY path, from_gen LIMIT @limit`),
+      WHERE ${vis.scope('')} AND path > @after AND depth <= @maxDepth AND ${vis.visible('')} ORDER BY path, from_gen LIMIT @limit`),
     subFilesPage: p<FileRow>(`SELECT fid, scope_id, summary, retired_gen, blob_id FROM files
-      WHERE scope_id = @s AND path >= @lo AND path < @hi AND path > @after AND depth <= @maxDepth AND ${VISIBLE}
+      WHERE ${vis.scope('')} AND path >= @lo AND path < @hi AND path > @after AND depth <= @maxDepth AND ${vis.visible('')}
       ORDER BY path, from_gen LIMIT @limit`),
     stats: p<{ language: string | null; category: string; files: number; bytes: number }>(
       `SELECT language, category, COUNT(*) AS files, TOTAL(size) AS bytes FROM files
-       WHERE scope_id = @s AND ${VISIBLE} GROUP BY language, category`,
+       WHERE ${vis.scope('')} AND ${vis.visible('')} GROUP BY language, category`,
     ),
-    findByBlobSha: v<string>(`SELECT path FROM files WHERE scope_id = @s AND blob_sha = @blobSha AND ${VISIBLE}
+    findByBlobSha: v<string>(`SELECT path FROM files WHERE ${vis.scope('')} AND blob_sha = @blobSha AND ${vis.visible('')}
       ORDER BY path LIMIT @limit`),
     findRetired: p<FileRow>(`SELECT fid, scope_id, summary, retired_gen, blob_id FROM files
       WHERE scope_id = @s AND path = @path AND retired_gen IS NOT NULL AND retired_gen <= @g
@@ -154,4 +154,4 @@ function build(db: Database) {
 }
 
 export type Statements = { [K in keyof ReturnType<typeof build>]: Stmt } & { raw: RawBytesStatements };
-export const prepareStatements = (db: Database): Statements => ({ ...build(db), raw: prepareRawBytes(db) });
+export const prepareStatements = (db: Database, vis: Visibility = PLAIN): Statements => ({ ...build(db, vis), raw: prepareRawBytes(db) });
