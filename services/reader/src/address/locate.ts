@@ -52,10 +52,14 @@ export async function locate(
   if (what === 'file' && location.kind === 'folder') throw invalid('path: that URL is a folder (tree); list it with list_files, or give a file URL (blob)');
   if (what === 'folder' && location.kind === 'file') throw invalid('folder: that URL is a file (blob); read it with read_file, or give a folder URL (tree)');
   const states = opened.states ?? (await deps.index.listRefStates(repository.repositoryId));
-  const split = splitRefAndPath(
-    location.rest,
-    states.map((s) => shortRef(s.ref)),
-  );
+  // Full refs too: GitHub serves a pull request's head at blob/refs/pull/N/head/<path>.
+  const split =
+    location.ref !== undefined
+      ? { ref: location.ref, path: location.rest.join('/') }
+      : splitRefAndPath(
+          location.rest,
+          states.flatMap((s) => [shortRef(s.ref), s.ref]),
+        );
   const { target } = await openTarget(deps, opened, input.ref ?? split.ref, states);
   const path = normalizeRepoPath(split.path, what === 'file' ? 'path' : what);
   return {
