@@ -2,10 +2,12 @@ import type { RefState } from '@gitdex/contracts';
 import { parseGithubUrl } from '../../src/address/github-url';
 import { shortRef } from '../../src/freshness';
 import { openPullRequests } from '../../src/pull-requests';
-import { refGlob } from '../../src/search/ref-scope';
+import { refGlob, refTargets } from '../../src/search/ref-scope';
 import { snapshotOf } from '../../src/snapshot-of';
 import { matchRef } from '../../src/target';
-import { commitSha, readyState } from '../support/documents';
+import { SqliteIndexStore } from '@gitdex/sqlite';
+import { resolveDeps } from '../../src/deps';
+import { commitSha, readyState, seedRepository } from '../support/documents';
 
 const WEB = 'https://github.com';
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
@@ -103,5 +105,18 @@ describe('open pull requests', () => {
     expect(all.pull_requests[1]?.author).toBeNull();
     expect(openPullRequests(states, 2)).toMatchObject({ pull_requests: [{ number: 5 }, { number: 4 }], pull_requests_omitted: 1 });
     expect(openPullRequests([{ ...pullState(2), commitSha: null }], 5).pull_requests[0]?.indexed).toBe(false);
+  });
+});
+
+describe('search refs bounds', () => {
+  test('a glob matching more than 20 refs is refused saying how to narrow it', async () => {
+    const index = new SqliteIndexStore({ file: ':memory:' });
+    await index.ensureReady();
+    const { repository } = await seedRepository(index, { id: 5, fullName: 'o/many', files: { 'a.ts': 'a\n' } });
+    for (let n = 1; n <= 21; n += 1) await index.putRefState({ ...pullState(n, {}, 1), repositoryId: 5 });
+    const deps = resolveDeps({ index });
+    expect((await refTargets(deps, repository, ['main', 'pull/1*'])).map((t) => shortRef(t.snapshot.ref))).toEqual(['main', ...[1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map((n) => `pull/${n}`)]);
+    await expect(refTargets(deps, repository, ['pull/*'])).rejects.toThrow(/refs: pull\/\* match more than 20 refs of o\/many, at most 20 a call: name fewer, or narrow a glob/);
+    await index.close();
   });
 });
