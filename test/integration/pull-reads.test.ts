@@ -131,6 +131,15 @@ describe.each(BACKENDS)('pull requests through the tools, on %s', (_name, make) 
       "refs/pull/8/head src/app.ts export const version = 'pull-8';",
     ]);
     expect(out.text).toContain('acme/app at pull/7 src/app.ts');
+    // Pages of a search of several refs: each file once, the cursor pinned to every ref's commit.
+    const pages: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = (await run('search_code', { repository: REPO, query: 'version', refs: ['main', 'pull/*'], limit: 1, ...(cursor ? { cursor } : {}) })).structured as SearchCodeOutput;
+      pages.push(...page.files.map((f) => f.ref));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(pages.sort()).toEqual(['refs/heads/main', 'refs/pull/7/head', 'refs/pull/8/head']);
     // Without refs, the default branch alone, as before.
     const plain = (await run('search_code', { repository: REPO, query: 'version' })).structured as SearchCodeOutput;
     expect(plain.files.map((f) => f.ref)).toEqual(['refs/heads/main']);
