@@ -96,6 +96,11 @@ describe.each(BACKENDS)('pull requests through the tools, on %s', (_name, make) 
     expect(await content({ path: `https://github.com/${REPO}/pull/7/files/src/new.ts` })).toBe("export const added = 'pull-7';");
     expect(await content({ path: `https://github.com/${REPO}/blob/refs/pull/7/head/src/app.ts` })).toBe("export const version = 'pull-7';");
     expect(await content({ path: 'src/app.ts' })).toBe("export const version = 'main';");
+    // A pull request's URL as the repository: that pull request, unless ref says otherwise.
+    expect(((await run('read_file', { repository: `https://github.com/${REPO}/pull/7`, path: 'src/app.ts' })).structured as ReadFileOutput).content).toBe("export const version = 'pull-7';");
+    expect(((await run('read_file', { repository: `https://github.com/${REPO}/pull/7`, path: 'src/app.ts', ref: 'main' })).structured as ReadFileOutput).content).toBe(
+      "export const version = 'main';",
+    );
     // Closed, within retention: still readable.
     expect(await content({ path: 'src/app.ts', ref: 'pull/8' })).toBe("export const version = 'pull-8';");
     const read = (await run('read_file', { repository: REPO, path: 'src/util.ts', ref: 'pull/7' })).structured as ReadFileOutput;
@@ -172,6 +177,8 @@ describe.each(BACKENDS)('pull requests through the tools, on %s', (_name, make) 
     // The overview of the pull request itself: its head's files.
     const atPull = (await run('repository_overview', { repository: REPO, ref: 'pull/7' })).structured as RepositoryOverviewOutput;
     expect([atPull.ref, atPull.file_count]).toEqual(['refs/pull/7/head', 4]);
+    const byUrl = (await run('repository_overview', { repository: `https://github.com/${REPO}/pull/7/files` })).structured as RepositoryOverviewOutput;
+    expect(byUrl.ref).toBe('refs/pull/7/head');
     const state = (await run('repositories_state', { repositories: [REPO] })).structured as RepositoriesStateOutput;
     const repo = state.repositories[0]!;
     expect(repo.pull_requests.map((p) => p.ref)).toEqual(['pull/7']);

@@ -6,6 +6,7 @@ import { invalid } from '../tool-error';
 import { looksLikeUrl, parseGithubUrl, splitRefAndPath } from './github-url';
 import { openRepository, openTarget } from './open-repository';
 import { normalizeRepoPath } from './repo-path';
+import { refOfRepositoryUrl } from './repository-name';
 
 /** What a tool reads: the repository's readable ref, a path in it, and lines a URL named. */
 export interface Located {
@@ -30,13 +31,15 @@ export async function locate(
   what: 'file' | 'folder' | 'query',
 ): Promise<Located> {
   const raw = input.path ?? '';
+  // A pull request's URL given as the repository reads that pull request, unless ref says otherwise.
+  const ref = input.ref ?? refOfRepositoryUrl(input.repository, deps.githubWebUrl);
   const isUrl = looksLikeUrl(raw.trim(), deps.githubWebUrl);
   // Plain paths are checked before any lookup: a bad argument costs no round trip.
   const plainPath = isUrl ? '' : normalizeRepoPath(raw, what === 'file' ? 'path' : what);
-  const opened = await openRepository(deps, principal, input.repository, !isUrl && what === 'file' && plainPath !== '' ? { ref: input.ref, path: plainPath } : undefined);
+  const opened = await openRepository(deps, principal, input.repository, !isUrl && what === 'file' && plainPath !== '' ? { ref, path: plainPath } : undefined);
   const repository = opened.repository;
   if (!isUrl) {
-    const { target, file } = await openTarget(deps, opened, input.ref);
+    const { target, file } = await openTarget(deps, opened, ref);
     return { repository, target, path: plainPath, ...(file !== undefined ? { file } : {}) };
   }
 
@@ -60,7 +63,7 @@ export async function locate(
           location.rest,
           states.flatMap((s) => [shortRef(s.ref), s.ref]),
         );
-  const { target } = await openTarget(deps, opened, input.ref ?? split.ref, states);
+  const { target } = await openTarget(deps, opened, input.ref ?? split.ref ?? ref, states);
   const path = normalizeRepoPath(split.path, what === 'file' ? 'path' : what);
   return {
     repository,

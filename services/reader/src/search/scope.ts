@@ -1,6 +1,6 @@
 import type { RefState, RepositoryDocument, SearchCodeInput } from '@gitdex/contracts';
 import { patternMatches } from '../access';
-import { parseRepositoryName } from '../address/repository-name';
+import { parseRepositoryName, refOfRepositoryUrl } from '../address/repository-name';
 import type { Principal, ReaderDeps } from '../deps';
 import { freshnessOf } from '../freshness';
 import { findRepository, lookupByName, resolveTarget, unknownRepository, type Target } from '../target';
@@ -26,7 +26,7 @@ export async function searchTargets(deps: ReaderDeps, principal: Principal | nul
   if (input.repository !== undefined) {
     const repository = await findRepository(deps, principal, input.repository);
     if (input.refs !== undefined) return refTargets(deps, repository, input.refs);
-    return [await resolveTarget(deps, repository, input.ref)];
+    return [await resolveTarget(deps, repository, input.ref ?? refOfRepositoryUrl(input.repository, deps.githubWebUrl))];
   }
   const readable = (await deps.index.listRepositories()).filter((r) => deps.access(r, principal));
   let chosen: RepositoryDocument[];

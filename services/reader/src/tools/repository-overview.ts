@@ -5,6 +5,7 @@ import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { cutText, flagWords, flagsOutput, formatBytes, formatCount, resultChars } from '../format/text';
 import { openRepository, openTarget } from '../address/open-repository';
+import { refOfRepositoryUrl } from '../address/repository-name';
 import { openPullRequests, pullRequestLines } from '../pull-requests';
 import { pendingLine, type ToolAnswer } from './answer';
 
@@ -21,7 +22,7 @@ export async function repositoryOverview(deps: ReaderDeps, principal: Principal 
   const { repository } = opened;
   // Fetched once: the ref to read and the open pull requests both come from them.
   const states = opened.states ?? (await deps.index.listRefStates(repository.repositoryId));
-  const { target } = await openTarget(deps, opened, input.ref, states);
+  const { target } = await openTarget(deps, opened, input.ref ?? refOfRepositoryUrl(input.repository, deps.githubWebUrl), states);
   const pulls = openPullRequests(states, MAX_PULL_REQUESTS);
   const { snapshot, state } = target;
   const root = { ...snapshot, folder: '', depth: 1 };

@@ -57,6 +57,7 @@ const TOOL_CALLS: [string, (repository: string) => Record<string, unknown>][] = 
   ['read_file', (repository) => ({ repository, path: 'src/index.ts', ref: 'pull/3' })],
   ['read_file', (repository) => ({ repository, path: `https://github.com/${repository}/pull/3/files/README.md` })],
   ['list_files', (repository) => ({ repository, ref: 'refs/pull/3/head' })],
+  ['repository_overview', (repository) => ({ repository: `https://github.com/${repository}/pull/3` })],
   ['search_code', (repository) => ({ repository, query: 'CANARY', refs: ['main', 'pull/*'] })],
 ];
 

@@ -1,5 +1,6 @@
 import type { RefState } from '@gitdex/contracts';
 import { parseGithubUrl } from '../../src/address/github-url';
+import { refOfRepositoryUrl } from '../../src/address/repository-name';
 import { shortRef } from '../../src/freshness';
 import { openPullRequests } from '../../src/pull-requests';
 import { refGlob, refTargets } from '../../src/search/ref-scope';
@@ -44,6 +45,14 @@ describe('pull request URLs', () => {
     ['https://github.com/octo/api/pulls', { fullName: 'octo/api', kind: 'repository', rest: [] }],
   ])('%s', (url, expected) => {
     expect(parseGithubUrl(url, 'https://ghe.example.com')).toEqual(expected);
+  });
+
+  test("a repository argument's pull request URL names its ref; other URLs and names none", () => {
+    expect(refOfRepositoryUrl('https://github.com/octo/api/pull/12', WEB)).toBe('pull/12');
+    expect(refOfRepositoryUrl(' github.com/octo/api/pull/12/files ', WEB)).toBe('pull/12');
+    expect(refOfRepositoryUrl('https://github.com/octo/api', WEB)).toBeUndefined();
+    expect(refOfRepositoryUrl('https://github.com/octo/api/blob/main/x.ts', WEB)).toBeUndefined();
+    expect(refOfRepositoryUrl('octo/api', WEB)).toBeUndefined();
   });
 
   test('a commits tab without a sha is the pull request itself', () => {
