@@ -98,7 +98,7 @@ async function indexOverhead(ctx: SuiteContext, backend: Backend): Promise<strin
   if (!file) return ['SQLite: index file not found for the overhead'];
   const db = new Database(file, { readonly: true });
   try {
-    const contentBytes = db.prepare(`SELECT COALESCE(SUM(LENGTH(CAST(content AS BLOB))), 0) FROM file_bodies WHERE content IS NOT NULL`).pluck().get() as number;
+    const contentBytes = db.prepare(`SELECT COALESCE(SUM(LENGTH(CAST(content AS BLOB))), 0) FROM blobs WHERE content IS NOT NULL`).pluck().get() as number;
     const fts = db.prepare(`SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name LIKE 'file_text%'`).pluck().get() as number;
     if (contentBytes === 0) return ['SQLite: overhead not measured (no content indexed)'];
     return [

@@ -14,6 +14,8 @@ import { describeListingCases } from './index-store.cases-listings';
 import { describeLookupCases } from './index-store.cases-lookups';
 import { describeByteCases } from './index-store.cases-bytes';
 import { describeReadLookupCases } from './index-store.cases-read-lookup';
+import { describeUnderlayCases } from './index-store.cases-underlay';
+import { describeBlobCases } from './index-store.cases-blobs';
 
 export interface ConformanceContext {
   store(): IndexStore;
@@ -68,5 +70,7 @@ export function describeIndexStoreConformance(name: string, makeStore: () => Pro
     describeContentCases(ctx);
     describeByteCases(ctx);
     describeReadLookupCases(ctx);
+    describeUnderlayCases(ctx);
+    describeBlobCases(ctx);
   });
 }

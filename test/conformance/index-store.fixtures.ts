@@ -116,13 +116,20 @@ export function sortedPaths(paths: Iterable<string>): string[] {
   return [...paths].sort(compareCodePoints);
 }
 
-export function isVisible(doc: FileDocument, snapshot: Snapshot): boolean {
+function visibleAt(doc: FileDocument, repositoryId: number, ref: string, generation: number): boolean {
   return (
-    doc.repositoryId === snapshot.repositoryId &&
-    doc.ref === snapshot.ref &&
-    doc.fromGeneration <= snapshot.generation &&
-    (doc.retiredAtGeneration === undefined || doc.retiredAtGeneration > snapshot.generation)
+    doc.repositoryId === repositoryId &&
+    doc.ref === ref &&
+    doc.fromGeneration <= generation &&
+    (doc.retiredAtGeneration === undefined || doc.retiredAtGeneration > generation)
   );
+}
+
+/** Its own versions at its generation, plus the underlay's at its generation for paths it does not shadow. */
+export function isVisible(doc: FileDocument, snapshot: Snapshot): boolean {
+  if (visibleAt(doc, snapshot.repositoryId, snapshot.ref, snapshot.generation)) return true;
+  const under = snapshot.underlay;
+  return under !== undefined && !under.shadowed.includes(doc.path) && visibleAt(doc, snapshot.repositoryId, under.ref, under.generation);
 }
 
 export function visible(docs: FileDocument[], snapshot: Snapshot): FileDocument[] {

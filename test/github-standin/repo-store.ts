@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STATE_FILE_NAME, StateFile, type RepoSettings } from './state-file';
+import { STATE_FILE_NAME, StateFile, type RepoSettings, type StoredPull } from './state-file';
 
 export interface RepoHandle extends RepoSettings {
   dir: string;
@@ -150,6 +150,7 @@ export class RepoStore {
     delete state.repos[String(repo.id)];
     for (const [key, id] of Object.entries(state.redirects)) if (id === repo.id) delete state.redirects[key];
     for (const key of Object.keys(state.delivered)) if (key.startsWith(`${repo.id} `)) delete state.delivered[key];
+    delete state.pulls[String(repo.id)];
     this.file.save();
   }
 
@@ -170,6 +171,20 @@ export class RepoStore {
     return Object.keys(this.file.state.delivered)
       .filter((key) => key.startsWith(prefix))
       .map((key) => key.slice(prefix.length));
+  }
+
+  /** The repository's pull requests, oldest first (a copy: save changes with savePull). */
+  pulls(id: number): StoredPull[] {
+    return (this.file.state.pulls[String(id)] ?? []).map((pull) => ({ ...pull }));
+  }
+
+  /** Adds or replaces (by number) one pull request of a repository. */
+  savePull(id: number, pull: StoredPull): void {
+    const list = (this.file.state.pulls[String(id)] ??= []);
+    const at = list.findIndex((p) => p.number === pull.number);
+    if (at >= 0) list[at] = { ...pull };
+    else list.push({ ...pull });
+    this.file.save();
   }
 
   /** Whether `newOwner/newName` is free on disk. */

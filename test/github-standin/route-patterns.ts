@@ -7,6 +7,8 @@ export const ROUTES = {
   branch: '/repos/:owner/:repo/branches/*branch',
   commit: '/repos/:owner/:repo/commits/*ref',
   compare: '/repos/:owner/:repo/compare/*basehead',
+  pulls: '/repos/:owner/:repo/pulls',
+  pull: '/repos/:owner/:repo/pulls/:number',
   gitRef: '/repos/:owner/:repo/git/ref/*ref',
   matchingRefs: '/repos/:owner/:repo/git/matching-refs/*ref',
   gitCommit: '/repos/:owner/:repo/git/commits/:sha',

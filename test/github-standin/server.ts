@@ -17,6 +17,7 @@ import { adminReposRouter, deleteRepo, renameRepo, updateRepo, type RepoAdminRes
 import { appRouter } from './routes-app';
 import { compareRouter } from './routes-compare';
 import { gitRouter } from './routes-git';
+import { adminPullsRouter, pullsRouter } from './routes-pulls';
 import { reposRouter } from './routes-repos';
 import { tarballRouter } from './routes-tarball';
 import { deliverAllPushes, deliverPush, type PushOptions, type PushResult } from './push-delivery';
@@ -71,7 +72,7 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
   app.set('etag', false);
   app.use(githubHeaders);
   const adminNotFound: express.RequestHandler = (req, res) => void res.status(404).json({ message: `No admin route ${req.method} ${req.path}` });
-  app.use('/_admin', adminRouter(ctx), adminReposRouter(ctx), adminNotFound, adminErrors);
+  app.use('/_admin', adminRouter(ctx), adminReposRouter(ctx), adminPullsRouter(ctx), adminNotFound, adminErrors);
   const log = requestLogMiddleware(ctx.requests);
   app.use(log);
   if (options.onRequestLog) {
@@ -86,7 +87,7 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
     sendJson(req, res, 200, ctx.rateLimiter.body());
   });
   app.use(repositoriesById(ctx));
-  app.use(reposRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx));
+  app.use(reposRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx), pullsRouter(ctx));
   app.use(...apiChain(ctx), () => {
     throw notFound();
   });

@@ -24,12 +24,30 @@ export interface StandInState {
   redirects: Record<string, number>;
   /** "<repo id> <full ref>" -> last SHA a push webhook was delivered for. */
   delivered: Record<string, string>;
+  /** Pull requests by repository id; numbers count from 1 in each repository. */
+  pulls: Record<string, StoredPull[]>;
+}
+
+/** A pull request as the stand-in keeps it; its head commit lives at refs/pull/N/head. */
+export interface StoredPull {
+  number: number;
+  title: string;
+  /** Branch names, without refs/heads/. */
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  merged: boolean;
+  draft: boolean;
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
 }
 
 export const STATE_FILE_NAME = '.github-standin.json';
 
 function emptyState(): StandInState {
-  return { version: 1, repos: {}, usedIds: [], redirects: {}, delivered: {} };
+  return { version: 1, repos: {}, usedIds: [], redirects: {}, delivered: {}, pulls: {} };
 }
 
 export class StateFile {

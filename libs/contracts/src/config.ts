@@ -9,6 +9,17 @@ const csv = (value: string) =>
     .map((part) => part.trim())
     .filter(Boolean);
 const positiveInt = z.coerce.number().int().positive();
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+/** A duration in seconds: a number of seconds, or a number with a unit s, m, h or d (`90m`, `24h`). */
+const durationSeconds = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?\s*[smhd]?$/i, 'a duration: seconds, or a number with s, m, h or d (e.g. 24h)')
+  .transform((text) => {
+    const unit = /[smhd]$/i.exec(text)?.[0]?.toLowerCase() ?? 's';
+    return Math.round(Number.parseFloat(text) * (DURATION_UNITS[unit] ?? 1));
+  });
 const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'true or false' }).transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 /**
@@ -235,6 +246,10 @@ export const EnvSchema = z.object({
     .optional()
     .transform((v) => (v ? csv(v) : [])),
   GITDEX_INDEXED_REFS: z.string().default('default').transform(csv),
+  /** Pull request heads indexed as refs/pull/N/head: `open` ones, or `off`. */
+  GITDEX_INDEXED_PULLS: z.enum(['open', 'off'], { error: 'open or off' }).default('open'),
+  /** How long a closed pull request's head stays readable, in seconds (given as a duration such as 24h). */
+  GITDEX_CLOSED_PULL_RETENTION: durationSeconds.default(24 * 3600),
   GITDEX_MAX_FILE_BYTES: positiveInt.default(1024 * 1024),
   GITDEX_MAX_ATTEMPTS: positiveInt.default(5),
   /** Older commits of each ref kept readable (by sha, prefix or ref~N) besides the newest. */

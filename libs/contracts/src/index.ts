@@ -76,6 +76,8 @@ export {
   type RepositoriesStateInput,
   RepositoryStateSchema,
   type RepositoryState,
+  PullRequestSummarySchema,
+  type PullRequestSummary,
   RepositoriesStateOutputSchema,
   type RepositoriesStateOutput,
   SuggestPathsInputSchema,
@@ -92,6 +94,7 @@ export {
 export { MAX_PATH_CHARS } from './tool-inputs';
 export {
   MAX_SEARCH_QUERY_CHARS,
+  MAX_SEARCHED_REFS,
   SearchCodeInputSchema,
   type SearchCodeInput,
   SearchMatchSchema,

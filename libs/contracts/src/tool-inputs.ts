@@ -28,7 +28,7 @@ export const ref = z
   .max(300, 'ref: at most 300 characters')
   .optional()
   .describe(
-    'Branch ("main"), tag or full ref ("refs/heads/main", "refs/tags/v1.2.0"), a commit the index holds (7 to 40 hex digits, a unique prefix), or "main~2" (first parents back, within held commits). Default: the repository\'s default branch.',
+    'Branch ("main"), tag, pull request ("pull/123") or full ref ("refs/heads/main", "refs/tags/v1.2.0"), a commit the index holds (7 to 40 hex digits, a unique prefix), or "main~2" (first parents back, within held commits). Default: the repository\'s default branch.',
   );
 
 /** "got -3", "got \"ten\"": the value a caller sent, for messages. */

@@ -4,6 +4,9 @@ import { FreshnessSchema } from './tools';
 
 // search_code's input and output (moved out of tools.ts unchanged).
 
+/** Refs one search_code call reads at most (names or globs given, and refs they match). */
+export const MAX_SEARCHED_REFS = 20;
+
 /** Longest query search_code accepts (characters). */
 export const MAX_SEARCH_QUERY_CHARS = 1000;
 
@@ -30,6 +33,17 @@ export const SearchCodeInputSchema = strictInput({
     .optional()
     .describe('Repositories to search: "owner/name" or "owner/*". Omitted (and no repository): every repository you can read.'),
   ref: ref.describe("Branch, full ref or indexed commit to search; only with repository. Default: each repository's default branch."),
+  refs: z
+    .array(
+      z.string({ error: 'refs: a list of ref names or globs such as ["main", "pull/*"]' }).trim().min(1, 'refs: a ref name or glob cannot be empty').max(300, 'refs: at most 300 characters a ref'),
+      {
+        error: 'refs: a list of ref names or globs such as ["main", "pull/*"]',
+      },
+    )
+    .min(1, 'refs: name at least one ref, or leave it out to search the default branch')
+    .max(MAX_SEARCHED_REFS, `refs: at most ${MAX_SEARCHED_REFS} names or globs a call`)
+    .optional()
+    .describe(`Several refs of repository, names or globs ("main", "pull/*"), at most ${MAX_SEARCHED_REFS}; each hit names its ref.`),
   path: globs('path').describe('Only files whose path matches this glob (or any of these globs): "src/**/*.ts"; a glob without "/" matches the file name at any depth ("*.go").'),
   exclude: globs('exclude').describe('Leave out files whose path matches any of these globs.'),
   language: z.string().trim().min(1).max(100).optional().describe('Only files of this language, as list_files shows it (e.g. "TypeScript").'),

@@ -169,6 +169,27 @@ export const ListFilesOutputSchema = z.object({
 });
 export type ListFilesOutput = z.infer<typeof ListFilesOutputSchema>;
 
+// ---------------------------------------------------------------- pull requests (overview and state)
+
+/** An open pull request as repository_overview and repositories_state list it. */
+export const PullRequestSummarySchema = z.object({
+  number: z.number().int(),
+  ref: z.string().describe('Read or search it with this ref ("pull/N").'),
+  title: z.string(),
+  author: z.string().nullable(),
+  draft: z.boolean(),
+  base_ref: z.string(),
+  head_sha: z.string(),
+  updated_at: z.string(),
+  indexed: z.boolean().describe('False while its head is not readable yet.'),
+});
+export type PullRequestSummary = z.infer<typeof PullRequestSummarySchema>;
+
+const pullRequests = {
+  pull_requests: z.array(PullRequestSummarySchema).describe('Open pull requests, most recently updated first.'),
+  pull_requests_omitted: z.number().int().describe('Open pull requests left out of that list.'),
+};
+
 // ---------------------------------------------------------------- repository_overview
 
 export const RepositoryOverviewInputSchema = strictInput({ repository, ref });
@@ -196,6 +217,7 @@ export const RepositoryOverviewOutputSchema = z.object({
     })
     .nullable()
     .describe('The README at the root, null when there is none.'),
+  ...pullRequests,
   freshness: FreshnessSchema,
 });
 export type RepositoryOverviewOutput = z.infer<typeof RepositoryOverviewOutputSchema>;
@@ -229,6 +251,7 @@ export const RepositoryStateSchema = z.object({
   pending_commit: z.string().optional(),
   backfill_queued: z.boolean().describe('This call queued an index of the repository.'),
   other_refs: z.array(z.object({ ref: z.string(), commit: z.string().nullable(), status: z.string() })).describe('Other indexed refs (branches, tags).'),
+  ...pullRequests,
   message: z.string().describe('What the state means and what to do next.'),
 });
 export type RepositoryState = z.infer<typeof RepositoryStateSchema>;

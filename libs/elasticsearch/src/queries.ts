@@ -8,17 +8,32 @@ export function scopeFilter(repositoryId: number, ref: string): Query[] {
 }
 
 /** Visible at G: fromGeneration <= G and (no retiredAtGeneration or retiredAtGeneration > G). */
-export function visibleFilter(snapshot: Snapshot): Query[] {
+function visibleAt(repositoryId: number, ref: string, generation: number): Query[] {
   return [
-    ...scopeFilter(snapshot.repositoryId, snapshot.ref),
-    { range: { fromGeneration: { lte: snapshot.generation } } },
+    ...scopeFilter(repositoryId, ref),
+    { range: { fromGeneration: { lte: generation } } },
     {
       bool: {
-        should: [{ bool: { must_not: { exists: { field: 'retiredAtGeneration' } } } }, { range: { retiredAtGeneration: { gt: snapshot.generation } } }],
+        should: [{ bool: { must_not: { exists: { field: 'retiredAtGeneration' } } } }, { range: { retiredAtGeneration: { gt: generation } } }],
         minimum_should_match: 1,
       },
     },
   ];
+}
+
+/**
+ * What a snapshot sees: its ref's versions at its generation and, for a ref layered on another
+ * (Snapshot.underlay), that ref's versions at the underlay's generation whose path it does not
+ * shadow. The two sets never share a path, so path order and search_after work across both.
+ */
+export function visibleFilter(snapshot: Snapshot): Query[] {
+  const own = visibleAt(snapshot.repositoryId, snapshot.ref, snapshot.generation);
+  const under = snapshot.underlay;
+  if (!under) return own;
+  const unshadowed: Query = {
+    bool: { filter: visibleAt(snapshot.repositoryId, under.ref, under.generation), ...(under.shadowed.length > 0 ? { must_not: [{ terms: { path: under.shadowed } }] } : {}) },
+  };
+  return [{ bool: { should: [{ bool: { filter: own } }, unshadowed], minimum_should_match: 1 } }];
 }
 
 export function visibleQuery(snapshot: Snapshot, ...more: Query[]): Query {

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { PullRequestInfo } from '@gitdex/contracts';
 import { PortError, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
 import { GitHubClients, type GitHubClientOptions } from './client';
 import { toPortError } from './errors';
@@ -16,6 +17,34 @@ interface ListedRepository {
 
 function toSourceRepository(repo: ListedRepository): SourceRepository {
   return { id: repo.id, fullName: repo.full_name, defaultBranch: repo.default_branch, private: repo.private, archived: repo.archived ?? false, htmlUrl: repo.html_url };
+}
+
+interface ListedPull {
+  number: number;
+  title: string;
+  state: string;
+  merged?: boolean | null;
+  draft?: boolean;
+  user: { login: string } | null;
+  base: { ref: string };
+  head: { sha: string };
+  updated_at: string;
+  closed_at: string | null;
+}
+
+function toPullRequestInfo(pull: ListedPull): PullRequestInfo {
+  return {
+    number: pull.number,
+    title: pull.title.slice(0, 1024),
+    state: pull.state === 'closed' ? 'closed' : 'open',
+    merged: pull.merged ?? false,
+    draft: pull.draft ?? false,
+    author: pull.user?.login ?? null,
+    baseRef: pull.base.ref,
+    headSha: pull.head.sha,
+    updatedAt: new Date(pull.updated_at).toISOString(),
+    closedAt: pull.closed_at === null ? null : new Date(pull.closed_at).toISOString(),
+  };
 }
 
 function split(repository: SourceRepository): { owner: string; repo: string } {
@@ -112,6 +141,39 @@ export class GitHubSource implements Source {
     } catch (error) {
       const mapped = toPortError(error, `tag ${tag} of ${repository.fullName}`);
       if (mapped.code === 'NOT_FOUND' || (error as { status?: number }).status === 422) return null;
+      throw mapped;
+    }
+  }
+
+  /** A pull request's head is fetched from the base repository, where GitHub keeps refs/pull/N/head (fork heads too). */
+  async commit(repository: SourceRepository, sha: string, installationId?: number): Promise<SourceCommit | null> {
+    try {
+      const { data } = await this.clients.forInstallation(installationId).rest.repos.getCommit({ ...split(repository), ref: sha });
+      return { sha: data.sha, treeSha: data.commit.tree.sha, committedAt: data.commit.committer?.date ?? new Date(0).toISOString(), parentShas: data.parents.map((parent) => parent.sha) };
+    } catch (error) {
+      const mapped = toPortError(error, `commit ${sha} of ${repository.fullName}`);
+      if (mapped.code === 'NOT_FOUND' || (error as { status?: number }).status === 422) return null;
+      throw mapped;
+    }
+  }
+
+  async openPulls(repository: SourceRepository, installationId?: number): Promise<PullRequestInfo[]> {
+    try {
+      const client = this.clients.forInstallation(installationId);
+      const all = await client.paginate(client.rest.pulls.list, { ...split(repository), state: 'open', per_page: 100 });
+      return all.map((pull) => toPullRequestInfo(pull as ListedPull));
+    } catch (error) {
+      throw toPortError(error, `open pull requests of ${repository.fullName}`);
+    }
+  }
+
+  async pull(repository: SourceRepository, number: number, installationId?: number): Promise<PullRequestInfo | null> {
+    try {
+      const { data } = await this.clients.forInstallation(installationId).rest.pulls.get({ ...split(repository), pull_number: number });
+      return toPullRequestInfo(data);
+    } catch (error) {
+      const mapped = toPortError(error, `pull request #${number} of ${repository.fullName}`);
+      if (mapped.code === 'NOT_FOUND') return null;
       throw mapped;
     }
   }

@@ -1,3 +1,4 @@
+import type { PullRequestInfo } from '@gitdex/contracts';
 import type { Readable } from 'node:stream';
 
 export interface SourceRepository {
@@ -53,6 +54,12 @@ export interface Source {
   tags?(repository: SourceRepository, installationId?: number): Promise<string[]>;
   /** The commit a tag points at, annotated tags peeled; null when the tag does not exist. */
   tagHead?(repository: SourceRepository, tag: string, installationId?: number): Promise<SourceCommit | null>;
+  /** A commit by sha (a pull request's head, which no branch of the repository may name); null when GitHub has none. */
+  commit?(repository: SourceRepository, sha: string, installationId?: number): Promise<SourceCommit | null>;
+  /** The repository's open pull requests (every page), for the reconciler. */
+  openPulls?(repository: SourceRepository, installationId?: number): Promise<PullRequestInfo[]>;
+  /** One pull request as GitHub describes it now; null when it does not exist. */
+  pull?(repository: SourceRepository, number: number, installationId?: number): Promise<PullRequestInfo | null>;
   /** Repositories an installation can see, for installation events. */
   installationRepositories?(installationId: number): Promise<SourceRepository[]>;
   /**

@@ -6,6 +6,7 @@ import { contentTermWords, foldText } from '@gitdex/terms';
 import type { ContentPlan } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { MAIN, makeFile, put } from '../../../test/conformance/index-store.fixtures';
+import { writeLayout5 } from './layout-5';
 
 const dir = mkdtempSync(join(tmpdir(), 'gitdex-content-migration-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,12 +45,13 @@ INSERT INTO file_text (rowid, words) SELECT fid, folded_words(content) FROM file
 INSERT INTO file_text (rowid, words) SELECT fid, trigram_words(content) FROM file_bodies WHERE content IS NOT NULL;`,
 } as const;
 
-/** Writes the files with this build, then turns the file back into one of an older version. */
-async function oldIndexFile(version: 1 | 2 | 3 | 4): Promise<string> {
+/** Writes the files as layout 5 did, then turns the file back into one of an older version. */
+function oldIndexFile(version: 1 | 2 | 3 | 4): string {
   const file = join(dir, `v${version}.sqlite`);
-  const store = new SqliteIndexStore({ file });
-  await store.writeFiles(Object.entries(CONTENTS).map(([path, content]) => put(makeFile({ repositoryId: REPO, path, content }))));
-  await store.close();
+  writeLayout5(
+    file,
+    Object.entries(CONTENTS).map(([path, content]) => makeFile({ repositoryId: REPO, path, content })),
+  );
   const db = new Database(file);
   db.function('folded_words', (content: unknown) => contentTermWords(foldText(String(content))));
   db.function('trigram_words', (content: unknown) =>
@@ -79,7 +81,7 @@ function layoutOf(file: string): { version: string; contentIndex: string } {
 
 describe.each([1, 2, 3, 4] as const)('a version %i index file', (version) => {
   it('opens with its content index rebuilt as trigram words from the stored contents, and searches right', async () => {
-    const file = await oldIndexFile(version);
+    const file = oldIndexFile(version);
     expect(layoutOf(file).version).toBe(String(version));
     const store = new SqliteIndexStore({ file });
     await store.ensureReady();
@@ -103,7 +105,7 @@ describe.each([1, 2, 3, 4] as const)('a version %i index file', (version) => {
     expect(await found(sub('websocketserver'))).toEqual(['src/Upper.ts']);
     await store.close();
     const after = layoutOf(file);
-    expect(after.version).toBe('5');
+    expect(after.version).toBe('6');
     expect(after.contentIndex).toMatch(/tokenize='ascii'/);
     // Opening again rebuilds nothing and still answers.
     const again = new SqliteIndexStore({ file });

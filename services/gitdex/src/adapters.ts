@@ -40,7 +40,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
       ...elasticsearchSecurity(env),
     });
   } else {
-    index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
+    index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite'), log });
   }
   closers.push(() => index.close());
 

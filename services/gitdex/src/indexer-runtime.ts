@@ -14,11 +14,13 @@ export async function startIndexer(
   registry?: Registry,
 ): Promise<{ stop(): Promise<void>; healthy(): boolean; reconciler: ReconcileSchedule | undefined }> {
   const consumer = adapters.consumer();
+  const pulls = { indexed: env.GITDEX_INDEXED_PULLS, closedRetentionSeconds: env.GITDEX_CLOSED_PULL_RETENTION };
   const handler = createBatchHandler({
     index: adapters.index,
     source: adapters.source,
     deadLetters: adapters.deadLetters,
     refs: new RefSelection(env.GITDEX_INDEXED_REFS),
+    pulls,
     anonymousBackfillCap: { maxFiles: env.GITDEX_ANONYMOUS_BACKFILL_MAX_FILES, maxBytes: env.GITDEX_ANONYMOUS_BACKFILL_MAX_BYTES },
     options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES, retainedGenerations: env.GITDEX_RETAINED_COMMITS },
     retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS, retryBudgetMs: env.GITDEX_RETRY_BUDGET_SECONDS * 1000 },
@@ -38,7 +40,7 @@ export async function startIndexer(
     );
   }, 10_000);
   lagTimer.unref();
-  const reconciler = env.GITDEX_RECONCILE_INTERVAL_SECONDS > 0 ? startReconciler(adapters, env.GITDEX_RECONCILE_INTERVAL_SECONDS, log, registry) : undefined;
+  const reconciler = env.GITDEX_RECONCILE_INTERVAL_SECONDS > 0 ? startReconciler(adapters, env.GITDEX_RECONCILE_INTERVAL_SECONDS, log, registry, undefined, pulls) : undefined;
   log.info({ eventLog: adapters.engines.eventLog, index: adapters.engines.index }, 'indexer started');
   return {
     healthy: () => consumer.healthy,

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import { errorFields, type Logger } from '@gitdex/observability';
-import { createReconcilerMetrics, reconcile, ReconcileSchedule, type PassResult, type Timers } from '@gitdex/indexer';
+import { createReconcilerMetrics, reconcile, ReconcileSchedule, type PassResult, type PullOptions, type Timers } from '@gitdex/indexer';
 import type { Adapters } from './adapters';
 
 /**
@@ -8,10 +8,10 @@ import type { Adapters } from './adapters';
  * once), then one every interval; drifted refs are queued for a backfill. Its status goes to
  * /readyz, /metrics (when `registry` is given) and the log.
  */
-export function startReconciler(adapters: Adapters, intervalSeconds: number, log: Logger, registry?: Registry, timers?: Timers): ReconcileSchedule {
+export function startReconciler(adapters: Adapters, intervalSeconds: number, log: Logger, registry?: Registry, timers?: Timers, pulls?: PullOptions): ReconcileSchedule {
   let record: ((result: PassResult) => void) | undefined;
   const schedule = new ReconcileSchedule({
-    pass: () => reconcile({ index: adapters.index, source: adapters.source, publisher: adapters.publisher, now: () => new Date() }),
+    pass: () => reconcile({ index: adapters.index, source: adapters.source, publisher: adapters.publisher, now: () => new Date(), ...(pulls ? { pulls } : {}) }),
     intervalSeconds,
     now: () => new Date(),
     ...(timers ? { timers } : {}),

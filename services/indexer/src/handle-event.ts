@@ -2,6 +2,8 @@ import type { GitdexEvent, RepositoryDocument } from '@gitdex/contracts';
 import type { SourceRepository } from '@gitdex/ports';
 import { backfillCapProblem, type BackfillCap } from './backfill-cap';
 import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
+import { handlePullRequest } from './handle-pull-request';
+import { DEFAULT_PULL_OPTIONS, pullNumberOf, retireClosedPulls, type PullOptions } from './pull-requests';
 import { branchOf, tagOf, type RefSelection } from './ref-selection';
 
 export interface HandleEventDeps extends IndexRefDeps {
@@ -9,6 +11,8 @@ export interface HandleEventDeps extends IndexRefDeps {
   onIndexed?: (event: GitdexEvent, ref: string, outcome: IndexOutcome) => void;
   /** Size cap of backfills queued by callers without a token (reason anonymous_lookup); none: not capped. */
   anonymousBackfillCap?: BackfillCap;
+  /** Pull request heads indexed (refs/pull/N/head) and how long closed ones stay; default open, 24 h. */
+  pulls?: PullOptions;
 }
 
 export type EventOutcome = { action: 'synced'; refs: { ref: string; outcome: IndexOutcome | 'deleted' }[] } | { action: 'purged'; scope: 'repository' | 'ref' } | { action: 'skipped'; reason: string };
@@ -51,8 +55,13 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
   }
   const current = repositoryDocument(repository, known, installationId, deps.now());
   if (!known || metadataChanged(known, current)) await index.putRepository(current);
+  const pulls = deps.pulls ?? DEFAULT_PULL_OPTIONS;
+  // Closed pull requests past their retention go on the repository's next event, whatever it is.
+  await retireClosedPulls(index, repositoryId, pulls, deps.now());
+  if (event.kind === 'pull_request') return handlePullRequest(deps, pulls, event, repository);
 
   const onlyRef = event.kind === 'push' || event.kind === 'purge' || (event.kind === 'backfill' && event.ref) ? event.ref : undefined;
+  if (onlyRef !== undefined && pullNumberOf(onlyRef) !== null) return { action: 'skipped', reason: `${onlyRef} follows its pull request's events, not pushes or backfills` };
   if (onlyRef !== undefined && !deps.refs.includes(onlyRef, repository.defaultBranch)) {
     // A ref no longer selected (e.g. the default branch moved) is dropped when it is still indexed.
     if (await index.getRefState(repositoryId, onlyRef)) await index.deleteRef(repositoryId, onlyRef);
@@ -62,7 +71,8 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
 
   if (!onlyRef) {
     for (const state of await index.listRefStates(repositoryId)) {
-      if (!refs.includes(state.ref)) await index.deleteRef(repositoryId, state.ref);
+      // Pull request refs follow their pull requests (handlePullRequest, retireClosedPulls), not the ref selection.
+      if (!refs.includes(state.ref) && pullNumberOf(state.ref) === null) await index.deleteRef(repositoryId, state.ref);
     }
   }
 

@@ -1,4 +1,5 @@
-import type { RefState, RetainedCommit } from '@gitdex/contracts';
+import type { PullRequestInfo, RefState, RetainedCommit, Underlay } from '@gitdex/contracts';
+import { compareCodePoints } from '@gitdex/terms';
 import { PortError, type IndexLifecycle, type IndexReads, type IndexWrites, type Snapshot, type Source, type SourceCommit, type SourceRepository, type VisibleEntry } from '@gitdex/ports';
 import { buildDocument, kindOfMode, wantsContent, type DocumentContext, type FetchedEntry } from './build-document';
 import type { PathRules } from './classify/vendored';
@@ -6,7 +7,7 @@ import { mapLimit } from './concurrency';
 import { tarballEntries } from './tarball-entries';
 import { diffTrees, DiffTooLarge, type TreeChange } from './tree-diff';
 import { findSubmodules } from './submodules';
-import type { TreeReader } from './tree-walk';
+import type { LeafEntry, TreeReader } from './tree-walk';
 import { WriteBuffer } from './write-buffer';
 
 export interface IndexRefOptions {
@@ -49,11 +50,18 @@ export interface RefTarget {
   installationId?: number;
   /** When the event that asked for this was received: freshness is measured from it. */
   receivedAt?: string;
+  /** The pull request whose head this ref serves (refs/pull/N/head), stored on its ref state. */
+  pull?: PullRequestInfo;
+  /**
+   * The served state of the ref to store this one against (a pull request's base branch): only
+   * the paths that differ from it are written, and the state says so (RefState.underlay).
+   */
+  layerOn?: RefState;
 }
 
 export type IndexOutcome =
   | { status: 'unchanged'; commitSha: string }
-  | { status: 'indexed'; strategy: 'incremental' | 'tarball'; commitSha: string; generation: number; written: number; retired: number; fileCount: number; treesFetched: number };
+  | { status: 'indexed'; strategy: 'incremental' | 'tarball' | 'layered'; commitSha: string; generation: number; written: number; retired: number; fileCount: number; treesFetched: number };
 
 export function emptyRefState(repositoryId: number, ref: string): RefState {
   return {
@@ -91,7 +99,8 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   const repositoryId = target.repository.id;
   const state = (await index.getRefState(repositoryId, target.ref)) ?? emptyRefState(repositoryId, target.ref);
   if (state.commitSha === target.head.sha && state.status === 'ready') {
-    if (state.pendingCommitSha === target.head.sha) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null });
+    const pull = target.pull && !samePull(state.pull, target.pull) ? { pull: target.pull } : {};
+    if (state.pendingCommitSha === target.head.sha || 'pull' in pull) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null, ...pull });
     return { status: 'unchanged', commitSha: target.head.sha };
   }
 
@@ -107,11 +116,18 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   };
   const reader: TreeReader = { source: deps.source, repository: target.repository, fetched: { trees: 0 }, ...(target.installationId ? { installationId: target.installationId } : {}) };
 
-  let strategy: 'incremental' | 'tarball' = 'tarball';
+  let strategy: 'incremental' | 'tarball' | 'layered' = 'tarball';
   let fileCount: number;
+  let underlay: Underlay | undefined;
   try {
-    const changes = state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
-    if (changes) {
+    const layer = target.layerOn ? await layerChanges(reader, target.layerOn, target.head.treeSha, options) : null;
+    // A layered state's own versions are only its changes: an update diffs against the underlay again.
+    const changes = !layer && !state.underlay && state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
+    if (layer) {
+      strategy = 'layered';
+      underlay = layer.underlay;
+      fileCount = await applyLayer(deps, plan, reader, layer);
+    } else if (changes) {
       strategy = 'incremental';
       fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes));
     } else {
@@ -126,9 +142,11 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
 
   const now = deps.now().toISOString();
   const retained: RetainedCommit = { commitSha: target.head.sha, generation, parentShas: target.head.parentShas ?? [], committedAt: target.head.committedAt, indexedAt: now };
+  const { underlay: _previousUnderlay, ...unlayered } = state;
   await index.putRefState({
-    ...state,
-    history: retainedHistory(state, retained, options.retainedGenerations),
+    ...unlayered,
+    // An older commit of a layered ref was layered differently: only the served one is offered.
+    history: underlay || state.underlay ? [retained] : retainedHistory(state, retained, options.retainedGenerations),
     commitSha: target.head.sha,
     treeSha: target.head.treeSha,
     generation,
@@ -141,10 +159,16 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     pendingCommitSha: state.pendingCommitSha === target.head.sha ? null : state.pendingCommitSha,
     pendingSince: state.pendingCommitSha === target.head.sha ? null : state.pendingSince,
     sourceReceivedAt: target.receivedAt ?? now,
+    ...(target.pull ? { pull: target.pull } : {}),
+    ...(underlay ? { underlay } : {}),
   });
-  const pruneUpTo = generation - options.retainedGenerations;
+  const pruneUpTo = Math.min(generation - options.retainedGenerations, ...(await pinnedGenerations(index, repositoryId, target.ref)));
   if (pruneUpTo > 0) await index.pruneRetired(repositoryId, target.ref, pruneUpTo);
   return { status: 'indexed', strategy, commitSha: target.head.sha, generation, written: plan.buffer.written, retired: plan.retired, fileCount, treesFetched: reader.fetched?.trees ?? 0 };
+}
+
+function samePull(a: PullRequestInfo | undefined, b: PullRequestInfo): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
@@ -159,6 +183,68 @@ function retainedHistory(state: RefState, newest: RetainedCommit, retained: numb
       ? [{ commitSha: state.commitSha, generation: state.generation, parentShas: [], committedAt: state.committedAt, indexedAt: state.indexedAt }]
       : []);
   return [newest, ...older.filter((entry) => entry.generation >= newest.generation - retained && entry.generation < newest.generation)];
+}
+
+/**
+ * Generations of `ref` that refs layered on it read (RefState.underlay): pruning stops at the
+ * oldest, so a pull request keeps reading its base as it was when it was indexed.
+ */
+async function pinnedGenerations(index: IndexReads, repositoryId: number, ref: string): Promise<number[]> {
+  return (await index.listRefStates(repositoryId)).flatMap((other) => (other.underlay?.ref === ref ? [other.underlay.generation] : []));
+}
+
+interface Layer {
+  underlay: Underlay;
+  base: RefState;
+  upserts: LeafEntry[];
+  removed: string[];
+}
+
+/**
+ * Fewest changed paths worth layering; past a third of the base's files (or the incremental
+ * limit) storing the ref whole costs about as much and reads simpler.
+ */
+const MIN_LAYER_LIMIT = 100;
+
+/** How the head differs from the served base, or null when the ref is better stored whole. */
+async function layerChanges(reader: TreeReader, base: RefState, headTree: string, options: IndexRefOptions): Promise<Layer | null> {
+  if (base.status !== 'ready' || base.treeSha === null || base.generation === 0 || base.underlay) return null;
+  const limit = Math.min(options.maxIncrementalChanges, Math.max(MIN_LAYER_LIMIT, Math.floor(base.fileCount / 3)));
+  const changes = await tryDiff(reader, base.treeSha, headTree, limit);
+  if (!changes) return null;
+  const upserts = changes.flatMap((change) => (change.type === 'upsert' ? [change.entry] : []));
+  const upserted = new Set(upserts.map((entry) => entry.path));
+  const removed = changes.flatMap((change) => (change.type === 'delete' && !upserted.has(change.path) ? [change.path] : []));
+  const shadowed = [...new Set([...upserted, ...removed])].sort(compareCodePoints);
+  return { underlay: { ref: base.ref, generation: base.generation, shadowed }, base, upserts, removed };
+}
+
+/**
+ * Makes the ref's own versions exactly the layer's changed files: fetches what it does not hold
+ * yet, retires what it no longer changes. Returns the layered ref's file count.
+ */
+async function applyLayer(deps: IndexRefDeps, plan: Plan, reader: TreeReader, layer: Layer): Promise<number> {
+  const own = await allVisibleEntries(deps.index, plan.previous);
+  const wanted = new Set(layer.upserts.map((entry) => entry.path));
+  const dropped = [...own.keys()].filter((path) => !wanted.has(path));
+  await applyChanges(deps, plan, reader, [...layer.upserts.map((entry) => ({ type: 'upsert' as const, entry })), ...dropped.map((path) => ({ type: 'delete' as const, path }))]);
+  const underlaySnapshot: Snapshot = { repositoryId: plan.previous.repositoryId, ref: layer.base.ref, generation: layer.base.generation };
+  const inBase = new Set<string>();
+  const paths = [...wanted];
+  for (let i = 0; i < paths.length; i += 1000) for (const entry of await deps.index.lookupEntries(underlaySnapshot, paths.slice(i, i + 1000))) inBase.add(entry.path);
+  return layer.base.fileCount + paths.filter((path) => !inBase.has(path)).length - layer.removed.length;
+}
+
+/** Every entry a snapshot sees, by path. */
+async function allVisibleEntries(index: IndexReads, snapshot: Snapshot): Promise<Map<string, VisibleEntry>> {
+  const entries = new Map<string, VisibleEntry>();
+  if (snapshot.generation === 0) return entries;
+  for (let after: string | null = null; ;) {
+    const page = await index.visibleEntries(snapshot, after, 5000);
+    for (const entry of page) entries.set(entry.path, entry);
+    if (page.length < 5000) return entries;
+    after = page[page.length - 1]!.path;
+  }
 }
 
 async function tryDiff(reader: TreeReader, oldTree: string, newTree: string, maxChanges: number): Promise<TreeChange[] | null> {
@@ -226,15 +312,7 @@ async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
 
 /** Indexes from one streamed tarball, writing only what differs from the served version. */
 async function applyTarball(deps: IndexRefDeps, plan: Plan, reader: TreeReader, target: RefTarget): Promise<number> {
-  const previous = new Map<string, VisibleEntry>();
-  if (plan.previous.generation > 0) {
-    for (let after: string | null = null; ;) {
-      const page = await deps.index.visibleEntries(plan.previous, after, 5000);
-      for (const entry of page) previous.set(entry.path, entry);
-      if (page.length < 5000) break;
-      after = page[page.length - 1]!.path;
-    }
-  }
+  const previous = await allVisibleEntries(deps.index, plan.previous);
   const seen = new Set<string>();
   let gitmodules: Buffer | undefined;
   const stream = await deps.source.tarball(reader.repository, target.head.sha, reader.installationId);

@@ -11,3 +11,4 @@ export { DEFAULT_PATH_RULES, classifyPath, type PathRules } from './classify/ven
 export { reconcile, passComplete, passProblem, type ReconcileDeps, type ReconcileReport, type Drift, type MetadataChange } from './reconcile';
 export { ReconcileSchedule, type ReconcilerStatus, type PassResult, type Timers, type ReconcileScheduleOptions } from './reconcile-schedule';
 export { createReconcilerMetrics } from './prometheus-reconciler';
+export { DEFAULT_PULL_OPTIONS, pullRefOf, pullNumberOf, retireClosedPulls, type PullOptions } from './pull-requests';

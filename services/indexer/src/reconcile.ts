@@ -1,5 +1,7 @@
-import type { BackfillEvent } from '@gitdex/contracts';
+import type { GitdexEvent } from '@gitdex/contracts';
 import type { EventPublisher, IndexReads, IndexWrites, Source } from '@gitdex/ports';
+import { reconcilePulls } from './reconcile-pulls';
+import type { PullOptions } from './pull-requests';
 import { branchOf } from './ref-selection';
 import { messageOf, refreshVisibility, stopsThePass, type MetadataChange } from './reconcile-visibility';
 
@@ -10,6 +12,8 @@ export interface ReconcileDeps {
   source: Source;
   publisher: EventPublisher;
   now: () => Date;
+  /** Given: open pull requests are compared with GitHub's list too (one request per repository), closed ones past the retention dropped. */
+  pulls?: PullOptions;
 }
 
 export interface Drift {
@@ -27,6 +31,8 @@ export interface ReconcileReport {
   failed: { repository: string; error: string }[];
   /** GitHub requests spent: repository lists, single repository reads (for those no list showed) and branch heads. */
   requests: { lists: number; repositories: number; heads: number };
+  /** Pull requests whose served head differs from GitHub's open list (queued), and closed refs dropped. */
+  pulls?: { queued: number; retired: number; lists: number };
   /** Set when GitHub's rate limit stopped the pass; what was not checked waits for the next one. */
   rateLimited?: string;
 }
@@ -54,7 +60,7 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
   const current = report.metadata.length > 0 ? await deps.index.listRepositories() : listed;
   const repositories = new Map(current.map((r) => [r.repositoryId, r]));
   const states = await deps.index.listRefStates();
-  const events: BackfillEvent[] = [];
+  const events: GitdexEvent[] = [];
   for (const state of states) {
     const repository = repositories.get(state.repositoryId);
     const branch = branchOf(state.ref);
@@ -75,7 +81,7 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
       if (head?.sha === state.commitSha && state.status === 'ready') continue;
       report.drifted.push({ repository: repository.fullName, ref: state.ref, indexed: state.commitSha, head: head?.sha ?? null });
       events.push({
-        kind: 'backfill',
+        kind: 'backfill' as const,
         eventId: `reconcile:${repository.repositoryId}:${state.ref}:${head?.sha ?? 'gone'}`,
         repository: { id: repository.repositoryId, fullName: repository.fullName, defaultBranch: repository.defaultBranch },
         receivedAt: deps.now().toISOString(),
@@ -90,6 +96,10 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
       }
       report.failed.push({ repository: repository.fullName, error: messageOf(error) });
     }
+  }
+  if (deps.pulls && !report.rateLimited) {
+    const pulls = await reconcilePulls({ ...deps, pulls: deps.pulls }, current, states, report);
+    events.push(...pulls);
   }
   // What drifted before the rate limit stopped the pass is still queued.
   await deps.publisher.publish(events.map((event) => ({ event })));

@@ -73,7 +73,7 @@ export function coalesce(batch: EventEnvelope[]): EventEnvelope[] {
 }
 
 function keyOf(event: GitdexEvent): string {
-  const ref = 'ref' in event && event.ref ? event.ref : '*';
+  const ref = event.kind === 'pull_request' ? `pull/${event.pull.number}` : 'ref' in event && event.ref ? event.ref : '*';
   return `${event.kind}|${event.repository.id}|${ref}`;
 }
 
@@ -158,7 +158,14 @@ async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Pr
  * event itself still goes on to its retry or its dead letter, so neither failure is lost.
  */
 async function recordFailure(deps: WorkerDeps, event: GitdexEvent, reason: string, attempt: number, context: object): Promise<string | undefined> {
-  const ref = 'ref' in event && event.ref ? event.ref : event.repository.defaultBranch ? `refs/heads/${event.repository.defaultBranch}` : undefined;
+  const ref =
+    event.kind === 'pull_request'
+      ? `refs/pull/${event.pull.number}/head`
+      : 'ref' in event && event.ref
+        ? event.ref
+        : event.repository.defaultBranch
+          ? `refs/heads/${event.repository.defaultBranch}`
+          : undefined;
   if (!ref) return undefined;
   try {
     const state = (await deps.index.getRefState(event.repository.id, ref)) ?? emptyRefState(event.repository.id, ref);

@@ -17,6 +17,22 @@ describe('coalesce', () => {
     const batch = [push('refs/heads/main', 'a'), push('refs/heads/dev', 'b'), push('refs/heads/main', 'c')];
     expect(coalesce(batch).map((e) => e.position)).toEqual(['b', 'c']);
   });
+
+  it('keeps one event per pull request, never one for all of a repository', () => {
+    const pull = (number: number, position: string): EventEnvelope => ({
+      event: {
+        kind: 'pull_request',
+        eventId: position,
+        repository: repo,
+        receivedAt: new Date(0).toISOString(),
+        action: 'synchronize',
+        pull: { number, title: 't', state: 'open', merged: false, draft: false, author: null, baseRef: 'main', headSha: 'a'.repeat(40), updatedAt: new Date(0).toISOString(), closedAt: null },
+      },
+      headers: {},
+      position,
+    });
+    expect(coalesce([pull(1, 'a'), pull(2, 'b'), pull(1, 'c')]).map((e) => e.position)).toEqual(['b', 'c']);
+  });
 });
 
 describe('RefSelection', () => {

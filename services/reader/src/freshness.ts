@@ -16,7 +16,7 @@ export function shortSha(sha: string | null | undefined): string {
   return sha ? sha.slice(0, 12) : 'none';
 }
 
-/** "refs/heads/main" → "main", "refs/tags/v1" → "v1" (tags keep no prefix; a branch of the same name wins). */
+/** "refs/heads/main" → "main", "refs/tags/v1" → "v1", "refs/pull/7/head" → "pull/7" (no prefix kept; a branch of the same name wins). */
 export function shortRef(ref: string): string {
-  return ref.replace(/^refs\/(heads|tags)\//, '');
+  return ref.replace(/^refs\/(heads|tags)\//, '').replace(/^refs\/(pull\/\d+)\/head$/, '$1');
 }

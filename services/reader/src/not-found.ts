@@ -4,6 +4,7 @@ import { shortRef, shortSha } from './freshness';
 import { suggestFiles, suggestFolders } from './suggest/candidates';
 import type { Target } from './target';
 import { ToolError } from './tool-error';
+import { snapshotOf } from './snapshot-of';
 
 /** Suggestions weaker than this are noise in a "Did you mean". */
 const MIN_SCORE = 0.45;
@@ -49,7 +50,7 @@ async function otherRepositoriesWithPath(deps: ReaderDeps, principal: Principal 
   for (const state of states) {
     const repository = byId.get(state.repositoryId);
     if (!repository || state.commitSha === null || state.ref !== `refs/heads/${repository.defaultBranch}`) continue;
-    snapshots.push({ repositoryId: state.repositoryId, ref: state.ref, generation: state.generation });
+    snapshots.push(snapshotOf(state));
     if (snapshots.length >= MAX_OTHER_REPOSITORIES) break;
   }
   if (snapshots.length === 0) return [];

@@ -9,6 +9,7 @@ import { ToolError } from './tool-error';
 import { heldCommits, heldList, resolveOlderCommit, type HeldCommit } from './address/older-commit';
 import { cleanIndexError } from './index-error';
 import { queueUnseen, unseenSentence } from './unseen';
+import { snapshotOf } from './snapshot-of';
 
 /** A readable ref of a repository: the snapshot a tool reads, pinned to the state's generation. */
 export interface Target {
@@ -77,7 +78,7 @@ export async function resolveTarget(deps: ReaderDeps, repository: RepositoryDocu
   return {
     repository,
     state: ready,
-    snapshot: { repositoryId: repository.repositoryId, ref: ready.ref, generation: ready.generation },
+    snapshot: snapshotOf(ready),
     freshness: freshnessOf(ready),
   };
 }
@@ -93,18 +94,21 @@ function olderTarget(repository: RepositoryDocument, held: HeldCommit): Target {
   return {
     repository,
     state: pinned,
-    snapshot: { repositoryId: repository.repositoryId, ref: state.ref, generation: commit.generation },
+    snapshot: snapshotOf(state, commit.generation),
     freshness: { ...freshnessOf(pinned), ...(older ? { older_commit: true as const, ref_head: state.commitSha } : {}) },
   };
 }
 
-/** A branch ("main"), full ref, "heads/x" / "tags/x", or a prefix of an indexed commit. */
+/** A branch ("main"), full ref, "heads/x" / "tags/x", a pull request ("pull/123"), or a prefix of an indexed commit. */
 export function matchRef(states: RefState[], input: string): RefState | undefined {
   const text = input.trim();
   const byRef = (ref: string) => states.find((s) => s.ref === ref);
   if (text.startsWith('refs/')) return byRef(text);
   const named = byRef(`refs/heads/${text}`) ?? byRef(`refs/tags/${text}`) ?? (/^(heads|tags)\//.test(text) ? byRef(`refs/${text}`) : undefined);
   if (named) return named;
+  // A pull request's head, which GitHub keeps at refs/pull/N/head (a branch named "pull/N" wins, as shortRef shows both alike).
+  const pull = /^pull\/(\d{1,10})(?:\/head)?$/.exec(text);
+  if (pull) return byRef(`refs/pull/${pull[1]}/head`);
   if (!SHA_PREFIX.test(text)) return undefined;
   const prefix = text.toLowerCase();
   refuseAmbiguous(states, text, prefix);

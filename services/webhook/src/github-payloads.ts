@@ -61,3 +61,29 @@ export const InstallationRepositoriesPayloadSchema = z.object({
   repositories_added: z.array(installationRepository),
   repositories_removed: z.array(installationRepository),
 });
+
+const dateTime = z.string().datetime({ offset: true });
+
+/** A `pull_request` delivery: the action decides first, so an action gitdex ignores needs no more. */
+export const PullRequestActionSchema = z.object({ action: z.string().min(1) });
+
+export const PullRequestPayloadSchema = z.object({
+  action: z.enum(['opened', 'reopened', 'synchronize', 'edited', 'closed']),
+  number: z.number().int().positive(),
+  pull_request: z.object({
+    number: z.number().int().positive(),
+    title: z.string().max(1024),
+    state: z.enum(['open', 'closed']),
+    draft: z.boolean().optional(),
+    merged: z.boolean().nullable().optional(),
+    user: z.object({ login: z.string() }).nullable(),
+    base: z.object({ ref: z.string().min(1) }),
+    head: z.object({ sha }),
+    updated_at: dateTime,
+    closed_at: dateTime.nullable(),
+  }),
+  /** On `edited`: what changed; gitdex re-layers only when the base branch did. */
+  changes: z.object({ base: z.object({ ref: z.object({ from: z.string() }) }).optional() }).optional(),
+  repository: GitHubRepositorySchema,
+  installation,
+});

@@ -1,8 +1,20 @@
 import type { z } from 'zod';
 import type { GitdexEvent, RepositoryIdentity } from '@gitdex/contracts';
-import { InstallationPayloadSchema, InstallationRepositoriesPayloadSchema, PushPayloadSchema, RefEventPayloadSchema, RepositoryPayloadSchema, type GitHubRepository } from './github-payloads';
+import {
+  InstallationPayloadSchema,
+  InstallationRepositoriesPayloadSchema,
+  PullRequestActionSchema,
+  PullRequestPayloadSchema,
+  PushPayloadSchema,
+  RefEventPayloadSchema,
+  RepositoryPayloadSchema,
+  type GitHubRepository,
+} from './github-payloads';
 
 export type Normalized = { outcome: 'events'; events: GitdexEvent[] } | { outcome: 'ping' } | { outcome: 'ignored'; reason: string };
+
+/** The `pull_request` actions that change what gitdex serves; others are acknowledged and ignored. */
+const PULL_ACTIONS = new Set(['opened', 'reopened', 'synchronize', 'edited', 'closed']);
 
 /** A payload that lacks what the pipeline needs; `field` names the first such field. */
 export class PayloadError extends Error {
@@ -77,6 +89,36 @@ export function normalizeDelivery({ event, deliveryId, payload, receivedAt }: De
             deleted: push.deleted,
             forced: push.forced,
             ...(at ? { pushedAt: at } : {}),
+          },
+        ],
+      };
+    }
+    case 'pull_request': {
+      const { action } = parse(PullRequestActionSchema, payload);
+      if (!PULL_ACTIONS.has(action)) return { outcome: 'ignored', reason: `pull_request ${action}` };
+      const pull = parse(PullRequestPayloadSchema, payload);
+      // A new title alone changes no content; the stored title follows on the next indexed event.
+      if (pull.action === 'edited' && !pull.changes?.base) return { outcome: 'ignored', reason: 'pull_request edited without a new base' };
+      const pr = pull.pull_request;
+      return {
+        outcome: 'events',
+        events: [
+          {
+            kind: 'pull_request',
+            ...base(identity(pull.repository), pull.installation?.id),
+            action: pull.action,
+            pull: {
+              number: pull.number,
+              title: pr.title,
+              state: pr.state,
+              merged: pr.merged ?? false,
+              draft: pr.draft ?? false,
+              author: pr.user?.login ?? null,
+              baseRef: pr.base.ref,
+              headSha: pr.head.sha,
+              updatedAt: new Date(pr.updated_at).toISOString(),
+              closedAt: pr.closed_at === null ? null : new Date(pr.closed_at).toISOString(),
+            },
           },
         ],
       };

@@ -79,6 +79,37 @@ describe('normalizeDelivery with every relevant example payload GitHub documents
     expect(result.events.filter((e) => e.kind === 'purge')).toHaveLength(p.repositories_removed.length);
   });
 
+  it.each(byName('pull_request').map((p, i) => [`${i} ${(p as { action: string }).action}`, p] as const))(
+    'pull_request example %s: head-moving actions become events, others are ignored',
+    (_name, payload) => {
+      const p = payload as { action: string; number: number; pull_request: { head: { sha: string }; base: { ref: string } } };
+      const result = normalize('pull_request', payload);
+      if (!['opened', 'reopened', 'synchronize', 'closed'].includes(p.action)) {
+        expect(result).toMatchObject({ outcome: 'ignored', reason: `pull_request ${p.action}` });
+        return;
+      }
+      expect(result.outcome).toBe('events');
+      if (result.outcome !== 'events') return;
+      const event = GitdexEventSchema.parse(result.events[0]);
+      expect(event).toMatchObject({ kind: 'pull_request', action: p.action, pull: { number: p.number, headSha: p.pull_request.head.sha, baseRef: p.pull_request.base.ref } });
+    },
+  );
+
+  it('admits pull_request edited only when the base branch changed', () => {
+    const opened = byName('pull_request').find((p) => (p as { action: string }).action === 'opened')!;
+    expect(normalize('pull_request', { ...opened, action: 'edited', changes: { title: { from: 'old' } } })).toMatchObject({ outcome: 'ignored' });
+    expect(normalize('pull_request', { ...opened, action: 'edited', changes: { base: { ref: { from: 'develop' }, sha: { from: 'a'.repeat(40) } } } })).toMatchObject({
+      outcome: 'events',
+      events: [{ kind: 'pull_request', action: 'edited' }],
+    });
+  });
+
+  it('names the missing field of an incomplete pull_request', () => {
+    const payload = structuredClone(byName('pull_request').find((p) => (p as { action: string }).action === 'synchronize')) as { pull_request: { head: Record<string, unknown> } };
+    delete payload.pull_request.head.sha;
+    expect(() => normalize('pull_request', payload)).toThrow(expect.objectContaining({ field: 'pull_request.head.sha' }));
+  });
+
   it('answers ping and ignores events gitdex does not use', () => {
     expect(normalize('ping', byName('ping')[0]).outcome).toBe('ping');
     expect(normalize('issues', byName('issues')[0])).toMatchObject({ outcome: 'ignored' });

@@ -2,9 +2,8 @@ import type { Database, Statement } from 'better-sqlite3';
 import { type FileFlags } from '@gitdex/contracts';
 import { queryTermCodes, termWordOfCode } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
-import { UNSEARCHABLE_FILE } from './schema';
-
-const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
+import { CONTENT_KEY, UNSEARCHABLE_FILE } from './schema';
+import { PLAIN, type Visibility } from './visibility';
 
 interface CandidateRow {
   path: string;
@@ -46,9 +45,13 @@ function candidateOf(row: CandidateRow): ContentCandidate {
   return { path: row.path, blobSha: row.blob_sha, language: row.language, flags, size: row.size };
 }
 
-const SCOPE_FILTER = `f.scope_id = @s AND f.path > @after AND ${VISIBLE_F}
+const scopeFilter = (vis: Visibility) => `${vis.scope('f')} AND f.path > @after AND ${vis.visible('f')}
   AND (@language IS NULL OR f.language = @language)
   AND (@includeGenerated = 1 OR (f.summary ->> '$.flags.vendored' = 0 AND f.summary ->> '$.flags.generated' = 0))`;
+/** Content is found by blob, or on a row of layout 5 not yet migrated by the row (CONTENT_KEY). */
+const MATCHES = `${CONTENT_KEY} IN (SELECT rowid FROM file_text WHERE file_text MATCH @match)`;
+/** A file row with its content: its blob's, or a legacy row's own. */
+const CONTENT_FROM = `files f JOIN file_bodies b ON b.fid = f.fid LEFT JOIN blobs bl ON bl.blob_id = f.blob_id`;
 const COLUMNS = `f.path, f.blob_sha, f.language, f.size, f.summary -> '$.flags' AS flags`;
 
 type Params = Record<string, unknown>;
@@ -61,24 +64,24 @@ export interface ContentStatements {
 }
 
 /** Statements of search_code, prepared once per connection. */
-export function prepareContentStatements(db: Database): ContentStatements {
+export function prepareContentStatements(db: Database, vis: Visibility = PLAIN): ContentStatements {
   return {
     matching: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
-      WHERE ${SCOPE_FILTER} AND f.fid IN (SELECT rowid FROM file_text WHERE file_text MATCH @match)
+      WHERE ${scopeFilter(vis)} AND ${MATCHES}
       ORDER BY f.path, f.from_gen LIMIT @limit`),
-    anyContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f JOIN file_bodies b ON b.fid = f.fid
-      WHERE ${SCOPE_FILTER} AND b.content IS NOT NULL
+    anyContent: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM ${CONTENT_FROM}
+      WHERE ${scopeFilter(vis)} AND coalesce(bl.content, b.content) IS NOT NULL
       ORDER BY f.path, f.from_gen LIMIT @limit`),
     // UNSEARCHABLE_FILE is the partial index's condition, shared: SQLite uses a partial index only for a query whose WHERE holds it.
     unsearchable: db.prepare<Params, CandidateRow>(`SELECT ${COLUMNS} FROM files f
-      WHERE ${SCOPE_FILTER} AND ${UNSEARCHABLE_FILE}
+      WHERE ${scopeFilter(vis)} AND ${UNSEARCHABLE_FILE}
       ORDER BY f.path, f.from_gen LIMIT @limit`),
     countUnsearchable: db.prepare<Params, UnsearchableCount>(`SELECT
         coalesce(sum(f.summary ->> '$.flags.binary' = 1), 0) AS binary,
         coalesce(sum(f.summary ->> '$.flags.binary' = 0 AND f.summary ->> '$.flags.tooLarge' = 1), 0) AS tooLarge
-      FROM files f WHERE ${SCOPE_FILTER} AND ${UNSEARCHABLE_FILE}`),
-    contents: db.prepare<Params, FileContent>(`SELECT f.path AS path, b.content AS content FROM files f JOIN file_bodies b ON b.fid = f.fid
-      WHERE f.scope_id = @s AND ${VISIBLE_F} AND f.path IN (SELECT value FROM json_each(@paths)) ORDER BY f.path`),
+      FROM files f WHERE ${scopeFilter(vis)} AND ${UNSEARCHABLE_FILE}`),
+    contents: db.prepare<Params, FileContent>(`SELECT f.path AS path, coalesce(bl.content, b.content) AS content FROM ${CONTENT_FROM}
+      WHERE ${vis.scope('f')} AND ${vis.visible('f')} AND f.path IN (SELECT value FROM json_each(@paths)) ORDER BY f.path`),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { FileDocument } from '@gitdex/contracts';
 import type { FileWrite } from '@gitdex/ports';
 import { fileDocumentId } from '@gitdex/contracts';
-import { contentTermWords } from '@gitdex/terms';
+import { acquireBlob, releaseBlobs } from './blobs';
 import type { FileBodyRow, FileRow, Statements } from './statements';
 
 const TRIGRAM = 0;
@@ -39,17 +39,29 @@ function scopeOf(st: Statements, repositoryId: number, ref: string): number {
   return st.scopeId.get({ repositoryId, ref }) as number;
 }
 
-/** Deletes a file version and every row derived from it. */
-export function removeFile(st: Statements, row: FileBodyRow): void {
+/** Deletes a file version and every row derived from it, but not its blob (see removeFiles). */
+function removeFileRows(st: Statements, row: FileBodyRow): void {
   const s = row.scope_id;
   const fid = row.fid;
   for (const folder of foldersOf(ancestorsOfRow(row))) st.deleteFolder.run({ s, folder, fid });
   for (const term of JSON.parse(row.trigrams) as string[]) st.deleteTerm.run({ s, kind: TRIGRAM, term, fid });
   for (const term of JSON.parse(row.tokens) as string[]) st.deleteTerm.run({ s, kind: TOKEN, term, fid });
-  if (row.content !== null) st.deleteText.run({ fid });
+  if (row.blob_id === null) {
+    // A row of layout 5 or older not yet migrated: its content is its own.
+    if (row.content !== null) st.deleteText.run({ key: fid });
+    st.raw.removeLegacy(fid);
+  }
   st.deleteBody.run({ fid });
-  st.raw.remove(fid);
   st.deleteFile.run({ fid });
+}
+
+/** Deletes file versions, then each of their blobs that no other version names. */
+function removeFiles(st: Statements, rows: FileBodyRow[]): void {
+  for (const row of rows) removeFileRows(st, row);
+  releaseBlobs(
+    st,
+    rows.map((row) => row.blob_id),
+  );
 }
 
 /** Upserts a whole document; rewriting an identical document changes nothing. */
@@ -65,9 +77,11 @@ export function putFile(st: Statements, doc: FileDocument): void {
       existing.trigrams === columns.trigrams &&
       existing.retired_gen === columns.retiredGen;
     if (same) return;
-    removeFile(st, existing);
+    // Its blob is released after the new row names its own: the same blob stays.
+    removeFileRows(st, existing);
   }
   const s = scopeOf(st, doc.repositoryId, doc.ref);
+  const blobId = acquireBlob(st, doc.repositoryId, doc.blobSha, { content: columns.content, contentBase64: doc.contentBase64 }, true);
   const fid = Number(
     st.insertFile.run({
       id,
@@ -84,17 +98,16 @@ export function putFile(st: Statements, doc: FileDocument): void {
       nameLower: doc.nameLower,
       pathLower: doc.pathLower,
       summary: columns.summary,
+      blobId,
     }).lastInsertRowid,
   );
-  st.insertBody.run({ fid, content: columns.content, tokens: columns.tokens, trigrams: columns.trigrams });
-  // Searchable in the same transaction that makes it readable.
-  if (columns.content !== null) st.insertText.run({ fid, words: contentTermWords(columns.content) });
-  if (doc.contentBase64 !== undefined) st.raw.put(fid, doc.contentBase64);
+  st.insertBody.run({ fid, tokens: columns.tokens, trigrams: columns.trigrams });
   for (const folder of foldersOf(doc.ancestors)) {
     st.insertFolder.run({ s, folder, fid, depth: folderDepth(folder), fromGen: doc.fromGeneration, retiredGen: columns.retiredGen });
   }
   for (const term of doc.trigrams) st.insertTerm.run({ s, kind: TRIGRAM, term, fid });
   for (const term of doc.tokens) st.insertTerm.run({ s, kind: TOKEN, term, fid });
+  if (existing) releaseBlobs(st, [existing.blob_id]);
 }
 
 /** Sets (or clears, with null) the retirement of a version on the file and its folder rows. */
@@ -115,21 +128,23 @@ export function retireFile(st: Statements, write: Retire): void {
 
 /** Drops versions from generations after `g` and retirements made after `g`. */
 export function discardAfter(st: Statements, s: number, g: number): void {
-  for (const row of st.filesFromAfter.all({ s, g }) as FileBodyRow[]) removeFile(st, row);
+  removeFiles(st, st.filesFromAfter.all({ s, g }) as FileBodyRow[]);
   for (const row of st.filesRetiredAfter.all({ s, g }) as FileRow[]) setRetired(st, row, null);
 }
 
 export function pruneRetired(st: Statements, s: number, g: number): void {
-  for (const row of st.filesRetiredUpTo.all({ s, g }) as FileBodyRow[]) removeFile(st, row);
+  removeFiles(st, st.filesRetiredUpTo.all({ s, g }) as FileBodyRow[]);
 }
 
-/** Removes every file version of a scope and the scope itself. */
+/** Removes every file version of a scope, the scope itself, and the blobs only it named. */
 export function deleteScope(st: Statements, s: number): void {
+  const blobIds = st.blobsOfScope.all({ s }) as number[];
   st.deleteScopeTerms.run({ s });
   st.deleteScopeFolders.run({ s });
   st.deleteScopeText.run({ s });
   st.deleteScopeBodies.run({ s });
-  st.raw.removeScope(s);
+  st.raw.removeLegacyScope(s);
   st.deleteScopeFiles.run({ s });
   st.deleteScope.run({ s });
+  releaseBlobs(st, blobIds);
 }

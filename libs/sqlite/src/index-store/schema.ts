@@ -3,7 +3,7 @@ import { contentTermWords } from '@gitdex/terms';
 import { RAW_BYTES_DDL } from './raw-bytes';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
-export const INDEX_SCHEMA_VERSION = 5;
+export const INDEX_SCHEMA_VERSION = 6;
 
 /**
  * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
@@ -11,18 +11,26 @@ export const INDEX_SCHEMA_VERSION = 5;
  *
  * - `scopes`: one small integer per (repository, ref), so the big tables repeat an
  *   integer instead of the ref name.
- * - `files`: one row per file version, the columns every filter and sort needs, and the
- *   FileSummary (minus retiredAtGeneration, which lives in its own column) as JSON.
- * - `file_bodies`: content, tokens and trigrams, kept apart so scans of `files`
- *   (counts, stats, listings) never read file content.
+ * - `files`: one row per file version, the columns every filter and sort needs, the
+ *   FileSummary (minus retiredAtGeneration, which lives in its own column) as JSON, and
+ *   `blob_id`, the row of `blobs` holding its content (NULL only on a row written by layout
+ *   5 or older that the blob migration has not reached yet).
+ * - `blobs`: the content of each (repository, blob sha), stored once however many refs,
+ *   generations and paths hold the blob, and `blob_raw` its exact bytes (read fidelity). A
+ *   blob goes with the last file row naming it.
+ * - `file_bodies`: the path-derived suggestion tokens and trigrams of a file version, kept
+ *   apart so scans of `files` never read them; `content` is NULL on every row except those
+ *   written by layout 5 or older and not yet migrated.
  * - `file_folders`: one row per (non-root) ancestor folder of a file version, with the
  *   version's generations copied in, so folder counts are a covering-index scan.
  * - `file_terms`: one row per distinct trigram (kind 0) and token (kind 1) of a file
  *   version, for exact suggestion scoring.
- * - `file_text`: the content index of search_code, keyed by fid: an FTS5 table of one word per
+ * - `file_text`: the content index of search_code, one row per blob keyed by blob_id (and,
+ *   on a row of layout 5 or older not yet migrated, per file row keyed by its fid: see
+ *   CONTENT_KEY); an FTS5 table of one word per
  *   distinct folded trigram, hump trigram and hump gram of each stored content (libs/terms'
  *   contentTermWords: the fold and the left-out terms are the planner's), so the plain `ascii`
- *   tokenizer only splits at spaces. Contentless (the text stays in `file_bodies` only) and
+ *   tokenizer only splits at spaces. Contentless (the text stays in `blobs` only) and
  *   without positions (detail=none): it answers "holds these terms", the service verifies.
  *   FTS5's own `trigram` tokenizer would fold case by SQLite's rules, not the planner's, and
  *   writes more slowly. A file of an older layout has its content index built again when it
@@ -34,6 +42,27 @@ export const INDEX_SCHEMA_VERSION = 5;
 const CONTENT_INDEX_DDL = `CREATE VIRTUAL TABLE IF NOT EXISTS file_text USING fts5(
   words, content='', contentless_delete=1, detail=none, tokenize='ascii'
 );`;
+
+/**
+ * The key of a file row's content in `file_text`: its blob's id, or on a row of layout 5 or
+ * older not yet migrated its own fid, as that layout wrote it. The migration gives a blob
+ * the fid of the first row it meets holding it, so that row's entry becomes the blob's
+ * without computing its words again; blobs written after the upgrade get ids above every
+ * fid of the upgraded file (`blob_id_floor`), so the two kinds of key never meet.
+ */
+export const CONTENT_KEY = `coalesce(f.blob_id, f.fid)`;
+
+/** Created after `files.blob_id` exists (an older file gains the column first). */
+const BLOB_DDL = `
+CREATE TABLE IF NOT EXISTS blobs (
+  blob_id INTEGER PRIMARY KEY,
+  repository_id INTEGER NOT NULL,
+  blob_sha TEXT NOT NULL,
+  content TEXT,
+  UNIQUE (repository_id, blob_sha)
+) STRICT;
+CREATE INDEX IF NOT EXISTS files_by_blob_id ON files (blob_id);
+`;
 
 /**
  * The files search_code could not search (binary, or too large to store), as the content
@@ -82,7 +111,8 @@ CREATE TABLE IF NOT EXISTS files (
   size INTEGER NOT NULL,
   name_lower TEXT NOT NULL,
   path_lower TEXT NOT NULL,
-  summary TEXT NOT NULL
+  summary TEXT NOT NULL,
+  blob_id INTEGER
 ) STRICT;
 CREATE INDEX IF NOT EXISTS files_by_path ON files (scope_id, path, from_gen, retired_gen, depth);
 CREATE INDEX IF NOT EXISTS files_by_blob ON files (scope_id, blob_sha, path);
@@ -132,8 +162,8 @@ export function configureConnection(db: Database): void {
 /** Contents read per step while the content index is rebuilt (better-sqlite3 runs one statement at a time). */
 const REBUILD_PAGE = 500;
 
-/** Drops the content index and writes it again from the stored contents. */
-function rebuildContentIndex(db: Database): void {
+/** Drops the content index of a layout 4 or older file and writes it again from its rows' contents. */
+function rebuildLegacyContentIndex(db: Database): void {
   db.exec(`DROP TABLE IF EXISTS file_text`);
   db.exec(CONTENT_INDEX_DDL);
   const page = db.prepare<[number, number], { fid: number; content: string }>(`SELECT fid, content FROM file_bodies WHERE fid > ? AND content IS NOT NULL ORDER BY fid LIMIT ?`);
@@ -150,6 +180,9 @@ function rebuildContentIndex(db: Database): void {
 export function ensureSchema(db: Database): void {
   db.transaction(() => {
     db.exec(DDL);
+    const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('files')`).all();
+    if (!columns.some((column) => column.name === 'blob_id')) db.exec(`ALTER TABLE files ADD COLUMN blob_id INTEGER`);
+    db.exec(BLOB_DDL);
     db.exec(RAW_BYTES_DDL);
     const row = db.prepare<[], { value: string }>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).get();
     const found = row ? Number(row.value) : 0;
@@ -157,8 +190,13 @@ export function ensureSchema(db: Database): void {
       throw new Error(`index file has schema version ${found}, this build understands up to ${INDEX_SCHEMA_VERSION}`);
     }
     // Version 1 files have no content index, versions 2 to 4 one of another form (3: without
-    // the hump trigrams, 4: without the hump grams): build it from the stored contents.
-    if (found >= 1 && found <= 4) rebuildContentIndex(db);
+    // the hump trigrams, 4: without the hump grams): build it from the stored contents, so
+    // their rows answer searches until the blob migration (blob-migration.ts) moves them.
+    if (found >= 1 && found <= 4) rebuildLegacyContentIndex(db);
+    // Rows of an older layout keep their fid as content key until they move (CONTENT_KEY).
+    if (found >= 1 && found <= 5) {
+      db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) SELECT 'blob_id_floor', coalesce(max(fid), 0) FROM files`).run();
+    }
     if (found < INDEX_SCHEMA_VERSION) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));
     }

@@ -27,7 +27,7 @@ function documentOf(row: FileBodyRow): FileDocument {
 }
 
 function bodyOf(st: Statements, row: FileBodyRow): FileDocument {
-  return withRawBytes(documentOf(row), row.fid, st.raw);
+  return withRawBytes(documentOf(row), row.fid, row.blob_id, st.raw);
 }
 
 export function parseOrNull<T>(doc: unknown): T | null {

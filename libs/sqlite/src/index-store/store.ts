@@ -22,13 +22,16 @@ import {
   type SuggestQuery,
   type VisibleEntry,
 } from '@gitdex/ports';
+import { silentLog, type Log } from '@gitdex/observability';
+import { prepareBlobMigration, type BlobMigration, type BlobMigrationProgress } from './blob-migration';
 import * as contentSearch from './content-search';
 import { toPortError } from './errors';
 import * as writes from './file-writes';
 import { configureConnection, ensureSchema } from './schema';
 import * as reads from './snapshot-reads';
 import { prepareStatements, type Statements } from './statements';
-import { prepareSuggestStatements, suggest, type SuggestStatements } from './suggest';
+import { layeredSuggestArgs, prepareSuggestStatements, suggest, type SuggestStatements } from './suggest';
+import { layeredView, prepareLayeredStatements, type LayeredStatements, type SnapshotView } from './layered-statements';
 
 export interface SqliteIndexStoreOptions {
   /** Database file, created if missing; ':memory:' for a throw-away index. */
@@ -38,6 +41,15 @@ export interface SqliteIndexStoreOptions {
    * the rarer terms instead of by summing their postings (exact either way). Default 2,048.
    */
   suggestFrequentTermFiles?: number;
+  /**
+   * A file written by layout 5 or older has its rows moved to blobs in the background, this
+   * many rows per transaction (default 100), reads answering between batches. False leaves
+   * the moving to `migrateBlobs` (tests that read at a chosen point of the migration).
+   */
+  migrateInBackground?: boolean;
+  migrationBatch?: number;
+  /** Where the blob migration tells its progress. */
+  log?: Log;
 }
 
 /** listFolders never answers more folders than this (the port's rule). */
@@ -54,7 +66,14 @@ export class SqliteIndexStore implements IndexStore {
   private statements: Statements | undefined;
   private suggestStatements: SuggestStatements | undefined;
   private contentStatements: contentSearch.ContentStatements | undefined;
+  private layered: LayeredStatements | undefined;
   private readonly frequentTermFiles: number;
+  private migration: BlobMigration | undefined;
+  private readonly migrationProgress: BlobMigrationProgress = { migrated: 0, remaining: 0 };
+  private migrationTimer: NodeJS.Immediate | undefined;
+  private readonly migrateInBackground: boolean;
+  private readonly migrationBatch: number;
+  private readonly log: Log;
 
   constructor(options: SqliteIndexStoreOptions) {
     if (!options || typeof options.file !== 'string' || options.file === '') {
@@ -62,6 +81,9 @@ export class SqliteIndexStore implements IndexStore {
     }
     this.file = options.file;
     this.frequentTermFiles = options.suggestFrequentTermFiles ?? 2048;
+    this.migrateInBackground = options.migrateInBackground ?? true;
+    this.migrationBatch = options.migrationBatch ?? 100;
+    this.log = options.log ?? silentLog;
     try {
       this.db = new Database(options.file);
       configureConnection(this.db);
@@ -93,6 +115,8 @@ export class SqliteIndexStore implements IndexStore {
         this.statements = prepareStatements(this.db);
         this.suggestStatements = prepareSuggestStatements(this.db);
         this.contentStatements = contentSearch.prepareContentStatements(this.db);
+        this.migration = prepareBlobMigration(this.db, this.statements);
+        this.startMigration();
       }
       return Promise.resolve(body(this.statements));
     } catch (error) {
@@ -116,11 +140,56 @@ export class SqliteIndexStore implements IndexStore {
     }
   }
 
+  /** Counts the rows left to move, and moves them in the background when asked to. */
+  private startMigration(): void {
+    const remaining = (this.migration as BlobMigration).remaining();
+    this.migrationProgress.remaining = remaining;
+    if (remaining === 0) return;
+    this.log.info({ file: this.file, remaining }, 'SQLite index: moving file contents to blobs (reads answer meanwhile)');
+    if (this.migrateInBackground) this.migrationTimer = setImmediate(() => this.migrateInTurns());
+  }
+
+  private migrateInTurns(): void {
+    this.migrationTimer = undefined;
+    if (!this.db.open) return;
+    try {
+      const before = this.migrationProgress.migrated;
+      const progress = this.migrateBatch(this.migrationBatch);
+      const step = Math.max(this.migrationBatch, 10_000);
+      if (progress.remaining === 0) this.log.info({ file: this.file, ...progress }, 'SQLite index: every file content is stored by blob');
+      else if (Math.floor(progress.migrated / step) > Math.floor(before / step)) this.log.info({ file: this.file, ...progress }, 'SQLite index: moving file contents to blobs');
+      if (progress.remaining > 0) this.migrationTimer = setImmediate(() => this.migrateInTurns());
+    } catch (error) {
+      // Left for the next open: the rows not moved keep answering in their old form.
+      this.log.error({ file: this.file, error: error instanceof Error ? error.message : String(error) }, 'SQLite index: the blob migration stopped');
+    }
+  }
+
+  private migrateBatch(limit: number): BlobMigrationProgress {
+    const migration = this.migration as BlobMigration;
+    const moved = migration.batch(limit);
+    this.migrationProgress.migrated += moved;
+    this.migrationProgress.remaining = moved < limit ? migration.remaining() : Math.max(0, this.migrationProgress.remaining - moved);
+    return { ...this.migrationProgress };
+  }
+
+  /**
+   * The blob migration's progress (rows of an older layout moved, and left), after moving
+   * up to `limit` more rows in one transaction (none with 0).
+   */
+  migrateBlobs(limit = 0): Promise<BlobMigrationProgress> {
+    return this.run('migrateBlobs', () => (limit > 0 ? this.migrateBatch(limit) : { ...this.migrationProgress }));
+  }
+
   async close(): Promise<void> {
+    if (this.migrationTimer) clearImmediate(this.migrationTimer);
+    this.migrationTimer = undefined;
     if (this.db.open) this.db.close();
     this.statements = undefined;
     this.suggestStatements = undefined;
     this.contentStatements = undefined;
+    this.layered = undefined;
+    this.migration = undefined;
   }
 
   // ── repositories and ref states ──────────────────────────────────────────
@@ -223,39 +292,49 @@ export class SqliteIndexStore implements IndexStore {
   // ── reads ────────────────────────────────────────────────────────────────
 
   /** A read of one snapshot's files: `none` when the ref has no files at all. */
-  private atSnapshot<T>(action: string, options: IndexCallOptions | undefined, snapshot: Snapshot, none: T, body: (st: Statements, s: number) => T): Promise<T> {
+  private atSnapshot<T>(action: string, options: IndexCallOptions | undefined, snapshot: Snapshot, none: T, body: (view: SnapshotView) => T): Promise<T> {
     return this.read(action, options, (st) => {
-      const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
-      return s === undefined ? none : body(st, s);
+      const view = this.viewOf(st, snapshot);
+      return view === null ? none : body(view);
     });
   }
 
+  /** The statements a snapshot is read with: plain, or layered with its underlay bound (Snapshot.underlay). */
+  private viewOf(st: Statements, snapshot: Snapshot): SnapshotView | null {
+    if (snapshot.underlay) {
+      this.layered ??= prepareLayeredStatements(this.db);
+      return layeredView(this.layered, snapshot, (ref) => this.scope(st, snapshot.repositoryId, ref));
+    }
+    const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
+    return s === undefined ? null : { st, content: this.content, s };
+  }
+
   visibleEntries(snapshot: Snapshot, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<VisibleEntry[]> {
-    return this.atSnapshot('visibleEntries', options, snapshot, [], (st, s) => reads.visibleEntries(st, s, snapshot.generation, afterPath, limit));
+    return this.atSnapshot('visibleEntries', options, snapshot, [], ({ st, s }) => reads.visibleEntries(st, s, snapshot.generation, afterPath, limit));
   }
 
   lookupEntries(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<VisibleEntry[]> {
-    return this.atSnapshot('lookupEntries', options, snapshot, [], (st, s) => reads.lookupEntries(st, s, snapshot.generation, paths));
+    return this.atSnapshot('lookupEntries', options, snapshot, [], ({ st, s }) => reads.lookupEntries(st, s, snapshot.generation, paths));
   }
 
   getFile(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileDocument | null> {
-    return this.atSnapshot('getFile', options, snapshot, null, (st, s) => reads.getFile(st, s, snapshot.generation, path));
+    return this.atSnapshot('getFile', options, snapshot, null, ({ st, s }) => reads.getFile(st, s, snapshot.generation, path));
   }
 
   visibleFiles(snapshot: Snapshot, afterPath: string | null, limit: number, maxSize: number, options?: IndexCallOptions): Promise<FileDocument[]> {
-    return this.atSnapshot('visibleFiles', options, snapshot, [], (st, s) => reads.visibleFiles(st, s, snapshot.generation, afterPath, limit, maxSize));
+    return this.atSnapshot('visibleFiles', options, snapshot, [], ({ st, s }) => reads.visibleFiles(st, s, snapshot.generation, afterPath, limit, maxSize));
   }
 
   listFolders(scope: FolderScope, options?: IndexCallOptions): Promise<FolderCount[]> {
-    return this.atSnapshot('listFolders', options, scope, [], (st, s) => reads.listFolders(st, s, scope));
+    return this.atSnapshot('listFolders', options, scope, [], ({ st, s }) => reads.listFolders(st, s, scope));
   }
 
   listFiles(scope: FolderScope, afterPath: string | null, limit: number, options?: IndexCallOptions): Promise<{ files: FileSummary[]; total: number }> {
-    return this.atSnapshot('listFiles', options, scope, { files: [], total: 0 }, (st, s) => reads.listFiles(st, s, scope, afterPath, limit));
+    return this.atSnapshot('listFiles', options, scope, { files: [], total: 0 }, ({ st, s }) => reads.listFiles(st, s, scope, afterPath, limit));
   }
 
   stats(snapshot: Snapshot, options?: IndexCallOptions): Promise<IndexStats> {
-    return this.atSnapshot('stats', options, snapshot, reads.emptyStats(), (st, s) => reads.stats(st, s, snapshot.generation));
+    return this.atSnapshot('stats', options, snapshot, reads.emptyStats(), ({ st, s }) => reads.stats(st, s, snapshot.generation));
   }
 
   /**
@@ -264,31 +343,37 @@ export class SqliteIndexStore implements IndexStore {
    * query token in the document's tokens. Only scores > 0; score desc, then path.
    */
   suggestCandidates(snapshot: Snapshot, query: SuggestQuery, options?: IndexCallOptions): Promise<SuggestCandidate[]> {
-    return this.atSnapshot('suggestCandidates', options, snapshot, [], (_st, s) => {
+    return this.atSnapshot('suggestCandidates', options, snapshot, [], ({ s, layeredSuggest }) => {
       if (query.limit <= 0) return [];
       if (query.trigrams.length === 0 && query.tokens.length === 0 && query.nameLower === '' && query.pathLower === '') return [];
+      if (layeredSuggest) return layeredSuggest.all({ s, g: snapshot.generation, ...layeredSuggestArgs(query) });
       return suggest(this.suggestStatements as SuggestStatements, s, snapshot.generation, query, this.frequentTermFiles);
     });
   }
 
   findByBlobSha(snapshot: Snapshot, blobSha: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
-    return this.atSnapshot('findByBlobSha', options, snapshot, [], (st, s) => reads.findByBlobSha(st, s, snapshot.generation, blobSha, limit));
+    return this.atSnapshot('findByBlobSha', options, snapshot, [], ({ st, s }) => reads.findByBlobSha(st, s, snapshot.generation, blobSha, limit));
   }
 
   findRetired(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSummary | null> {
-    return this.atSnapshot('findRetired', options, snapshot, null, (st, s) => reads.findRetired(st, s, snapshot.generation, path));
+    return this.atSnapshot('findRetired', options, snapshot, null, ({ st, s }) => reads.findRetired(st, s, snapshot.generation, path));
   }
 
   retiredPaths(snapshot: Snapshot, limit: number, options?: IndexCallOptions): Promise<string[]> {
-    return this.atSnapshot('retiredPaths', options, snapshot, [], (st, s) => reads.retiredPaths(st, s, snapshot.generation, limit));
+    return this.atSnapshot('retiredPaths', options, snapshot, [], ({ st, s }) => reads.retiredPaths(st, s, snapshot.generation, limit));
   }
 
   snapshotsWithPath(snapshots: Snapshot[], path: string, options?: IndexCallOptions): Promise<Snapshot[]> {
     return this.read('snapshotsWithPath', options, (st) => {
       if (snapshots.length === 0) return [];
       const list = snapshots.map(({ repositoryId, ref, generation }) => ({ repositoryId, ref, generation }));
-      const hits = st.snapshotsWithPath.all({ snapshots: JSON.stringify(list), path }) as number[];
-      return hits.map((index) => snapshots[index] as Snapshot);
+      const plain = new Set(st.snapshotsWithPath.all({ snapshots: JSON.stringify(list), path }) as number[]);
+      // A layered snapshot sees the path through its view (its own versions or its underlay's).
+      return snapshots.filter((snapshot, index) => {
+        if (!snapshot.underlay) return plain.has(index);
+        const view = this.viewOf(st, snapshot);
+        return view !== null && reads.lookupEntries(view.st, view.s, snapshot.generation, [path]).length > 0;
+      });
     });
   }
 
@@ -299,18 +384,18 @@ export class SqliteIndexStore implements IndexStore {
   }
 
   searchCandidates(snapshot: Snapshot, plan: ContentPlan, scope: ContentScope, options?: IndexCallOptions): Promise<ContentCandidate[]> {
-    return this.atSnapshot('searchCandidates', options, snapshot, [], (_st, s) => contentSearch.searchCandidates(this.content, s, snapshot.generation, plan, scope));
+    return this.atSnapshot('searchCandidates', options, snapshot, [], ({ content, s }) => contentSearch.searchCandidates(content, s, snapshot.generation, plan, scope));
   }
 
   unsearchableFiles(snapshot: Snapshot, scope: ContentScope, options?: IndexCallOptions): Promise<ContentCandidate[]> {
-    return this.atSnapshot('unsearchableFiles', options, snapshot, [], (_st, s) => contentSearch.unsearchableFiles(this.content, s, snapshot.generation, scope));
+    return this.atSnapshot('unsearchableFiles', options, snapshot, [], ({ content, s }) => contentSearch.unsearchableFiles(content, s, snapshot.generation, scope));
   }
 
   countUnsearchable(snapshot: Snapshot, scope: UnsearchableScope, options?: IndexCallOptions): Promise<UnsearchableCount> {
-    return this.atSnapshot('countUnsearchable', options, snapshot, { binary: 0, tooLarge: 0 }, (_st, s) => contentSearch.countUnsearchable(this.content, s, snapshot.generation, scope));
+    return this.atSnapshot('countUnsearchable', options, snapshot, { binary: 0, tooLarge: 0 }, ({ content, s }) => contentSearch.countUnsearchable(content, s, snapshot.generation, scope));
   }
 
   readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]> {
-    return this.atSnapshot('readContents', options, snapshot, [], (_st, s) => contentSearch.readContents(this.content, s, snapshot.generation, paths));
+    return this.atSnapshot('readContents', options, snapshot, [], ({ content, s }) => contentSearch.readContents(content, s, snapshot.generation, paths));
   }
 }

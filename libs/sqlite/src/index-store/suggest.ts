@@ -1,11 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import { CANDIDATE_WEIGHTS as W, type SuggestCandidate, type SuggestQuery } from '@gitdex/ports';
 import type { Stmt } from './statements';
+import { LAYERED, PLAIN, VISIBLE_F, type Visibility } from './visibility';
 import { prefixSuccessor } from './text-order';
 
 const TRIGRAM = 0;
 const TOKEN = 1;
-const VISIBLE_F = `f.from_gen <= @g AND (f.retired_gen IS NULL OR f.retired_gen > @g)`;
 const PREFIX_MATCH = `@prefix <> '' AND substr(f.path_lower, 1, length(@prefix)) = @prefix`;
 
 /** Exact score of a file row from every clause: used for candidates found by the rare clauses. */
@@ -17,14 +17,14 @@ const FULL_SCORE = `
   + CASE WHEN ${PREFIX_MATCH} THEN ${W.pathPrefix} ELSE 0 END`;
 
 /** The postings of every clause, each with its weight. */
-const ALL_HITS = `
-        SELECT fid, ${W.trigram} FROM file_terms WHERE scope_id = @s AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@trigrams))
+const allHits = (vis: Visibility) => `
+        SELECT fid, ${W.trigram} FROM file_terms WHERE ${vis.scope('')} AND kind = ${TRIGRAM} AND term IN (SELECT value FROM json_each(@trigrams))
         UNION ALL
-        SELECT fid, ${W.token} FROM file_terms WHERE scope_id = @s AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@tokens))
+        SELECT fid, ${W.token} FROM file_terms WHERE ${vis.scope('')} AND kind = ${TOKEN} AND term IN (SELECT value FROM json_each(@tokens))
         UNION ALL
-        SELECT fid, ${W.sameName} FROM files WHERE @name <> '' AND scope_id = @s AND name_lower = @name
+        SELECT fid, ${W.sameName} FROM files WHERE @name <> '' AND ${vis.scope('')} AND name_lower = @name
         UNION ALL
-        SELECT fid, ${W.pathPrefix} FROM files WHERE @prefix <> '' AND scope_id = @s AND path_lower >= @prefix AND path_lower < @prefixEnd
+        SELECT fid, ${W.pathPrefix} FROM files WHERE @prefix <> '' AND ${vis.scope('')} AND path_lower >= @prefix AND path_lower < @prefixEnd
           AND substr(path_lower, 1, length(@prefix)) = @prefix`;
 
 function build(db: Database) {
@@ -60,7 +60,7 @@ function build(db: Database) {
      * cut above 0, versions that are not visible took places, and fullUncut answers.
      */
     full: p<SuggestCandidate & { cut: number }>(`
-      WITH hits (fid, points) AS (${ALL_HITS}),
+      WITH hits (fid, points) AS (${allHits(PLAIN)}),
       scored AS MATERIALIZED (SELECT fid, SUM(points) AS score FROM hits GROUP BY fid),
       cut (score) AS (SELECT coalesce((SELECT score FROM scored ORDER BY score DESC LIMIT 1 OFFSET @limit - 1), 0))
       SELECT f.path AS path, f.blob_sha AS blobSha, h.score AS score, (SELECT score FROM cut) AS cut
@@ -68,12 +68,32 @@ function build(db: Database) {
       WHERE h.score >= (SELECT score FROM cut) AND ${VISIBLE_F}
       ORDER BY h.score DESC, f.path ASC LIMIT @limit`),
     fullUncut: p<SuggestCandidate>(`
-      WITH hits (fid, points) AS (${ALL_HITS})
+      WITH hits (fid, points) AS (${allHits(PLAIN)})
       SELECT f.path AS path, f.blob_sha AS blobSha, h.score AS score
       FROM (SELECT fid, SUM(points) AS score FROM hits GROUP BY fid) h JOIN files f ON f.fid = h.fid
       WHERE ${VISIBLE_F}
       ORDER BY h.score DESC, f.path ASC LIMIT @limit`),
   };
+}
+
+/**
+ * A layered ref (Snapshot.underlay) is scored by the full sum over both scopes: the pruning
+ * above counts one scope's postings, and layered refs are pull requests, read far less often.
+ */
+export function prepareLayeredSuggest(db: Database): Stmt<SuggestCandidate> {
+  return db.prepare(`
+      WITH hits (fid, points) AS (${allHits(LAYERED)})
+      SELECT f.path AS path, f.blob_sha AS blobSha, h.score AS score
+      FROM (SELECT fid, SUM(points) AS score FROM hits GROUP BY fid) h JOIN files f ON f.fid = h.fid
+      WHERE ${LAYERED.visible('f')}
+      ORDER BY h.score DESC, f.path ASC LIMIT @limit`) as unknown as Stmt<SuggestCandidate>;
+}
+
+/** The arguments of prepareLayeredSuggest's statement for a query, beside the layered scope's. */
+export function layeredSuggestArgs(query: SuggestQuery): Record<string, unknown> {
+  const prefix = query.pathLower;
+  const prefixEnd = prefixSuccessor(prefix) ?? `${prefix}${'\u{10ffff}'.repeat(4096)}`;
+  return { name: query.nameLower, prefix, prefixEnd, limit: query.limit, trigrams: JSON.stringify([...new Set(query.trigrams)]), tokens: JSON.stringify([...new Set(query.tokens)]) };
 }
 
 export type SuggestStatements = ReturnType<typeof build>;

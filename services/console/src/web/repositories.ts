@@ -130,6 +130,7 @@ export class RepositoryTable {
       state.commit ? h('code', { class: 'sha', title: state.commit }, shortSha(state.commit)) : h('span', { class: 'muted' }, 'none'),
       isNew ? h('span', { class: 'badge badge-new', title: seen.previous ? `was ${seen.previous}` : 'first indexed' }, 'new') : null,
       state.ref ? h('span', { class: 'muted ref' }, ` ${state.default_branch ?? state.ref}`) : null,
+      openPulls(state),
     );
     fill(cells.files, state.indexed ? formatCount(state.file_count) : '–');
     fill(cells.indexed, time(state.indexed_at, relativeTime(state.indexed_at, now)));
@@ -145,4 +146,12 @@ export class RepositoryTable {
     else if (state.status === 'not_indexed' || state.status === 'unknown') fill(cells.error, h('span', { class: 'muted' }, state.message));
     else fill(cells.error, h('span', { class: 'muted' }, '–'));
   }
+}
+
+/** "· 3 open pull requests", each named in the title (read one with ref pull/N). */
+function openPulls(state: RepositoryState): HTMLElement | null {
+  const open = state.pull_requests.length + state.pull_requests_omitted;
+  if (open === 0) return null;
+  const names = state.pull_requests.map((p) => `${p.ref} ${p.title}`).join('\n') + (state.pull_requests_omitted > 0 ? `\n… ${formatCount(state.pull_requests_omitted)} more` : '');
+  return h('span', { class: 'muted pulls', title: names }, ` · ${formatCount(open)} open pull request${open === 1 ? '' : 's'}`);
 }

@@ -7,10 +7,12 @@
 export interface GithubLocation {
   /** owner/name as written in the URL. */
   fullName: string;
-  /** What the URL points at. */
-  kind: 'repository' | 'file' | 'folder';
+  /** What the URL points at; 'path' is a file or a folder (a pull request's files view). */
+  kind: 'repository' | 'file' | 'folder' | 'path';
   /** Decoded segments after blob/tree/raw: the ref, then the path; split by splitRefAndPath. */
   rest: string[];
+  /** The ref the URL names outright (a pull request's, or a commit of it): then `rest` is the path alone. */
+  ref?: string;
   startLine?: number;
   endLine?: number;
 }
@@ -69,8 +71,25 @@ export function parseGithubUrl(input: string, githubWebUrl: string): GithubLocat
   if (view === undefined) return { fullName, kind: 'repository', rest: [] };
   if (FILE_VIEWS.has(view)) return { fullName, kind: 'file', rest: segments.slice(3), ...lines };
   if (view === 'tree') return { fullName, kind: 'folder', rest: segments.slice(3) };
+  if (view === 'pull') {
+    const pull = pullRequestView(segments.slice(3));
+    if (pull) return { fullName, ...pull };
+  }
   // Other pages of a repository (issues, pulls, commits): the repository itself.
   return { fullName, kind: 'repository', rest: [] };
+}
+
+/**
+ * A pull request's pages: `pull/N` (and its conversation or checks tabs) is the PR's head ref,
+ * `pull/N/files/<path>` a path at it, and `pull/N/commits/<sha>` that commit.
+ */
+function pullRequestView(segments: string[]): Pick<GithubLocation, 'kind' | 'rest' | 'ref'> | null {
+  const [number, tab, ...rest] = segments;
+  if (number === undefined || !/^[1-9]\d{0,9}$/.test(number)) return null;
+  const ref = `pull/${number}`;
+  if (tab === 'commits' && rest[0] !== undefined && /^[0-9a-f]{7,40}$/i.test(rest[0])) return { kind: 'repository', rest: [], ref: rest[0] };
+  if (tab === 'files' && rest.length > 0) return { kind: 'path', rest, ref };
+  return { kind: 'repository', rest: [], ref };
 }
 
 /**

@@ -6,6 +6,7 @@ import { invalid } from '../tool-error';
 import { looksLikeUrl, parseGithubUrl, splitRefAndPath } from './github-url';
 import { openRepository, openTarget } from './open-repository';
 import { normalizeRepoPath } from './repo-path';
+import { refOfRepositoryUrl } from './repository-name';
 
 /** What a tool reads: the repository's readable ref, a path in it, and lines a URL named. */
 export interface Located {
@@ -30,13 +31,15 @@ export async function locate(
   what: 'file' | 'folder' | 'query',
 ): Promise<Located> {
   const raw = input.path ?? '';
+  // A pull request's URL given as the repository reads that pull request, unless ref says otherwise.
+  const ref = input.ref ?? refOfRepositoryUrl(input.repository, deps.githubWebUrl);
   const isUrl = looksLikeUrl(raw.trim(), deps.githubWebUrl);
   // Plain paths are checked before any lookup: a bad argument costs no round trip.
   const plainPath = isUrl ? '' : normalizeRepoPath(raw, what === 'file' ? 'path' : what);
-  const opened = await openRepository(deps, principal, input.repository, !isUrl && what === 'file' && plainPath !== '' ? { ref: input.ref, path: plainPath } : undefined);
+  const opened = await openRepository(deps, principal, input.repository, !isUrl && what === 'file' && plainPath !== '' ? { ref, path: plainPath } : undefined);
   const repository = opened.repository;
   if (!isUrl) {
-    const { target, file } = await openTarget(deps, opened, input.ref);
+    const { target, file } = await openTarget(deps, opened, ref);
     return { repository, target, path: plainPath, ...(file !== undefined ? { file } : {}) };
   }
 
@@ -52,11 +55,15 @@ export async function locate(
   if (what === 'file' && location.kind === 'folder') throw invalid('path: that URL is a folder (tree); list it with list_files, or give a file URL (blob)');
   if (what === 'folder' && location.kind === 'file') throw invalid('folder: that URL is a file (blob); read it with read_file, or give a folder URL (tree)');
   const states = opened.states ?? (await deps.index.listRefStates(repository.repositoryId));
-  const split = splitRefAndPath(
-    location.rest,
-    states.map((s) => shortRef(s.ref)),
-  );
-  const { target } = await openTarget(deps, opened, input.ref ?? split.ref, states);
+  // Full refs too: GitHub serves a pull request's head at blob/refs/pull/N/head/<path>.
+  const split =
+    location.ref !== undefined
+      ? { ref: location.ref, path: location.rest.join('/') }
+      : splitRefAndPath(
+          location.rest,
+          states.flatMap((s) => [shortRef(s.ref), s.ref]),
+        );
+  const { target } = await openTarget(deps, opened, input.ref ?? split.ref ?? ref, states);
   const path = normalizeRepoPath(split.path, what === 'file' ? 'path' : what);
   return {
     repository,

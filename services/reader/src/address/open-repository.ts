@@ -50,5 +50,6 @@ export async function openTarget(deps: ReaderDeps, opened: OpenedRepository, ref
   deps.readHints.learnRead(refInput, target.snapshot);
   const versions = opened.versions;
   const file = versions && versions.asked.ref === target.snapshot.ref ? visibleVersion(versions.found, target.snapshot.generation, versions.asked) : undefined;
-  return { target, file };
+  // A layered ref's own versions hold only what it changed: a path it lacks is its underlay's to answer.
+  return { target, file: file === null && target.snapshot.underlay ? undefined : file };
 }

@@ -15,6 +15,12 @@ export function parseRepositoryName(input: string, githubWebUrl: string): string
   return checkedName(trimSlashes(text).replace(/\.git$/i, ''), text);
 }
 
+/** The ref a repository URL names outright (a pull request's page: `…/pull/123` → "pull/123"), if any. */
+export function refOfRepositoryUrl(input: string, githubWebUrl: string): string | undefined {
+  const text = input.trim();
+  return looksLikeUrl(text, githubWebUrl) ? parseGithubUrl(text, githubWebUrl)?.ref : undefined;
+}
+
 /** The name when GitHub allows it (shared rules, libs/contracts); else a caller error saying why. */
 function checkedName(name: string, text: string): string {
   const problem = repositoryNameProblem(name);

@@ -36,7 +36,7 @@ export class ReadsAhead extends ForwardingIndex {
     const versions = request.versions;
     // Versions null: answered from reused lookups, and the file is left to getFile, which counts it.
     const state = versions && found.versions !== null ? found.refStates.find((candidate) => candidate.ref === versions.ref) : undefined;
-    if (state && versions) this.read({ repositoryId: request.repositoryId, ref: state.ref, generation: state.generation }, versions.path);
+    if (state && versions) this.read({ repositoryId: request.repositoryId, ref: state.ref, generation: state.generation, ...(state.underlay ? { underlay: state.underlay } : {}) }, versions.path);
     return found;
   }
 

@@ -127,7 +127,7 @@ export function openApiDocument(): Record<string, unknown> {
         get: {
           operationId: 'search_code',
           summary: TOOLS.search_code.title,
-          description: `${TOOLS.search_code.description} repositories is repeated or comma-separated; path and exclude are repeated for several globs; regex, case_sensitive and include_generated take true or false.`,
+          description: `${TOOLS.search_code.description} repositories is repeated or comma-separated; refs, path and exclude are repeated for several; regex, case_sensitive and include_generated take true or false.`,
           parameters: queryParameters(SearchCodeInputSchema, [], { query: 'q' }),
           responses: responses('SearchCodeOutput'),
         },

@@ -32,17 +32,17 @@ const BOOLEANS = new Set(['regex', 'case_sensitive', 'include_generated']);
 
 /**
  * search_code arguments from a query string: q or query; repositories as a list (?repositories=a&repositories=b
- * or a,b), path and exclude repeated for several globs; true/false for the switches.
+ * or a,b), refs, path and exclude repeated for several; true/false for the switches.
  */
 export function searchArgs(query: Record<string, unknown>): Record<string, unknown> {
-  const { repositories, path, exclude, ...rest } = query;
+  const { repositories, refs, path, exclude, ...rest } = query;
   const args = queryArgs(rest, { q: 'query' });
   for (const [name, value] of Object.entries(args)) {
     if (BOOLEANS.has(name) && typeof value === 'string' && /^(true|false)$/i.test(value.trim())) args[name] = value.trim().toLowerCase() === 'true';
   }
-  // Globs may hold commas ({a,b}): several globs come as repeated parameters only.
+  // Globs (and ref names) may hold commas ({a,b}): several come as repeated parameters only.
   const globs = (value: unknown) => (value === undefined ? undefined : (Array.isArray(value) ? value : [value]).map(String));
-  const lists = { repositories: listParam(repositories), path: globs(path), exclude: globs(exclude) };
+  const lists = { repositories: listParam(repositories), refs: globs(refs), path: globs(path), exclude: globs(exclude) };
   for (const [name, value] of Object.entries(lists)) if (value !== undefined) args[name] = value;
   return args;
 }

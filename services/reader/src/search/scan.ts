@@ -84,7 +84,7 @@ class ResultCapReached extends Error {}
 
 type Scope = Omit<ContentScope, 'afterPath' | 'limit'>;
 
-export const contentKey = (searched: Searched, path: string): string => `${searched.snapshot.repositoryId}\0${path}`;
+export const contentKey = (searched: Searched, path: string): string => `${searched.snapshot.repositoryId}\0${searched.snapshot.ref}\0${path}`;
 
 const pathAllowed = (filters: Filters, path: string) => (filters.include === null || filters.include(path)) && (filters.exclude === null || !filters.exclude(path));
 

@@ -1,10 +1,12 @@
 import type { RefState, RepositoryDocument, SearchCodeInput } from '@gitdex/contracts';
 import { patternMatches } from '../access';
-import { parseRepositoryName } from '../address/repository-name';
+import { parseRepositoryName, refOfRepositoryUrl } from '../address/repository-name';
 import type { Principal, ReaderDeps } from '../deps';
 import { freshnessOf } from '../freshness';
 import { findRepository, lookupByName, resolveTarget, unknownRepository, type Target } from '../target';
 import { invalid } from '../tool-error';
+import { snapshotOf } from '../snapshot-of';
+import { refTargets } from './ref-scope';
 
 /** Repositories one call searches at most; name fewer (repositories) to search others. */
 export const MAX_SEARCHED_REPOSITORIES = 500;
@@ -19,9 +21,12 @@ export async function searchTargets(deps: ReaderDeps, principal: Principal | nul
   if (input.repository !== undefined && input.repositories !== undefined)
     throw invalid('repository and repositories: give one of them (repositories takes a list), or neither to search every repository you can read');
   if (input.ref !== undefined && input.repository === undefined) throw invalid('ref: only with repository (one repository); a search of several repositories reads each default branch');
+  if (input.refs !== undefined && input.repository === undefined) throw invalid('refs: only with repository (one repository); a search of several repositories reads each default branch');
+  if (input.refs !== undefined && input.ref !== undefined) throw invalid('ref and refs: give one of them (refs takes a list, such as ["main", "pull/*"])');
   if (input.repository !== undefined) {
     const repository = await findRepository(deps, principal, input.repository);
-    return [await resolveTarget(deps, repository, input.ref)];
+    if (input.refs !== undefined) return refTargets(deps, repository, input.refs);
+    return [await resolveTarget(deps, repository, input.ref ?? refOfRepositoryUrl(input.repository, deps.githubWebUrl))];
   }
   const readable = (await deps.index.listRepositories()).filter((r) => deps.access(r, principal));
   let chosen: RepositoryDocument[];
@@ -53,7 +58,7 @@ export async function searchTargets(deps: ReaderDeps, principal: Principal | nul
     const state = allStates.find((s) => s.repositoryId === repository.repositoryId && s.ref === `refs/heads/${repository.defaultBranch}`);
     if (!state || state.commitSha === null) continue;
     const ready = state as RefState & { commitSha: string };
-    targets.push({ repository, state: ready, snapshot: { repositoryId: repository.repositoryId, ref: ready.ref, generation: ready.generation }, freshness: freshnessOf(ready) });
+    targets.push({ repository, state: ready, snapshot: snapshotOf(ready), freshness: freshnessOf(ready) });
   }
   return targets;
 }

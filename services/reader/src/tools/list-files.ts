@@ -9,6 +9,7 @@ import { treeUrl } from '../github-links';
 import { decodeCursor, encodeCursor, type ListCursor } from '../list/cursor';
 import { pathNotFound } from '../not-found';
 import { matchRef, resolveTarget } from '../target';
+import { snapshotOf } from '../snapshot-of';
 import { openRepository } from '../address/open-repository';
 import { invalid, ToolError } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
@@ -104,7 +105,7 @@ async function continueListing(deps: ReaderDeps, principal: Principal | null, in
   }
   const listing: Listing = {
     repositoryName: repository.fullName,
-    snapshot: { repositoryId: repository.repositoryId, ref: cursor.ref, generation: cursor.g },
+    snapshot: snapshotOf(current.state, cursor.g),
     commit: cursor.c,
     indexedAt: cursor.t,
     freshness: { ...current.freshness, commit: cursor.c, indexed_at: cursor.t },

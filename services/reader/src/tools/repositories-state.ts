@@ -8,9 +8,12 @@ import { lookupByName } from '../target';
 import type { ToolAnswer } from './answer';
 import { cleanIndexError } from '../index-error';
 import { queueUnseen, unseenSentence } from '../unseen';
+import { isPullRef, openPullRequests } from '../pull-requests';
 
 /** Repositories reported when none are named; name them to see the others. */
 const MAX_LISTED = 200;
+/** Open pull requests listed for each repository; the rest are counted. */
+const MAX_PULL_REQUESTS = 20;
 /** Backfills one call queues at most (a listing of many unindexed repositories queues a few at a time). */
 const MAX_BACKFILLS = 25;
 
@@ -74,6 +77,8 @@ function unknown(name: string): RepositoryState {
     pending: false,
     backfill_queued: false,
     other_refs: [],
+    pull_requests: [],
+    pull_requests_omitted: 0,
     message: `not indexed: gitdex has never received an event for it. To index it, run \`gitdex index ${name}\` where gitdex runs, or install the gitdex GitHub App on it.`,
   };
 }
@@ -89,8 +94,11 @@ async function unseen(deps: ReaderDeps, principal: Principal | null, name: strin
 async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStates: RefState[], budget: { backfills: number }): Promise<RepositoryState> {
   const defaultRef = `refs/heads/${repository.defaultBranch}`;
   const state = refStates.find((s) => s.ref === defaultRef) ?? null;
+  const pulls = openPullRequests(refStates, MAX_PULL_REQUESTS);
+  const open = pulls.pull_requests.length + pulls.pull_requests_omitted;
+  const pullNote = open > 0 ? `; ${open} open pull request${open === 1 ? '' : 's'} (${pulls.pull_requests.map((p) => p.ref).join(', ')}${pulls.pull_requests_omitted > 0 ? ', …' : ''})` : '';
   const otherRefs = refStates
-    .filter((s) => s.ref !== defaultRef)
+    .filter((s) => s.ref !== defaultRef && !isPullRef(s.ref))
     .slice(0, 20)
     .map((s) => ({ ref: s.ref, commit: s.commitSha, status: s.status }));
   const common = {
@@ -100,6 +108,7 @@ async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStat
     file_count: state?.fileCount ?? 0,
     last_error: cleanIndexError(state?.lastError),
     other_refs: otherRefs,
+    ...pulls,
   };
   if (state && state.commitSha !== null) {
     const freshness = freshnessOf(state);
@@ -115,7 +124,7 @@ async function stateOf(deps: ReaderDeps, repository: RepositoryDocument, refStat
       pending: freshness.pending,
       ...(freshness.pending_commit ? { pending_commit: freshness.pending_commit } : {}),
       backfill_queued: false,
-      message: `${message}.`,
+      message: `${message}${pullNote}.`,
     };
   }
   let outcome: BackfillOutcome | 'skipped' = 'already_queued';

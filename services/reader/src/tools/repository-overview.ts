@@ -5,10 +5,14 @@ import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { cutText, flagWords, flagsOutput, formatBytes, formatCount, resultChars } from '../format/text';
 import { openRepository, openTarget } from '../address/open-repository';
+import { refOfRepositoryUrl } from '../address/repository-name';
+import { openPullRequests, pullRequestLines } from '../pull-requests';
 import { pendingLine, type ToolAnswer } from './answer';
 
 /** Root entries shown; the rest are counted (list_files shows them). */
 const MAX_TOP_LEVEL = 300;
+/** Open pull requests listed; the rest are counted. */
+const MAX_PULL_REQUESTS = 20;
 /** Root files read to find the README: roots with more files are rare. */
 const ROOT_FILES = 1000;
 
@@ -16,7 +20,10 @@ const ROOT_FILES = 1000;
 export async function repositoryOverview(deps: ReaderDeps, principal: Principal | null, input: RepositoryOverviewInput): Promise<ToolAnswer<RepositoryOverviewOutput>> {
   const opened = await openRepository(deps, principal, input.repository);
   const { repository } = opened;
-  const { target } = await openTarget(deps, opened, input.ref);
+  // Fetched once: the ref to read and the open pull requests both come from them.
+  const states = opened.states ?? (await deps.index.listRefStates(repository.repositoryId));
+  const { target } = await openTarget(deps, opened, input.ref ?? refOfRepositoryUrl(input.repository, deps.githubWebUrl), states);
+  const pulls = openPullRequests(states, MAX_PULL_REQUESTS);
   const { snapshot, state } = target;
   const root = { ...snapshot, folder: '', depth: 1 };
   const [stats, folders, files] = await Promise.all([deps.index.stats(snapshot), deps.index.listFolders(root), deps.index.listFiles(root, null, ROOT_FILES)]);
@@ -54,6 +61,7 @@ export async function repositoryOverview(deps: ReaderDeps, principal: Principal 
       top_level: topLevel,
       top_level_omitted: folders.length + files.total - topLevel.length,
       readme,
+      ...pulls,
       freshness: target.freshness,
     };
 
@@ -73,6 +81,7 @@ export async function repositoryOverview(deps: ReaderDeps, principal: Principal 
       ...topLevel.map((e) => (e.type === 'folder' ? `${e.path}/  (${formatCount(e.file_count, 'file')})` : `${e.path}  ${formatBytes(e.size)}${flagWords(e.flags, e.kind, e.target)}`)),
       ...(structured.top_level_omitted > 0 ? [`[${structured.top_level_omitted} more: list_files shows them]`] : []),
     ];
+    if (pulls.pull_requests.length > 0) lines.push('', 'Open pull requests (read or search one with ref "pull/N"):', ...pullRequestLines(pulls));
     if (readme) {
       lines.push(
         '',

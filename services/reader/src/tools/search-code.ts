@@ -15,6 +15,7 @@ import { compileQuery, type CompiledQuery } from '../search/query';
 import { compareRank } from '../search/rank';
 import { contentKey, scanAll, type Found, type Scan, type Searched } from '../search/scan';
 import { searchTargets } from '../search/scope';
+import { snapshotOf } from '../snapshot-of';
 import type { ToolAnswer } from './answer';
 
 const DEFAULT_LIMIT = 20;
@@ -51,6 +52,7 @@ async function searchWithin(deps: ReaderDeps, principal: Principal | null, input
     input.repository ?? null,
     input.repositories ?? null,
     input.ref ?? null,
+    ...(input.refs !== undefined ? [input.refs] : []),
     input.path ?? null,
     input.exclude ?? null,
     input.language ?? null,
@@ -59,7 +61,7 @@ async function searchWithin(deps: ReaderDeps, principal: Principal | null, input
   const cursor = input.cursor ? decodeSearchCursor(input.cursor) : null;
   if (cursor && cursor.h !== hash)
     throw invalid(
-      'cursor: it continues a search with other arguments; pass the same query, repositories, ref, path, exclude, language and include_generated as for the first page, or leave cursor out',
+      'cursor: it continues a search with other arguments; pass the same query, repositories, ref, refs, path, exclude, language and include_generated as for the first page, or leave cursor out',
     );
   let searched: Searched[];
   if (cursor === null) searched = await freshSnapshots(deps, principal, input);
@@ -100,7 +102,7 @@ async function pinnedSnapshots(deps: ReaderDeps, principal: Principal | null, in
     if (!repository) throw expired('a repository it searched is no longer readable');
     const state = await deps.index.getRefState(pin.r, pin.ref);
     if (!state || state.commitSha === null || state.generation < pin.g) throw expired(`${repository.fullName} ${shortRef(pin.ref)} is no longer indexed at it`);
-    const snapshot = { repositoryId: pin.r, ref: pin.ref, generation: pin.g };
+    const snapshot = snapshotOf(state, pin.g);
     if (state.generation !== pin.g && (await deps.index.stats(snapshot)).fileCount !== pin.n) {
       throw expired(`the index has moved on to ${shortSha(state.commitSha)} and no longer keeps every file of ${shortSha(pin.c)}`);
     }
@@ -134,14 +136,16 @@ async function render(deps: ReaderDeps, input: SearchCodeInput, query: CompiledQ
   const files: SearchFile[] = [];
   const blocks: string[] = [];
   let used = 0;
+  // A search of several refs of a repository names each file's ref in the text too.
+  const namesRef = new Set(searched.map((t) => t.repository)).size < searched.length;
   for (const found of slice) {
     const content = contents.get(contentKey(found.searched, found.path)) ?? '';
-    let { file, block } = formatFile(deps, found, content, options.context, found.hits.length);
+    let { file, block } = formatFile(deps, found, content, options.context, found.hits.length, namesRef);
     let cost = block.length + JSON.stringify(file).length;
     // A file too big for the page on its own: fewer matches, no context.
     if (files.length === 0 && cost > budget) {
       for (let keep = found.hits.length; keep >= 1 && cost > budget; keep = Math.floor(keep / 2)) {
-        ({ file, block } = formatFile(deps, found, content, 0, keep));
+        ({ file, block } = formatFile(deps, found, content, 0, keep, namesRef));
         cost = block.length + JSON.stringify(file).length;
       }
     }
@@ -170,7 +174,7 @@ async function render(deps: ReaderDeps, input: SearchCodeInput, query: CompiledQ
   return { structured, text: textOf(structured, searched, blocks, scan, options, shownEnd) };
 }
 
-function formatFile(deps: ReaderDeps, found: Found, content: string, context: number, keep: number): { file: SearchFile; block: string } {
+function formatFile(deps: ReaderDeps, found: Found, content: string, context: number, keep: number, namesRef: boolean): { file: SearchFile; block: string } {
   const hits = found.hits.slice(0, keep);
   const wanted = new Set<number>();
   for (const hit of hits) for (let n = Math.max(1, hit.line - context); n <= hit.line + context; n += 1) wanted.add(n);
@@ -197,7 +201,8 @@ function formatFile(deps: ReaderDeps, found: Found, content: string, context: nu
     matches,
   };
   // git grep -n -C style: "path:line: text" for matches, "path-line- text" for context, "--" between groups.
-  const out: string[] = [`${found.searched.repository} ${found.path} (${formatCount(found.count, 'matching line')}) ${url}`];
+  const at = namesRef ? ` at ${shortRef(found.searched.snapshot.ref)}` : '';
+  const out: string[] = [`${found.searched.repository}${at} ${found.path} (${formatCount(found.count, 'matching line')}) ${url}`];
   let previous = 0;
   for (const hit of hits) {
     const from = Math.max(1, hit.line - context, previous + 1);
@@ -215,10 +220,10 @@ function formatFile(deps: ReaderDeps, found: Found, content: string, context: nu
 
 function textOf(out: SearchCodeOutput, searched: Searched[], blocks: string[], scan: Scan, options: PageOptions, shownEnd: number): string {
   const mode = `${out.regex ? 'regex' : 'literal'}, ${out.case_sensitive ? 'case-sensitive' : 'case-insensitive'}`;
-  const where =
-    searched.length === 1
-      ? `${searched[0]?.repository} at ${shortRef(searched[0]?.snapshot.ref ?? '')} (${shortSha(searched[0]?.commit)})`
-      : formatCount(searched.length, 'repository', 'repositories');
+  const oneRepository = searched.length > 0 && searched.every((t) => t.repository === searched[0]?.repository);
+  const where = oneRepository
+    ? `${searched[0]?.repository} at ${searched.map((t) => `${shortRef(t.snapshot.ref)} (${shortSha(t.commit)})`).join(', ')}`
+    : formatCount(searched.length, 'repository', 'repositories');
   const totals = `${formatCount(out.total_files, 'file')}, ${formatCount(out.total_matches, 'matching line')}${out.counts_exact ? '' : ' at least'}`;
   const lines = [`search_code ${JSON.stringify(out.query)} (${mode}) in ${where}: ${totals}`];
   if (scan.stoppedBy === 'result cap')

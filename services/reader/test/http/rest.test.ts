@@ -114,6 +114,11 @@ describe('REST /v1', () => {
     const globs = await get<SearchCodeOutput>('/v1/search?q=web&path=src/{index,only-in-web}.ts&exclude=**/only-*');
     expect(globs.files.map((f) => f.path)).toEqual(['src/index.ts']);
     expect((await get<ErrorBody>('/v1/search?q=(&regex=true', 400)).error.message).toMatch(/not a valid RE2/);
+    // refs repeated: names and globs of one repository's refs, each searched once.
+    const refs = await get<SearchCodeOutput>('/v1/repositories/octo/api/search?q=SERVER&refs=main&refs=ma*');
+    expect(refs.repositories.map((r) => r.ref)).toEqual(['refs/heads/main']);
+    expect((await get<SearchCodeOutput>('/v1/repositories/octo/api/search?q=SERVER&case_sensitive=false&refs=main')).files.length).toBeGreaterThan(0);
+    expect((await get<ErrorBody>('/v1/repositories/octo/api/search?q=SERVER&refs=pull/*', 404)).error.message).toMatch(/refs: pull\/\* match no indexed ref of octo\/api/);
   });
 
   test('GET /v1/openapi.json describes every route from the same schemas', async () => {
@@ -129,6 +134,7 @@ describe('REST /v1', () => {
         .sort(),
     ).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'search_code_in_repository', 'suggest_paths']);
     expect(document.paths['/v1/search']!.get.parameters.map((p) => p.name)).toContain('q');
+    expect(document.paths['/v1/repositories/{owner}/{repo}/search']!.get.parameters.map((p) => p.name)).toContain('refs');
     expect(document.paths['/v1/repositories/{owner}/{repo}/suggest']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'q', 'ref', 'limit']);
     expect(document.paths['/v1/repositories/{owner}/{repo}/files/{path}']!.get.parameters.map((p) => p.name)).toEqual([
       'owner',

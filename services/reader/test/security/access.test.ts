@@ -53,6 +53,12 @@ const TOOL_CALLS: [string, (repository: string) => Record<string, unknown>][] = 
   ['repositories_state', (repository) => ({ repositories: [repository] })],
   ['search_code', (repository) => ({ repository, query: 'index' })],
   ['search_code', (repository) => ({ repositories: [repository], query: 'CANARY', regex: true })],
+  // A private repository's pull requests are as invisible as the repository.
+  ['read_file', (repository) => ({ repository, path: 'src/index.ts', ref: 'pull/3' })],
+  ['read_file', (repository) => ({ repository, path: `https://github.com/${repository}/pull/3/files/README.md` })],
+  ['list_files', (repository) => ({ repository, ref: 'refs/pull/3/head' })],
+  ['repository_overview', (repository) => ({ repository: `https://github.com/${repository}/pull/3` })],
+  ['search_code', (repository) => ({ repository, query: 'CANARY', refs: ['main', 'pull/*'] })],
 ];
 
 describe('MCP: what each token reads, and what it never sees', () => {
@@ -137,6 +143,20 @@ describe('MCP: what each token reads, and what it never sees', () => {
         expect(answer.files.every((f) => searched.includes(f.repository))).toBe(true);
         expect(leaks(JSON.stringify(answer), '', caller)).toEqual([]);
       }
+      await close();
+    });
+
+    test("a private repository's pull requests are listed only to a token that may read it, and no glob of refs reaches them otherwise", async () => {
+      const { client, close } = await connectInMemory(depsFor(world), principal);
+      const state = ok<RepositoriesStateOutput>(await call(client, 'repositories_state', {}));
+      for (const repository of PRIVATE_INDEXED) {
+        const listed = state.repositories.find((r) => r.repository === repository);
+        expect({ repository, pulls: listed?.pull_requests.map((p) => p.ref) }).toEqual({ repository, pulls: mayRead(caller, repository) ? ['pull/3'] : undefined });
+      }
+      expect(leaks(JSON.stringify(state), '', caller)).toEqual([]);
+      const publicSearch = ok<SearchCodeOutput>(await call(client, 'search_code', { repository: 'acme/tools', query: 'CANARY', refs: ['**'] }));
+      expect(publicSearch.repositories.map((r) => `${r.repository} ${r.ref}`)).toEqual(['acme/tools refs/heads/main']);
+      expect(leaks(JSON.stringify(publicSearch), '', caller)).toEqual([]);
       await close();
     });
 

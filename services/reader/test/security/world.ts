@@ -1,3 +1,4 @@
+import type { RefState } from '@gitdex/contracts';
 import type { IndexStore } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import type { Principal } from '../../src/deps';
@@ -157,9 +158,30 @@ export async function createSecurityWorld(index: IndexStore = new SqliteIndexSto
     },
   });
   await index.putRepository({ ...repositoryDocument({ id: base + 5, fullName: UNINDEXED_PRIVATE }), private: true });
+  // Each private repository has an open pull request (pull/3) whose head and title hold its canary and names.
+  for (const [id, fullName] of [
+    [base + 3, ACME_PRIVATE],
+    [base + 4, VAULT],
+  ] as const) {
+    const markers = PRIVATE_MARKERS[fullName]!;
+    const { state } = await seedRepository(index, {
+      id,
+      fullName,
+      private: true,
+      ref: 'refs/pull/3/head',
+      commitLabel: `${fullName}#3`,
+      files: { 'README.md': `# ${markers.content}\n`, 'src/index.ts': `${markers.content} in a pull request\n` },
+    });
+    await index.putRefState({ ...state, pull: privatePull(markers.names[0]!, state.commitSha!) });
+  }
   // Elasticsearch: make the file writes searchable (the SQLite store has nothing to refresh).
   await (index as IndexStore & { refresh?: () => Promise<void> }).refresh?.();
   return { index, publisher: new RecordingPublisher() };
+}
+
+/** A private repository's pull request, titled and authored with its private names. */
+function privatePull(name: string, headSha: string): NonNullable<RefState['pull']> {
+  return { number: 3, title: `Move ${name}`, state: 'open', merged: false, draft: false, author: name, baseRef: 'main', headSha, updatedAt: '2025-01-02T00:00:00.000Z', closedAt: null };
 }
 
 /** Lower-case names of the private repositories a caller may not read, for checks on the event log. */

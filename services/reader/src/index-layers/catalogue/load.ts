@@ -83,5 +83,5 @@ export async function loadSummaries(index: Pick<IndexReads, 'listFiles'>, catalo
 }
 
 function everyFile(snapshot: Snapshot): FolderScope {
-  return { repositoryId: snapshot.repositoryId, ref: snapshot.ref, generation: snapshot.generation, folder: '', depth: EVERY_DEPTH };
+  return { repositoryId: snapshot.repositoryId, ref: snapshot.ref, generation: snapshot.generation, ...(snapshot.underlay ? { underlay: snapshot.underlay } : {}), folder: '', depth: EVERY_DEPTH };
 }

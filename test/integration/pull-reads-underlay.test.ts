@@ -1,0 +1,96 @@
+// A pull request stored as its changes alone, layered on its base branch (RefState.underlay):
+// the tools must see the base's files it did not change, not see the ones it deleted, and
+// name the pull request as the ref of every answer. This needs the adapters to read a
+// snapshot's underlay (Snapshot.underlay in libs/ports), which the index side provides.
+import { Client } from '@elastic/elasticsearch';
+import type { ListFilesOutput, ReadFileOutput, SearchCodeOutput } from '@gitdex/contracts';
+import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
+import type { IndexStore } from '@gitdex/ports';
+import { callTool, resolveDeps, type ReaderDeps } from '@gitdex/reader';
+import { SqliteIndexStore } from '@gitdex/sqlite';
+import { seedRepository } from '../../services/reader/test/support/documents';
+
+jest.setTimeout(180_000);
+
+const REPO = 'acme/layered';
+const ID = 42;
+
+async function seed(index: IndexStore): Promise<void> {
+  await index.ensureReady();
+  const main = await seedRepository(index, {
+    id: ID,
+    fullName: REPO,
+    files: { 'README.md': '# Layered\n', 'src/app.ts': "export const version = 'main';\n", 'src/util.ts': 'export const helper = 1;\n', 'docs/old.md': 'old notes\n' },
+  });
+  // pull/9 changes src/app.ts and deletes docs/old.md: only its change is stored under its own ref.
+  const nine = await seedRepository(index, { id: ID, fullName: REPO, ref: 'refs/pull/9/head', commitLabel: 'pull 9', files: { 'src/app.ts': "export const version = 'pull-9';\n" } });
+  await index.putRefState({
+    ...nine.state,
+    fileCount: 3,
+    pull: {
+      number: 9,
+      title: 'Layered',
+      state: 'open',
+      merged: false,
+      draft: false,
+      author: 'octocat',
+      baseRef: 'main',
+      headSha: nine.state.commitSha!,
+      updatedAt: '2026-01-05T00:00:00.000Z',
+      closedAt: null,
+    },
+    underlay: { ref: main.state.ref, generation: main.state.generation, shadowed: ['docs/old.md', 'src/app.ts'] },
+  });
+  await (index as IndexStore & { refresh?: () => Promise<void> }).refresh?.();
+}
+
+const url = process.env.ELASTICSEARCH_URL as string;
+const prefix = `pulllayer${Date.now().toString(36)}`;
+
+const BACKENDS: [string, () => IndexStore][] = [
+  ['SQLite', () => new SqliteIndexStore({ file: ':memory:' })],
+  ['Elasticsearch', () => new ElasticsearchIndexStore({ node: url, indexPrefix: prefix })],
+];
+
+afterAll(async () => {
+  const admin = new Client({ node: url });
+  await admin.indices.delete({ index: `${prefix}-*`, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true });
+  await admin.indices.deleteIndexTemplate({ name: `${prefix}-*` }).catch(() => undefined);
+  await admin.close();
+});
+
+describe.each(BACKENDS)('a pull request layered on its base, on %s', (_name, make) => {
+  let index: IndexStore;
+  let deps: ReaderDeps;
+  beforeAll(async () => {
+    index = make();
+    await seed(index);
+    deps = resolveDeps({ index });
+  });
+  afterAll(async () => {
+    await index?.close();
+  });
+
+  const run = async (tool: string, args: Record<string, unknown>): Promise<{ isError: boolean; structured?: unknown; text: string }> => {
+    try {
+      const answer = await callTool(deps, tool as never, args, null, { transport: 'memory' });
+      return { isError: false, structured: answer.structured, text: answer.text };
+    } catch (error) {
+      return { isError: true, text: (error as Error).message };
+    }
+  };
+
+  test("reads, lists and searches the base's unchanged files at the pull request, never its deleted ones", async () => {
+    // Twice each: the second read of a repository goes the read hints' one-round-trip path.
+    for (let round = 0; round < 2; round += 1) {
+      expect(((await run('read_file', { repository: REPO, path: 'src/util.ts', ref: 'pull/9' })).structured as ReadFileOutput).content).toBe('export const helper = 1;');
+      expect(((await run('read_file', { repository: REPO, path: 'src/app.ts', ref: 'pull/9' })).structured as ReadFileOutput).content).toBe("export const version = 'pull-9';");
+      const gone = await run('read_file', { repository: REPO, path: 'docs/old.md', ref: 'pull/9' });
+      expect(gone.text).toContain('No file docs/old.md');
+    }
+    const listing = (await run('list_files', { repository: REPO, ref: 'pull/9', depth: 3 })).structured as ListFilesOutput;
+    expect(listing.entries.filter((e) => e.type === 'file').map((e) => e.path)).toEqual(['README.md', 'src/app.ts', 'src/util.ts']);
+    const found = (await run('search_code', { repository: REPO, query: 'export', refs: ['main', 'pull/*'] })).structured as SearchCodeOutput;
+    expect(found.files.map((f) => `${f.ref} ${f.path}`).sort()).toEqual(['refs/heads/main src/app.ts', 'refs/heads/main src/util.ts', 'refs/pull/9/head src/app.ts', 'refs/pull/9/head src/util.ts']);
+  });
+});
