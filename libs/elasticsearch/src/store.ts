@@ -33,30 +33,37 @@ import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
 import { ensureIndices, reindex, type ReindexResult } from './setup';
+import { blobMigrationStatus, migrateBlobs, type BlobMigrationRun, type BlobMigrationStatus } from './blob-migration';
 
 /** How long ping() waits: a health probe must answer fast, whatever the request timeout. */
 const PING_TIMEOUT_MS = 2_000;
 
 /**
- * The index port on Elasticsearch 9. File versions live behind `${prefix}-files`,
- * repositories and ref states behind `${prefix}-repos`. File writes are not refreshed
+ * The index port on Elasticsearch 9. File versions live behind `${prefix}-files` as entries
+ * naming their blob, each blob's content once per repository behind `${prefix}-blobs`
+ * (docs/design/blob-storage.md), repositories and ref states behind `${prefix}-repos`. File writes are not refreshed
  * (call refresh() before a flip); repository and ref-state writes are, so a flip is
  * visible to the next search at once.
  */
 export class ElasticsearchIndexStore implements IndexStore {
   private readonly ctx: StoreContext;
   private readonly ownsClient: boolean;
+  private readonly onMigrationProgress: ((status: BlobMigrationRun) => void) | undefined;
+  /** The background blob migration this process runs, once it wrote (see startBlobMigration). */
+  private migration: Promise<BlobMigrationRun> | null = null;
 
   constructor(options: ElasticsearchIndexStoreOptions) {
     const resolved = resolveOptions(options);
     const client = options.client ?? createClient(resolved);
     this.ownsClient = options.client === undefined;
+    this.onMigrationProgress = options.onMigrationProgress;
     this.ctx = {
       client,
       nodeLabel: resolved.nodeLabel,
       prefix: resolved.indexPrefix,
       files: indexNames(resolved.indexPrefix, 'files').alias,
       repos: indexNames(resolved.indexPrefix, 'repos').alias,
+      blobs: indexNames(resolved.indexPrefix, 'blobs').alias,
       maxOperations: resolved.bulkMaxOperations,
       bodies: new BodyBuffers(resolved.bulkMaxBytes),
       retries: resolved.bulkRetries,
@@ -117,6 +124,38 @@ export class ElasticsearchIndexStore implements IndexStore {
     if (this.ownsClient) await this.ctx.client.close();
   }
 
+  /**
+   * Moves entries the previous release wrote with their content inline into blobs, online
+   * (blob-migration.ts); answers at once when there is nothing to move. Reads answer throughout.
+   */
+  migrateBlobs(onProgress?: (status: BlobMigrationRun) => void): Promise<BlobMigrationRun> {
+    return this.call('migrateBlobs', (ctx) => migrateBlobs(ctx, onProgress ?? this.onMigrationProgress));
+  }
+
+  /** Whether the blob migration is done, and how many entries it moved (kept in the files index). */
+  blobMigrationStatus(): Promise<BlobMigrationStatus> {
+    return this.call('blobMigrationStatus', (ctx) => blobMigrationStatus(ctx));
+  }
+
+  /**
+   * Starts the blob migration in the background, once per process, from the first write: the
+   * process that writes is the one that migrates, and no operator starts it. A failed run is
+   * started again by the next write; a finished one answers at once (its _meta says done).
+   */
+  private startBlobMigration(): void {
+    if (this.migration) return;
+    const run = this.migrateBlobs();
+    this.migration = run;
+    run.catch(() => {
+      this.migration = null;
+    });
+  }
+
+  /** The background migration this process started, if any (tests and shutdown wait for it). */
+  blobMigration(): Promise<BlobMigrationRun> | null {
+    return this.migration;
+  }
+
   /** Copies the documents behind an alias into this build's mapping version and swaps the alias. */
   reindex(kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<ReindexResult> {
     return this.call('reindex', (ctx) => reindex(ctx, kind, options));
@@ -140,7 +179,7 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   deleteRepository(repositoryId: number): Promise<void> {
     return this.call('deleteRepository', async (ctx) => {
-      await writes.deleteFilesOf(ctx, repositoryId);
+      await writes.deleteRepositoryFiles(ctx, repositoryId);
       await catalog.deleteRepositoryEntries(ctx, repositoryId);
     });
   }
@@ -163,12 +202,13 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   deleteRef(repositoryId: number, ref: string): Promise<void> {
     return this.call('deleteRef', async (ctx) => {
-      await writes.deleteFilesOf(ctx, repositoryId, ref);
+      await writes.deleteRefFiles(ctx, repositoryId, ref);
       await catalog.deleteRefState(ctx, repositoryId, ref);
     });
   }
 
   writeFiles(fileWrites: FileWrite[]): Promise<void> {
+    this.startBlobMigration();
     return this.call('writeFiles', (ctx) => writes.writeFiles(ctx, fileWrites));
   }
 
@@ -182,7 +222,7 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   refresh(): Promise<void> {
     return this.call('refresh', async (ctx) => {
-      await ctx.client.indices.refresh({ index: [ctx.files, ctx.repos] });
+      await ctx.client.indices.refresh({ index: [ctx.files, ctx.repos, ctx.blobs] });
     });
   }
 
