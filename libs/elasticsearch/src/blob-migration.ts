@@ -86,7 +86,10 @@ async function currentHits(ctx: StoreContext, ids: string[]): Promise<estypes.Se
  * the next call answers at once. Reads answer throughout: they take an entry with inline
  * content as it is and join a split one with its blob.
  */
-export async function migrateBlobs(ctx: StoreContext, onProgress: (status: BlobMigrationRun) => void = () => undefined): Promise<BlobMigrationRun> {
+/** Told each step of the migration; the next waits for what it answers (a logger answers nothing). */
+export type MigrationProgress = (status: BlobMigrationRun) => void | Promise<void>;
+
+export async function migrateBlobs(ctx: StoreContext, onProgress: MigrationProgress = () => undefined): Promise<BlobMigrationRun> {
   const before = await blobMigrationStatus(ctx);
   let migrated = before.migrated;
   let movedNow = 0;
@@ -111,12 +114,12 @@ export async function migrateBlobs(ctx: StoreContext, onProgress: (status: BlobM
       movedNow += moved;
       migrated += moved;
       await putMeta(ctx, { [PROGRESS_META]: { migrated } });
-      onProgress({ done: false, migrated, movedNow, passes });
+      await onProgress({ done: false, migrated, movedNow, passes });
     }
     if (movedInPass === 0 && !undecided) break;
   }
   await putMeta(ctx, { [CONTENT_IN_BLOBS_META]: true, [PROGRESS_META]: { migrated } });
   const run = { done: true, migrated, movedNow, passes };
-  onProgress(run);
+  await onProgress(run);
   return run;
 }

@@ -14,7 +14,7 @@ export {
   indexSettings,
   type IndexKind,
 } from './mappings';
-export { type BlobMigrationRun, type BlobMigrationStatus } from './blob-migration';
+export { type BlobMigrationRun, type BlobMigrationStatus, type MigrationProgress } from './blob-migration';
 export { MAX_FOLDERS } from './listings';
 export { HAS_CONTENT_WORD, withContentTrigrams } from './content-terms';
 export { toPortError } from './errors';

@@ -32,7 +32,7 @@ export interface ElasticsearchIndexStoreOptions {
   /** Credentials of their own (instead of inside the URL): an API key (the base64 "id:key" form) or a user and password. */
   auth?: ElasticsearchAuth | undefined;
   /** Told the blob migration's progress (entries moved, done), e.g. to log it; see ElasticsearchIndexStore.migrateBlobs. */
-  onMigrationProgress?: (status: { done: boolean; migrated: number; movedNow: number; passes: number }) => void;
+  onMigrationProgress?: (status: { done: boolean; migrated: number; movedNow: number; passes: number }) => void | Promise<void>;
   /** PEM text of the CA that signed the nodes' certificates (https URLs); absent: the system's trusted CAs. */
   caPem?: string | undefined;
 }

@@ -33,7 +33,7 @@ import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
 import { ensureIndices, reindex, type ReindexResult } from './setup';
-import { blobMigrationStatus, migrateBlobs, type BlobMigrationRun, type BlobMigrationStatus } from './blob-migration';
+import { blobMigrationStatus, migrateBlobs, type BlobMigrationRun, type BlobMigrationStatus, type MigrationProgress } from './blob-migration';
 
 /** How long ping() waits: a health probe must answer fast, whatever the request timeout. */
 const PING_TIMEOUT_MS = 2_000;
@@ -48,7 +48,7 @@ const PING_TIMEOUT_MS = 2_000;
 export class ElasticsearchIndexStore implements IndexStore {
   private readonly ctx: StoreContext;
   private readonly ownsClient: boolean;
-  private readonly onMigrationProgress: ((status: BlobMigrationRun) => void) | undefined;
+  private readonly onMigrationProgress: MigrationProgress | undefined;
   /** The background blob migration this process runs, once it wrote (see startBlobMigration). */
   private migration: Promise<BlobMigrationRun> | null = null;
 
@@ -128,7 +128,7 @@ export class ElasticsearchIndexStore implements IndexStore {
    * Moves entries the previous release wrote with their content inline into blobs, online
    * (blob-migration.ts); answers at once when there is nothing to move. Reads answer throughout.
    */
-  migrateBlobs(onProgress?: (status: BlobMigrationRun) => void): Promise<BlobMigrationRun> {
+  migrateBlobs(onProgress?: MigrationProgress): Promise<BlobMigrationRun> {
     return this.call('migrateBlobs', (ctx) => migrateBlobs(ctx, onProgress ?? this.onMigrationProgress));
   }
 
