@@ -33,7 +33,7 @@ describe('the blob migration of an index the previous release wrote', () => {
   const legacy = uniqueName('blobmig');
   const fresh = uniqueName('blobfresh');
   const admin = new Client({ node: engineEndpoints().elasticsearchUrl });
-  const open = (prefix: string) => new ElasticsearchIndexStore({ node: engineEndpoints().elasticsearchUrl, indexPrefix: prefix });
+  const open = (prefix: string, searchShaJoinLimit?: number) => new ElasticsearchIndexStore({ node: engineEndpoints().elasticsearchUrl, indexPrefix: prefix, searchShaJoinLimit });
 
   afterAll(async () => {
     for (const prefix of [legacy, fresh]) {
@@ -72,6 +72,8 @@ describe('the blob migration of an index the previous release wrote', () => {
     await reference.refresh();
 
     const store = open(legacy);
+    // Stores that search by walking the entries (no plan is selective enough for a sha join).
+    const walkers = { [legacy]: open(legacy, 0), [fresh]: open(fresh, 0) };
     try {
       await store.ensureReady();
       expect(await store.blobMigrationStatus()).toEqual({ done: false, migrated: 0 });
@@ -79,9 +81,12 @@ describe('the blob migration of an index the previous release wrote', () => {
       const at2: Snapshot = { repositoryId: REPO, ref: MAIN, generation: 2 };
       const plan: ContentPlan = { op: 'substring', text: 'needle' };
       const scope = { includeGenerated: false, afterPath: null, limit: 10_000 };
-      const answers = async (target: ElasticsearchIndexStore) => {
+      const answers = async (target: ElasticsearchIndexStore, prefix: string) => {
         const candidates = await target.searchCandidates(at2, plan, scope);
+        const walker = walkers[prefix] as ElasticsearchIndexStore;
         return {
+          walked: (await walker.searchCandidates(at2, plan, scope)).map((candidate) => candidate.path),
+          walkedPage: (await walker.searchCandidates(at2, plan, { ...scope, afterPath: 'src/m500.ts', limit: 3 })).map((candidate) => candidate.path),
           first: await target.getFile(at2, 'src/m0.ts'),
           last: await target.getFile(at2, LAST),
           binary: await target.getFile(at2, 'assets/logo.png'),
@@ -95,20 +100,22 @@ describe('the blob migration of an index the previous release wrote', () => {
           some: (await target.visibleFiles(at2, 'src/m1090.ts', 30, 1_000_000)).map((file) => [file.path, file.content]),
         };
       };
-      const expected = await answers(reference);
+      const expected = await answers(reference, fresh);
       expect(expected.candidates).toHaveLength(Math.ceil(FILES / 7));
+      expect(expected.walked).toEqual(expected.candidates);
+      expect(expected.walkedPage).toEqual(['src/m504.ts', 'src/m511.ts', 'src/m518.ts']);
       // Retired at generation 3: the answers at generation 2 stay the same.
       const lateRetirement = retire(docs[FILES - 2] as FileDocument, 3);
       await reference.writeFiles([lateRetirement]);
       await reference.refresh();
-      expect(await answers(store)).toEqual(expected);
+      expect(await answers(store, legacy)).toEqual(expected);
 
       // A reader in a loop, and a check between the migration's pages (half the entries moved).
       let reading = true;
       let reads = 0;
       const reader = (async () => {
         while (reading) {
-          expect(await answers(store)).toEqual(expected);
+          expect(await answers(store, legacy)).toEqual(expected);
           reads += 1;
         }
       })();
@@ -116,7 +123,7 @@ describe('the blob migration of an index the previous release wrote', () => {
       const run = await store.migrateBlobs(async (status) => {
         if (status.done) return;
         between += 1;
-        expect(await answers(store)).toEqual(expected);
+        expect(await answers(store, legacy)).toEqual(expected);
         // A retirement written while the migration runs: the last entry is not moved yet, and must keep it.
         if (between === 1) await store.writeFiles([lateRetirement]);
       });
@@ -131,7 +138,7 @@ describe('the blob migration of an index the previous release wrote', () => {
       expect(await store.migrateBlobs()).toMatchObject({ done: true, movedNow: 0, passes: 0 });
 
       await store.refresh();
-      expect(await answers(store)).toEqual(expected);
+      expect(await answers(store, legacy)).toEqual(expected);
       expect(await sources(`${legacy}-files`)).toEqual(await sources(`${fresh}-files`));
       expect(await sources(`${legacy}-blobs`)).toEqual(await sources(`${fresh}-blobs`));
       // Search answers from the blobs' terms alone now.
@@ -141,6 +148,7 @@ describe('the blob migration of an index the previous release wrote', () => {
     } finally {
       await store.close();
       await reference.close();
+      for (const walker of Object.values(walkers)) await walker.close();
     }
   });
 });

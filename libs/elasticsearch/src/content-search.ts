@@ -102,7 +102,7 @@ async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentS
 }
 
 /**
- * At most this many matching blobs are joined to the entries by their shas (one terms query);
+ * By default, at most this many matching blobs are joined to the entries by their shas (one terms query);
  * a plan that selects more of the repository's blobs walks the visible entries instead. Both
  * ways cost about one request per this many candidates (docs/journal/2026-12-04-blob-storage-es.md).
  */
@@ -144,7 +144,7 @@ export async function searchCandidates(ctx: StoreContext, snapshot: Snapshot, pl
   const planned = planQuery(plan) ?? { term: { contentTrigrams: HAS_CONTENT_WORD } };
   const base: Query[] = [...visibleFilter(snapshot), ...scopeFilters(scope)];
   const known = knownFlagsOfContent(scope);
-  const shas = await blobShasMatching(ctx, snapshot.repositoryId, planned, null, SHA_JOIN_LIMIT);
+  const shas = await blobShasMatching(ctx, snapshot.repositoryId, planned, null, ctx.shaJoinLimit);
   if (shas !== null) {
     const match: Query = shas.length > 0 ? { bool: { should: [{ terms: { blobSha: shas } }, planned], minimum_should_match: 1 } } : planned;
     return candidatePage(ctx, [...base, match], scope, known);

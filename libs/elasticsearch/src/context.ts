@@ -7,6 +7,8 @@ export interface StoreContext extends BulkContext {
   files: string;
   repos: string;
   blobs: string;
+  /** See ElasticsearchIndexStoreOptions.searchShaJoinLimit. */
+  shaJoinLimit: number;
   /** The reader's signal for this call (IndexCallOptions): its requests are aborted when the caller gives up. */
   signal?: AbortSignal;
 }

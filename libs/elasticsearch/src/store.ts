@@ -1,4 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
+import { PortError } from '@gitdex/ports';
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type {
   ContentCandidate,
@@ -54,6 +55,10 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   constructor(options: ElasticsearchIndexStoreOptions) {
     const resolved = resolveOptions(options);
+    const joinLimit = options.searchShaJoinLimit;
+    if (joinLimit !== undefined && (!Number.isInteger(joinLimit) || joinLimit < 0)) {
+      throw new PortError('INVALID', `searchShaJoinLimit must be a whole number of 0 or more, not ${joinLimit}`);
+    }
     const client = options.client ?? createClient(resolved);
     this.ownsClient = options.client === undefined;
     this.onMigrationProgress = options.onMigrationProgress;
@@ -64,6 +69,7 @@ export class ElasticsearchIndexStore implements IndexStore {
       files: indexNames(resolved.indexPrefix, 'files').alias,
       repos: indexNames(resolved.indexPrefix, 'repos').alias,
       blobs: indexNames(resolved.indexPrefix, 'blobs').alias,
+      shaJoinLimit: options.searchShaJoinLimit ?? contentSearch.SHA_JOIN_LIMIT,
       maxOperations: resolved.bulkMaxOperations,
       bodies: new BodyBuffers(resolved.bulkMaxBytes),
       retries: resolved.bulkRetries,
