@@ -97,7 +97,8 @@ describe('ElasticsearchIndexStore', () => {
       const files_ = `${name}-files-v${FILES_MAPPING_VERSION}`;
       const mapping = await admin.indices.getMapping({ index: files_ });
       expect(mapping[files_]?.mappings.dynamic).toBe('strict');
-      expect(mapping[files_]?.mappings._meta).toEqual({ gitdexMappingVersion: FILES_MAPPING_VERSION });
+      expect(mapping[files_]?.mappings._meta).toEqual({ gitdexMappingVersion: FILES_MAPPING_VERSION, gitdexContentInBlobs: true });
+      expect(Object.keys(await admin.indices.getAlias({ name: `${name}-blobs` }))).toEqual([`${name}-blobs-v1`]);
       const templates = await admin.indices.getIndexTemplate({ name: files_ });
       expect(templates.index_templates).toHaveLength(1);
     } finally {
@@ -169,7 +170,7 @@ describe('ElasticsearchIndexStore', () => {
     let resent: () => void = () => undefined;
     const sentAgain = new Promise<void>((resolve) => (resent = resolve));
     const proxy = await startProxy(async (exchange) => {
-      if (exchange.url.includes('/_bulk')) {
+      if (exchange.url.includes('-files/_bulk')) {
         heldBulks += 1;
         if (heldBulks === 1) await sentAgain;
         else resent();
@@ -197,7 +198,8 @@ describe('ElasticsearchIndexStore', () => {
     // refused (429): the store must re-send those items alone, as a body of their own.
     const bulks: string[] = [];
     const proxy = await startProxy(async (exchange) => {
-      if (!exchange.url.includes('/_bulk')) return exchange.forward();
+      // The blobs' bulk: the one that carries the content.
+      if (!exchange.url.includes('-blobs/_bulk')) return exchange.forward();
       bulks.push(exchange.body.toString('utf8'));
       const answer = await exchange.forward();
       if (bulks.length > 1) return answer;
@@ -220,13 +222,13 @@ describe('ElasticsearchIndexStore', () => {
       await store.writeFiles(docs.map(put));
       await store.refresh();
       expect(bulks).toHaveLength(2);
-      // Every operation is an index: its action line, then its document.
+      // Every operation is a create: its action line, then its document.
       const idsOf = (body: string) =>
         body
           .trim()
           .split('\n')
           .filter((_, line) => line % 2 === 0)
-          .map((line) => (JSON.parse(line) as { index: { _id: string } }).index._id);
+          .map((line) => (JSON.parse(line) as { create: { _id: string } }).create._id);
       expect(idsOf(bulks[0]!)).toHaveLength(30);
       expect(idsOf(bulks[1]!)).toEqual(idsOf(bulks[0]!).filter((_, i) => i % 3 === 1));
       const snapshot = { repositoryId: 8, ref: MAIN, generation: 1 };

@@ -2,7 +2,9 @@ export type BulkOperation =
   | { action: 'index'; id: string; document: unknown; ifSeqNo?: number; ifPrimaryTerm?: number }
   /** Partial update; a missing document is ignored (a retirement of a version that is gone). */
   | { action: 'update'; id: string; partial: Record<string, unknown> }
-  | { action: 'delete'; id: string };
+  | { action: 'delete'; id: string }
+  /** Writes the document unless one with its id exists (that one is kept: a blob is written once). */
+  | { action: 'create'; id: string; document: unknown };
 
 /** One operation in a request body, and where its lines are in it. */
 export interface BodyEntry {
@@ -53,6 +55,7 @@ function linesOf(op: BulkOperation): string[] {
     const header = { _id: op.id, ...(op.ifSeqNo !== undefined ? { if_seq_no: op.ifSeqNo, if_primary_term: op.ifPrimaryTerm } : {}) };
     return [JSON.stringify({ index: header }), JSON.stringify(op.document)];
   }
+  if (op.action === 'create') return [JSON.stringify({ create: { _id: op.id } }), JSON.stringify(op.document)];
   if (op.action === 'update') return [JSON.stringify({ update: { _id: op.id, retry_on_conflict: 3 } }), JSON.stringify({ doc: op.partial })];
   return [JSON.stringify({ delete: { _id: op.id } })];
 }

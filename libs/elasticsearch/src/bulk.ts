@@ -29,6 +29,11 @@ export interface BulkTarget {
   index: string;
   requireAlias: boolean;
   refresh?: boolean | 'wait_for';
+  /**
+   * Told the id of each guarded write (ifSeqNo) refused because the document changed or went
+   * meanwhile, which then is no failure: the caller decides again from what the document is now.
+   */
+  onConflict?: (id: string) => void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,6 +89,11 @@ async function sendBody(ctx: BulkContext & BulkTarget, body: BulkBody): Promise<
         return;
       }
       if (entry.op.action === 'delete' && result.status === 404) return;
+      if (entry.op.action === 'create' && result.status === 409) return;
+      if (result.status === 409 && ctx.onConflict && entry.op.action === 'index' && entry.op.ifSeqNo !== undefined) {
+        ctx.onConflict(entry.op.id);
+        return;
+      }
       if (isRetriableStatus(result.status)) {
         retry.add(i);
         retryIds.add(entry.op.id);

@@ -1,16 +1,18 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { type FileDocument, type FileFlags } from '@gitdex/contracts';
-import { compareCodePoints, contentTermWords, queryTermCodes, termWordOfCode, type TermWordForm } from '@gitdex/terms';
+import { type FileFlags } from '@gitdex/contracts';
+import { compareCodePoints, queryTermCodes, termWordOfCode } from '@gitdex/terms';
 import type { ContentCandidate, ContentPlan, ContentScope, FileContent, Snapshot, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { afterPathValues } from './file-reads';
 import { visibleFilter } from './queries';
+import { HAS_CONTENT_WORD, WORD_FORM } from './content-terms';
+import { blobId, joinBlobs, type FileEntry } from './blobs';
 
 type Query = estypes.QueryDslQueryContainer;
 
-// Contents are read as whole _source documents: asking for some fields of it makes
-// Elasticsearch parse and rebuild every document (2–4× the time of the whole source for
-// files of a few KB, measured); the rest of a file document is small beside its content.
+// Contents are read as whole _source documents (entries, then their blobs by id): asking for
+// some fields of a _source makes Elasticsearch parse and rebuild every document (2–4× the time of
+// the whole source for files of a few KB, measured).
 
 /** Paths per terms query in readContents. */
 const CONTENT_CHUNK = 200;
@@ -23,31 +25,6 @@ const FLAG_FIELDS: Record<keyof FileFlags, string> = { binary: 'flags.binary', v
  */
 const HIT_VALUES_ONLY = ['hits.hits.fields', 'hits.hits.sort'];
 const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
-
-/**
- * A word every document with content holds (no term's word has 11 units, see TermWordForm in
- * libs/terms): "every file with content" is a term query, also for files too short
- * to have a trigram.
- */
-export const HAS_CONTENT_WORD = 'has-content';
-/** Printable terms as themselves and grams as their buckets: fewer bytes for the engine than digits (TermWordForm). */
-const WORD_FORM: TermWordForm = 'text';
-
-/**
- * The document as indexed: the FileDocument plus the words of its content terms in their
- * `text` form (a printable term as itself: the analyzer splits only at white space), one text
- * the field's whitespace analyzer splits (not kept in _source). One string, not an array
- * of terms: Elasticsearch parses and inverts it as one field value, which took a bulk of
- * 8,000 files 22 % less time than a keyword per term (docs/search.md).
- */
-export function withContentTrigrams(doc: FileDocument): FileDocument & { contentTrigrams?: string } {
-  return doc.content !== null ? { ...doc, contentTrigrams: contentTermWordsOf(doc.content) } : doc;
-}
-
-function contentTermWordsOf(content: string): string {
-  const words = contentTermWords(content, WORD_FORM);
-  return words.length > 0 ? `${HAS_CONTENT_WORD} ${words}` : HAS_CONTENT_WORD;
-}
 
 /** The plan as a filter; null means "no constraint" (every file with content). */
 export function planQuery(plan: ContentPlan): Query | null {
@@ -97,7 +74,8 @@ function candidateOf(hit: estypes.SearchHit<unknown>, known: KnownFlags): Conten
   return { path: hit.sort?.[0] as string, blobSha: value(hit, 'blobSha'), language: value<string | null>(hit, 'language') ?? null, flags, size: Number(value(hit, 'size')) };
 }
 
-async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentScope, known: KnownFlags): Promise<ContentCandidate[]> {
+/** A page's hits, and whether each matched the query named INLINE_MATCH (when the page names it). */
+async function candidateHits(ctx: StoreContext, filter: Query[], scope: ContentScope, known: KnownFlags, should: Query[] = []): Promise<estypes.SearchHit<unknown>[]> {
   if (scope.limit <= 0) return [];
   const flagFields = (Object.keys(FLAG_FIELDS) as (keyof FileFlags)[]).filter((name) => known[name] === undefined).map((name) => FLAG_FIELDS[name]);
   const response = await ctx.client.search(
@@ -105,27 +83,96 @@ async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentS
       index: ctx.files,
       size: Math.min(scope.limit, MAX_PAGE),
       track_total_hits: false,
-      query: { bool: { filter } },
+      query: { bool: { filter, ...(should.length > 0 ? { should } : {}) } },
       sort: PATH_ORDER,
       ...(scope.afterPath !== null ? { search_after: afterPathValues(scope.afterPath) } : {}),
-      // No stored field is read at all: their blocks hold the content, whose decompression would dominate.
+      // No stored field is read at all: decompressing their blocks would dominate.
       stored_fields: '_none_',
       docvalue_fields: [...CANDIDATE_FIELDS, ...flagFields],
-      filter_path: HIT_VALUES_ONLY,
+      filter_path: should.length > 0 ? [...HIT_VALUES_ONLY, 'hits.hits.matched_queries'] : HIT_VALUES_ONLY,
     },
     readOptions(ctx),
   );
   // filter_path leaves out `hits` altogether when there is none.
-  const hits = (response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? [];
-  return hits.map((hit) => candidateOf(hit, known));
+  return (response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? [];
 }
 
-/** Candidates: visible files with content whose trigrams satisfy the plan. */
-export function searchCandidates(ctx: StoreContext, snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
-  const planned = planQuery(plan);
+async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentScope, known: KnownFlags): Promise<ContentCandidate[]> {
+  return (await candidateHits(ctx, filter, scope, known)).map((hit) => candidateOf(hit, known));
+}
+
+/**
+ * By default, at most this many matching blobs are joined to the entries by their shas (one terms query);
+ * a plan that selects more of the repository's blobs walks the visible entries instead. Both
+ * ways cost about one request per this many candidates (docs/journal/2026-12-04-blob-storage-es.md).
+ */
+export const SHA_JOIN_LIMIT = 4096;
+/** Entries per page of the walk (their blobs are checked with one request a page). */
+const WALK_PAGE = 2000;
+/** The named clause that marks an entry of the previous release whose inline terms satisfy the plan. */
+const INLINE_MATCH = 'inline';
+
+/** The shas of the repository's blobs the plan selects, or null when there are more than `limit`. */
+async function blobShasMatching(ctx: StoreContext, repositoryId: number, planned: Query, ids: string[] | null, limit: number): Promise<string[] | null> {
+  const response = await ctx.client.search(
+    {
+      index: ctx.blobs,
+      size: limit + 1,
+      track_total_hits: false,
+      query: { bool: { filter: [{ term: { repositoryId } }, ...(ids !== null ? [{ ids: { values: ids } }] : []), planned] } },
+      stored_fields: '_none_',
+      docvalue_fields: ['blobSha'],
+      filter_path: ['hits.hits.fields'],
+    },
+    readOptions(ctx),
+  );
+  const hits = (response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? [];
+  if (hits.length > limit) return null;
+  return hits.map((hit) => value<string>(hit, 'blobSha'));
+}
+
+/**
+ * Candidates: visible files with content whose terms satisfy the plan. The terms are the
+ * blob's (or, on an entry the previous release wrote, the entry's own, until the blob migration
+ * has moved it). A selective plan finds its blobs first and then the visible entries naming
+ * them; an unselective one walks the visible entries in path order and keeps those whose blob
+ * the plan selects.
+ */
+export async function searchCandidates(ctx: StoreContext, snapshot: Snapshot, plan: ContentPlan, scope: ContentScope): Promise<ContentCandidate[]> {
+  if (scope.limit <= 0) return [];
   // Files without content (binary, too large, symlinks…) have no such terms: kept out of "all" plans too.
-  const filter: Query[] = [...visibleFilter(snapshot), ...scopeFilters(scope), planned ?? { term: { contentTrigrams: HAS_CONTENT_WORD } }];
-  return candidatePage(ctx, filter, scope, knownFlagsOfContent(scope));
+  const planned = planQuery(plan) ?? { term: { contentTrigrams: HAS_CONTENT_WORD } };
+  const base: Query[] = [...visibleFilter(snapshot), ...scopeFilters(scope)];
+  const known = knownFlagsOfContent(scope);
+  const shas = await blobShasMatching(ctx, snapshot.repositoryId, planned, null, ctx.shaJoinLimit);
+  if (shas !== null) {
+    const match: Query = shas.length > 0 ? { bool: { should: [{ terms: { blobSha: shas } }, planned], minimum_should_match: 1 } } : planned;
+    return candidatePage(ctx, [...base, match], scope, known);
+  }
+  return walkCandidates(ctx, snapshot.repositoryId, base, planned, scope, known);
+}
+
+async function walkCandidates(ctx: StoreContext, repositoryId: number, base: Query[], planned: Query, scope: ContentScope, known: KnownFlags): Promise<ContentCandidate[]> {
+  // The indexer stores content for no binary or too large file: those entries need no blob check.
+  const filter: Query[] = [...base, { term: { kind: 'file' } }, { term: { 'flags.binary': false } }, { term: { 'flags.tooLarge': false } }];
+  const found: ContentCandidate[] = [];
+  let afterPath = scope.afterPath;
+  while (found.length < scope.limit) {
+    ctx.signal?.throwIfAborted();
+    const limit = Math.min(MAX_PAGE, Math.max(WALK_PAGE, scope.limit - found.length));
+    const hits = await candidateHits(ctx, filter, { ...scope, afterPath, limit }, known, [{ bool: { filter: [planned], _name: INLINE_MATCH } }]);
+    if (hits.length === 0) break;
+    const page = hits.map((hit) => ({ candidate: candidateOf(hit, known), inline: hit.matched_queries !== undefined && Object.values(hit.matched_queries).length > 0 }));
+    const ids = [...new Set(page.filter((entry) => !entry.inline).map((entry) => blobId(repositoryId, entry.candidate.blobSha)))];
+    const matching = new Set(ids.length > 0 ? await blobShasMatching(ctx, repositoryId, planned, ids, ids.length) : []);
+    for (const entry of page) {
+      if (found.length >= scope.limit) break;
+      if (entry.inline || matching.has(entry.candidate.blobSha)) found.push(entry.candidate);
+    }
+    if (hits.length < limit) break;
+    afterPath = (page[page.length - 1] as (typeof page)[number]).candidate.path;
+  }
+  return found;
 }
 
 const UNSEARCHABLE: Query = { bool: { should: [{ term: { 'flags.binary': true } }, { term: { 'flags.tooLarge': true } }], minimum_should_match: 1 } };
@@ -162,7 +209,7 @@ export async function readContents(ctx: StoreContext, snapshot: Snapshot, paths:
   for (let i = 0; i < unique.length; i += CONTENT_CHUNK) {
     ctx.signal?.throwIfAborted();
     const chunk = unique.slice(i, i + CONTENT_CHUNK);
-    const response = await ctx.client.search<{ path: string; content: string | null }>(
+    const response = await ctx.client.search<FileEntry>(
       {
         index: ctx.files,
         size: chunk.length,
@@ -173,7 +220,12 @@ export async function readContents(ctx: StoreContext, snapshot: Snapshot, paths:
       },
       readOptions(ctx),
     );
-    for (const hit of response.hits.hits) if (hit._source) result.push({ path: hit._source.path, content: hit._source.content ?? null });
+    // One mget of the page's blobs; order (path) is kept.
+    const files = await joinBlobs(
+      ctx,
+      response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : [])),
+    );
+    for (const file of files) result.push({ path: file.path, content: file.content ?? null });
   }
   return result;
 }

@@ -3,9 +3,12 @@ import type { BulkContext, BulkTarget } from './bulk';
 
 /** Everything the store's parts need: the client, names and bulk settings. */
 export interface StoreContext extends BulkContext {
-  /** Aliases of the files and repos indices. */
+  /** Aliases of the files, repos and blobs indices. */
   files: string;
   repos: string;
+  blobs: string;
+  /** See ElasticsearchIndexStoreOptions.searchShaJoinLimit. */
+  shaJoinLimit: number;
   /** The reader's signal for this call (IndexCallOptions): its requests are aborted when the caller gives up. */
   signal?: AbortSignal;
 }
@@ -18,6 +21,11 @@ export function readOptions(ctx: StoreContext): { signal?: AbortSignal } {
 /** Writes to file documents: bulk, no refresh (refresh() makes them searchable). */
 export function filesTarget(ctx: StoreContext): BulkContext & BulkTarget {
   return { ...ctx, index: ctx.files, requireAlias: true, refresh: false };
+}
+
+/** Writes to blobs: like file entries, not refreshed (the indexer's refresh covers both). */
+export function blobsTarget(ctx: StoreContext): BulkContext & BulkTarget {
+  return { ...ctx, index: ctx.blobs, requireAlias: true, refresh: false };
 }
 
 /** Writes to repositories and ref states: refreshed at once, so a flip is visible to the next search. */

@@ -4,6 +4,7 @@ import { compareCodePoints } from '@gitdex/terms';
 import type { FileSummary, Snapshot, SuggestCandidate, SuggestQuery, VisibleEntry } from '@gitdex/ports';
 import { readOptions, searchSorted, sourcesOf, type StoreContext } from './context';
 import { scopeFilter, suggestClauses, visibleFilter, visibleQuery } from './queries';
+import { joinBlobs, type FileEntry } from './blobs';
 
 /**
  * Entry fields come from doc values, and no stored field is loaded (not even _id): reading
@@ -56,13 +57,13 @@ export async function lookupEntries(ctx: StoreContext, snapshot: Snapshot, paths
 export async function visibleFiles(ctx: StoreContext, snapshot: Snapshot, afterPath: string | null, limit: number, maxSize: number): Promise<FileDocument[]> {
   if (limit <= 0) return [];
   const after = afterPath === null ? {} : { search_after: afterPathValues(afterPath) };
-  const hits = await searchSorted<FileDocument>(ctx, { index: ctx.files, query: visibleQuery(snapshot, { range: { size: { lte: maxSize } } }), sort: PATH_ORDER, ...after }, limit);
-  return sourcesOf(hits);
+  const hits = await searchSorted<FileEntry>(ctx, { index: ctx.files, query: visibleQuery(snapshot, { range: { size: { lte: maxSize } } }), sort: PATH_ORDER, ...after }, limit);
+  return joinBlobs(ctx, sourcesOf(hits));
 }
 
 export async function getFile(ctx: StoreContext, snapshot: Snapshot, path: string): Promise<FileDocument | null> {
-  const hits = await searchSorted<FileDocument>(ctx, { index: ctx.files, query: visibleQuery(snapshot, { term: { path } }), sort: [{ fromGeneration: 'desc' }] }, 1);
-  return hits[0]?._source ?? null;
+  const hits = await searchSorted<FileEntry>(ctx, { index: ctx.files, query: visibleQuery(snapshot, { term: { path } }), sort: [{ fromGeneration: 'desc' }] }, 1);
+  return (await joinBlobs(ctx, sourcesOf(hits)))[0] ?? null;
 }
 
 export async function suggestCandidates(ctx: StoreContext, snapshot: Snapshot, query: SuggestQuery): Promise<SuggestCandidate[]> {

@@ -1,38 +1,45 @@
 import type { FileDocument } from '@gitdex/contracts';
 import type { FileWrite, Snapshot } from '@gitdex/ports';
 import { bulkWrite, type BulkOperation } from './bulk';
-import { filesTarget, type StoreContext } from './context';
+import { blobsTarget, filesTarget, type StoreContext } from './context';
 import { fileDocumentId } from '@gitdex/contracts';
 import { scopeFilter } from './queries';
 import { deleteMatching, scrollHits } from './scan';
-import { withContentTrigrams } from './content-search';
+import { withContentTrigrams } from './content-terms';
+import { splitDocument, storeBlobs, type BlobDocument } from './blobs';
+import { collectBlobs, deleteEntries } from './blob-gc';
 
 type Retire = Extract<FileWrite, { type: 'retire' }>;
 type IndexOperation = Extract<BulkOperation, { action: 'index' }>;
 /** Documents per mget when resolving retirements. */
 const MGET_CHUNK = 500;
 
-function putOperation(doc: FileDocument): IndexOperation {
-  return { action: 'index', id: fileDocumentId(doc.repositoryId, doc.ref, doc.path, doc.fromGeneration), document: withContentTrigrams(doc) };
+/** The entry of a put: its blob's fields go to the blobs index (storeBlobs). */
+function putOperation(doc: FileDocument, blobs: BlobDocument[]): IndexOperation {
+  const { entry, blob } = splitDocument(doc);
+  blobs.push(blob);
+  return { action: 'index', id: fileDocumentId(doc.repositoryId, doc.ref, doc.path, doc.fromGeneration), document: entry };
 }
 
 /**
- * Puts replace whole documents; retirements are ignored when the version is gone.
+ * Puts replace whole entries, their blobs written first (once per repository and sha);
+ * retirements are ignored when the version is gone.
  *
  * A retirement is a partial update, but an update re-indexes the document from _source,
- * which leaves out contentTrigrams: the old version would stop being searchable while still
- * readable. So the content of each retired version is fetched (realtime mget) and its
- * trigrams ride in the partial document; Elasticsearch retries conflicts itself
- * (retry_on_conflict), as it did for plain retirements.
+ * which leaves out contentTrigrams: an entry the previous release wrote with its content
+ * inline would stop being searchable while still readable. So the content of each retired
+ * version is fetched (realtime mget) and, when the entry holds it inline, its trigrams ride in
+ * the partial document; Elasticsearch retries conflicts itself (retry_on_conflict).
  */
 export async function writeFiles(ctx: StoreContext, writes: FileWrite[]): Promise<void> {
+  const blobs: BlobDocument[] = [];
   const ops: (BulkOperation | null)[] = [];
   const putAt = new Map<string, number>();
   const retirements: { at: number; id: string; write: Retire }[] = [];
   const retirementOf = new Map<string, { at: number; id: string; write: Retire }>();
   for (const write of writes) {
     if (write.type === 'put') {
-      const op = putOperation(write.document);
+      const op = putOperation(write.document, blobs);
       putAt.set(op.id, ops.length);
       retirementOf.delete(op.id);
       ops.push(op);
@@ -70,15 +77,23 @@ export async function writeFiles(ctx: StoreContext, writes: FileWrite[]): Promis
       ops[at] = { action: 'update', id, partial };
     });
   }
+  await storeBlobs(ctx, blobs);
   await bulkWrite(
     filesTarget(ctx),
     ops.filter((op): op is BulkOperation => op !== null),
   );
 }
 
-export async function deleteFilesOf(ctx: StoreContext, repositoryId: number, ref?: string): Promise<void> {
-  const filter = ref === undefined ? [{ term: { repositoryId } }] : scopeFilter(repositoryId, ref);
-  await deleteMatching(filesTarget(ctx), { bool: { filter } });
+/** A ref's entries, and then the blobs no other entry of the repository holds. */
+export async function deleteRefFiles(ctx: StoreContext, repositoryId: number, ref: string): Promise<void> {
+  const shas = await deleteEntries(ctx, { bool: { filter: scopeFilter(repositoryId, ref) } });
+  await collectBlobs(ctx, repositoryId, shas);
+}
+
+/** Every entry and every blob of the repository. */
+export async function deleteRepositoryFiles(ctx: StoreContext, repositoryId: number): Promise<void> {
+  await deleteMatching(filesTarget(ctx), { bool: { filter: [{ term: { repositoryId } }] } });
+  await deleteMatching(blobsTarget(ctx), { bool: { filter: [{ term: { repositoryId } }] } });
 }
 
 /**
@@ -89,7 +104,7 @@ export async function deleteFilesOf(ctx: StoreContext, repositoryId: number, ref
 export async function discardAfter(ctx: StoreContext, snapshot: Snapshot): Promise<void> {
   const scope = scopeFilter(snapshot.repositoryId, snapshot.ref);
   const target = filesTarget(ctx);
-  await deleteMatching(target, { bool: { filter: [...scope, { range: { fromGeneration: { gt: snapshot.generation } } }] } });
+  const shas = await deleteEntries(ctx, { bool: { filter: [...scope, { range: { fromGeneration: { gt: snapshot.generation } } }] } });
   const query = {
     bool: {
       filter: [...scope, { range: { fromGeneration: { lte: snapshot.generation } } }, { range: { retiredAtGeneration: { gt: snapshot.generation } } }],
@@ -102,10 +117,12 @@ export async function discardAfter(ctx: StoreContext, snapshot: Snapshot): Promi
     });
     await bulkWrite(target, ops);
   }
+  await collectBlobs(ctx, snapshot.repositoryId, shas);
 }
 
 export async function pruneRetired(ctx: StoreContext, repositoryId: number, ref: string, generation: number): Promise<void> {
-  await deleteMatching(filesTarget(ctx), {
+  const shas = await deleteEntries(ctx, {
     bool: { filter: [...scopeFilter(repositoryId, ref), { range: { retiredAtGeneration: { lte: generation } } }] },
   });
+  await collectBlobs(ctx, repositoryId, shas);
 }

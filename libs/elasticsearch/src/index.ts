@@ -2,8 +2,20 @@ export { ElasticsearchIndexStore } from './store';
 export { resolveOptions, createClient, type ElasticsearchIndexStoreOptions, type ElasticsearchAuth } from './options';
 export { checkElasticsearchAccess, type ElasticsearchAccess } from './access-check';
 export { repositoryDocumentId, refStateDocumentId } from './ids';
-export { FILES_MAPPING_VERSION, REPOS_MAPPING_VERSION, filesMappings, reposMappings, indexNames, indexSettings, type IndexKind } from './mappings';
+export {
+  FILES_MAPPING_VERSION,
+  REPOS_MAPPING_VERSION,
+  BLOBS_MAPPING_VERSION,
+  CONTENT_IN_BLOBS_META,
+  filesMappings,
+  reposMappings,
+  blobsMappings,
+  indexNames,
+  indexSettings,
+  type IndexKind,
+} from './mappings';
+export { type BlobMigrationRun, type BlobMigrationStatus, type MigrationProgress } from './blob-migration';
 export { MAX_FOLDERS } from './listings';
-export { HAS_CONTENT_WORD, withContentTrigrams } from './content-search';
+export { HAS_CONTENT_WORD, withContentTrigrams } from './content-terms';
 export { toPortError } from './errors';
 export { type ReindexResult } from './setup';

@@ -18,8 +18,17 @@ import type { estypes } from '@elastic/elasticsearch';
  */
 export const FILES_MAPPING_VERSION = 7;
 export const REPOS_MAPPING_VERSION = 1;
+export const BLOBS_MAPPING_VERSION = 1;
 
-export type IndexKind = 'files' | 'repos';
+export type IndexKind = 'files' | 'repos' | 'blobs';
+
+const VERSIONS: Record<IndexKind, number> = { files: FILES_MAPPING_VERSION, repos: REPOS_MAPPING_VERSION, blobs: BLOBS_MAPPING_VERSION };
+
+/**
+ * Set in the files index's _meta once no entry holds its content inline (docs/design/blob-storage.md):
+ * by the template on an index made by this build, by the blob migration on an index of the previous release.
+ */
+export const CONTENT_IN_BLOBS_META = 'gitdexContentInBlobs';
 
 export interface IndexNames {
   alias: string;
@@ -31,7 +40,7 @@ export function indexNames(prefix: string, kind: IndexKind): IndexNames {
   return {
     alias: `${prefix}-${kind}`,
     physical: (version) => `${prefix}-${kind}-v${version}`,
-    version: kind === 'files' ? FILES_MAPPING_VERSION : REPOS_MAPPING_VERSION,
+    version: VERSIONS[kind],
   };
 }
 
@@ -39,10 +48,15 @@ const keyword = { type: 'keyword' } as const;
 /** Stored in _source only: neither searchable nor sortable. */
 const storedOnly = { type: 'keyword', index: false, doc_values: false } as const;
 
-/** One document per file version; the _source is exactly the FileDocument. */
+/**
+ * One entry per file version: the FileDocument without its blob's fields (blobsMappings), which
+ * live once per repository and blob sha. `content`, `contentBase64` and `contentTrigrams` stay mapped for the entries the previous release wrote with their content
+ * inline, until the blob migration has moved them (blob-migration.ts); an entry this build
+ * writes never has them.
+ */
 export const filesMappings: estypes.MappingTypeMapping = {
   dynamic: 'strict',
-  _meta: { gitdexMappingVersion: FILES_MAPPING_VERSION },
+  _meta: { gitdexMappingVersion: FILES_MAPPING_VERSION, [CONTENT_IN_BLOBS_META]: true },
   _source: { excludes: ['contentTrigrams'] },
   properties: {
     repositoryId: { type: 'long' },
@@ -75,6 +89,24 @@ export const filesMappings: estypes.MappingTypeMapping = {
     // Read fidelity (contracts FileBytesFields): the bytes are kept, never searched.
     encoding: keyword,
     bom: { type: 'boolean' },
+    contentBase64: { type: 'binary' },
+  },
+};
+
+/**
+ * One document per repository and blob sha (id `${repositoryId}:${blobSha}`): the content, its
+ * bytes when they are not the content as UTF-8 (read fidelity) and its search terms (contentTrigrams, indexed and left out of _source as
+ * in the files index). Whatever else is derived from content belongs here too.
+ */
+export const blobsMappings: estypes.MappingTypeMapping = {
+  dynamic: 'strict',
+  _meta: { gitdexMappingVersion: BLOBS_MAPPING_VERSION },
+  _source: { excludes: ['contentTrigrams'] },
+  properties: {
+    repositoryId: { type: 'long' },
+    blobSha: keyword,
+    content: { type: 'text', index: false, norms: false },
+    contentTrigrams: { type: 'text', analyzer: 'whitespace', index_options: 'docs', norms: false },
     contentBase64: { type: 'binary' },
   },
 };
@@ -114,9 +146,11 @@ export function indexSettings(kind: IndexKind, replicas?: number): estypes.Indic
     ...(replicas === undefined ? { auto_expand_replicas: '0-1' } : { number_of_replicas: replicas, auto_expand_replicas: 'false' }),
     // Folder listings match ancestors with a regex built from the folder path (escaped): allow long paths.
     ...(kind === 'files' ? { max_regex_length: 16_384, refresh_interval: FILES_REFRESH_INTERVAL } : {}),
+    // Blobs are read by id (real time) and searched only after the indexer's refresh, like entries.
+    ...(kind === 'blobs' ? { refresh_interval: FILES_REFRESH_INTERVAL } : {}),
   };
 }
 
 export function mappingsOf(kind: IndexKind): estypes.MappingTypeMapping {
-  return kind === 'files' ? filesMappings : reposMappings;
+  return kind === 'files' ? filesMappings : kind === 'blobs' ? blobsMappings : reposMappings;
 }

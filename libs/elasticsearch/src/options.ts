@@ -31,6 +31,13 @@ export interface ElasticsearchIndexStoreOptions {
   bulkBackoffMs?: number;
   /** Credentials of their own (instead of inside the URL): an API key (the base64 "id:key" form) or a user and password. */
   auth?: ElasticsearchAuth | undefined;
+  /**
+   * A search plan that selects at most this many of a repository's blobs is joined to the entries
+   * by sha; one that selects more walks the visible entries (content-search.ts). Default 4,096.
+   */
+  searchShaJoinLimit?: number | undefined;
+  /** Told the blob migration's progress (entries moved, done), e.g. to log it; see ElasticsearchIndexStore.migrateBlobs. */
+  onMigrationProgress?: (status: { done: boolean; migrated: number; movedNow: number; passes: number }) => void | Promise<void>;
   /** PEM text of the CA that signed the nodes' certificates (https URLs); absent: the system's trusted CAs. */
   caPem?: string | undefined;
 }

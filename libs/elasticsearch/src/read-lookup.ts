@@ -1,9 +1,10 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
+import type { RefState, RepositoryDocument } from '@gitdex/contracts';
 import type { ReadLookup, ReadLookupResult, VersionsLookup } from '@gitdex/ports';
 import { byNameSearch, findRepositoryByName, listRefStates, refStatesOf, refStatesSearch, repositoryOf, type CatalogSource } from './catalog';
 import { MAX_PAGE, readOptions, searchSorted, type StoreContext } from './context';
 import { scopeFilter } from './queries';
+import { joinBlobs, type FileEntry } from './blobs';
 
 /** The versions lookupForRead asks for: of the path in the ref, not retired by `since`, newest first. */
 function versionsSearch(repositoryId: number, asked: VersionsLookup): Pick<estypes.SearchRequest, 'query' | 'sort'> {
@@ -43,7 +44,12 @@ export async function lookupForRead(ctx: StoreContext, request: ReadLookup): Pro
   return {
     repository: repositoryOf(byName.hits.hits as estypes.SearchHit<CatalogSource<RepositoryDocument>>[]),
     refStates: refStatesOf(states.hits.hits as estypes.SearchHit<CatalogSource<RefState>>[]),
-    versions: versions ? ((found as estypes.MsearchMultiSearchItem<FileDocument> | undefined)?.hits.hits ?? []).map((hit) => hit._source as FileDocument) : null,
+    versions: versions
+      ? await joinBlobs(
+          ctx,
+          ((found as estypes.MsearchMultiSearchItem<FileEntry> | undefined)?.hits.hits ?? []).map((hit) => hit._source as FileEntry),
+        )
+      : null,
   };
 }
 
@@ -52,6 +58,13 @@ async function oneByOne(ctx: StoreContext, request: ReadLookup): Promise<ReadLoo
   const repository = await findRepositoryByName(ctx, fullName);
   const refStates = await listRefStates(ctx, repositoryId);
   if (!versions) return { repository, refStates, versions: null };
-  const hits = versions.limit > 0 ? await searchSorted<FileDocument>(ctx, { index: ctx.files, ...versionsSearch(repositoryId, versions) }, versions.limit) : [];
-  return { repository, refStates, versions: hits.map((hit) => hit._source as FileDocument) };
+  const hits = versions.limit > 0 ? await searchSorted<FileEntry>(ctx, { index: ctx.files, ...versionsSearch(repositoryId, versions) }, versions.limit) : [];
+  return {
+    repository,
+    refStates,
+    versions: await joinBlobs(
+      ctx,
+      hits.map((hit) => hit._source as FileEntry),
+    ),
+  };
 }

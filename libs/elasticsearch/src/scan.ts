@@ -6,6 +6,7 @@ interface ScanRequest {
   query: estypes.QueryDslQueryContainer;
   _source?: estypes.SearchSourceConfig;
   seq_no_primary_term?: boolean;
+  docvalue_fields?: string[];
 }
 
 const PAGE = 1000;

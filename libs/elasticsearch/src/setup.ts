@@ -3,11 +3,13 @@ import { PortError } from '@gitdex/ports';
 import { describeEsError } from './errors';
 import { indexNames, indexSettings, mappingsOf, type IndexKind } from './mappings';
 import { scrollHits } from './scan';
-import { bulkWrite, type BulkContext } from './bulk';
+import { bulkWrite, type BulkOperation } from './bulk';
 import type { FileDocument } from '@gitdex/contracts';
-import { withContentTrigrams } from './content-search';
+import { withContentTrigrams } from './content-terms';
+import { holdsContentInline, splitDocument, storeBlobs } from './blobs';
+import type { StoreContext } from './context';
 
-const KINDS: IndexKind[] = ['files', 'repos'];
+const KINDS: IndexKind[] = ['files', 'repos', 'blobs'];
 
 function errorType(error: unknown): string {
   return describeEsError((error as { body?: unknown })?.body).split(':')[0] ?? '';
@@ -119,6 +121,18 @@ export async function verifyIndices(client: Client, prefix: string): Promise<voi
   }
 }
 
+/** Copies of file entries without inline content, their blobs stored first. */
+async function splitCopies(ctx: StoreContext, hits: estypes.SearchHit<unknown>[]): Promise<BulkOperation[]> {
+  const split = hits.map((hit) => ({ id: hit._id as string, source: hit._source as FileDocument }));
+  const inline = split.filter((item) => holdsContentInline(item.source)).map((item) => splitDocument(item.source));
+  await storeBlobs(
+    ctx,
+    inline.map((item) => item.blob),
+  );
+  await ctx.client.indices.refresh({ index: ctx.blobs });
+  return split.map((item) => ({ action: 'index', id: item.id, document: holdsContentInline(item.source) ? splitDocument(item.source).entry : item.source }));
+}
+
 /** What reindex did; leftBehind: old copies it could not delete (they only take disk). */
 export interface ReindexResult {
   from: string[];
@@ -133,7 +147,7 @@ export interface ReindexResult {
  * too (scroll + bulk instead of _reindex). Stop writers while it runs, or replay their
  * events afterwards: writes are idempotent.
  */
-export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<ReindexResult> {
+export async function reindex(ctx: StoreContext, kind: IndexKind, options: { rebuild?: boolean } = {}): Promise<ReindexResult> {
   const { client } = ctx;
   const names = indexNames(ctx.prefix, kind);
   // A rebuild copies into a fresh physical index of the same version (e.g. to change shard counts or compact).
@@ -146,14 +160,18 @@ export async function reindex(ctx: BulkContext, kind: IndexKind, options: { rebu
   } catch (error) {
     if (errorType(error) !== 'resource_already_exists_exception') throw error;
   }
+  // The copy of an entry that still holds its content inline is split on the way: the new index is made whole.
+  if (kind === 'files') await ensureIndex(client, ctx.prefix, 'blobs', ctx.replicas);
   let copied = 0;
   if (sources.length > 0) {
     await client.indices.refresh({ index: names.alias });
     for await (const hits of scrollHits(client, { index: names.alias, query: { match_all: {} }, _source: true })) {
       await bulkWrite(
         { ...ctx, index: target, requireAlias: false },
-        // contentTrigrams is not in _source: derived again from the content of each file.
-        hits.map((hit) => ({ action: 'index' as const, id: hit._id as string, document: kind === 'files' ? withContentTrigrams(hit._source as FileDocument) : hit._source })),
+        // contentTrigrams is not in _source: derived again from the content of each blob.
+        kind === 'files'
+          ? await splitCopies(ctx, hits)
+          : hits.map((hit) => ({ action: 'index' as const, id: hit._id as string, document: kind === 'repos' ? hit._source : withContentTrigrams(hit._source as FileDocument) })),
       );
       copied += hits.length;
     }

@@ -1,4 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
+import { PortError } from '@gitdex/ports';
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type {
   ContentCandidate,
@@ -33,13 +34,15 @@ import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
 import { ensureIndices, reindex, verifyIndices, type ReindexResult } from './setup';
+import { blobMigrationStatus, migrateBlobs, type BlobMigrationRun, type BlobMigrationStatus, type MigrationProgress } from './blob-migration';
 
 /** How long ping() waits: a health probe must answer fast, whatever the request timeout. */
 const PING_TIMEOUT_MS = 2_000;
 
 /**
- * The index port on Elasticsearch 9. File versions live behind `${prefix}-files`,
- * repositories and ref states behind `${prefix}-repos`. File writes are not refreshed
+ * The index port on Elasticsearch 9. File versions live behind `${prefix}-files` as entries
+ * naming their blob, each blob's content once per repository behind `${prefix}-blobs`
+ * (docs/design/blob-storage.md), repositories and ref states behind `${prefix}-repos`. File writes are not refreshed
  * (call refresh() before a flip); repository and ref-state writes are, so a flip is
  * visible to the next search at once.
  */
@@ -48,18 +51,28 @@ export class ElasticsearchIndexStore implements IndexStore {
   private readonly ownsClient: boolean;
   /** False: an operator manages templates, indices and mappings (deploy/elasticsearch); ensureReady only checks them. */
   private readonly manageTemplates: boolean;
+  private readonly onMigrationProgress: MigrationProgress | undefined;
+  /** The background blob migration this process runs, once it wrote (see startBlobMigration). */
+  private migration: Promise<BlobMigrationRun> | null = null;
 
   constructor(options: ElasticsearchIndexStoreOptions & { manageTemplates?: boolean | undefined }) {
     const resolved = resolveOptions(options);
+    const joinLimit = options.searchShaJoinLimit;
+    if (joinLimit !== undefined && (!Number.isInteger(joinLimit) || joinLimit < 0)) {
+      throw new PortError('INVALID', `searchShaJoinLimit must be a whole number of 0 or more, not ${joinLimit}`);
+    }
     const client = options.client ?? createClient(resolved);
     this.ownsClient = options.client === undefined;
     this.manageTemplates = options.manageTemplates ?? true;
+    this.onMigrationProgress = options.onMigrationProgress;
     this.ctx = {
       client,
       nodeLabel: resolved.nodeLabel,
       prefix: resolved.indexPrefix,
       files: indexNames(resolved.indexPrefix, 'files').alias,
       repos: indexNames(resolved.indexPrefix, 'repos').alias,
+      blobs: indexNames(resolved.indexPrefix, 'blobs').alias,
+      shaJoinLimit: options.searchShaJoinLimit ?? contentSearch.SHA_JOIN_LIMIT,
       maxOperations: resolved.bulkMaxOperations,
       bodies: new BodyBuffers(resolved.bulkMaxBytes),
       retries: resolved.bulkRetries,
@@ -112,7 +125,7 @@ export class ElasticsearchIndexStore implements IndexStore {
    */
   async ping(): Promise<boolean> {
     try {
-      const index = [this.ctx.files, this.ctx.repos];
+      const index = [this.ctx.files, this.ctx.repos, this.ctx.blobs];
       const health = await this.ctx.client.cluster.health({ index, timeout: '1s' }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
       return health.status !== 'red';
     } catch {
@@ -122,6 +135,38 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   async close(): Promise<void> {
     if (this.ownsClient) await this.ctx.client.close();
+  }
+
+  /**
+   * Moves entries the previous release wrote with their content inline into blobs, online
+   * (blob-migration.ts); answers at once when there is nothing to move. Reads answer throughout.
+   */
+  migrateBlobs(onProgress?: MigrationProgress): Promise<BlobMigrationRun> {
+    return this.call('migrateBlobs', (ctx) => migrateBlobs(ctx, onProgress ?? this.onMigrationProgress));
+  }
+
+  /** Whether the blob migration is done, and how many entries it moved (kept in the files index). */
+  blobMigrationStatus(): Promise<BlobMigrationStatus> {
+    return this.call('blobMigrationStatus', (ctx) => blobMigrationStatus(ctx));
+  }
+
+  /**
+   * Starts the blob migration in the background, once per process, from the first write: the
+   * process that writes is the one that migrates, and no operator starts it. A failed run is
+   * started again by the next write; a finished one answers at once (its _meta says done).
+   */
+  private startBlobMigration(): void {
+    if (this.migration) return;
+    const run = this.migrateBlobs();
+    this.migration = run;
+    run.catch(() => {
+      this.migration = null;
+    });
+  }
+
+  /** The background migration this process started, if any (tests and shutdown wait for it). */
+  blobMigration(): Promise<BlobMigrationRun> | null {
+    return this.migration;
   }
 
   /** Copies the documents behind an alias into this build's mapping version and swaps the alias. */
@@ -147,7 +192,7 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   deleteRepository(repositoryId: number): Promise<void> {
     return this.call('deleteRepository', async (ctx) => {
-      await writes.deleteFilesOf(ctx, repositoryId);
+      await writes.deleteRepositoryFiles(ctx, repositoryId);
       await catalog.deleteRepositoryEntries(ctx, repositoryId);
     });
   }
@@ -170,12 +215,13 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   deleteRef(repositoryId: number, ref: string): Promise<void> {
     return this.call('deleteRef', async (ctx) => {
-      await writes.deleteFilesOf(ctx, repositoryId, ref);
+      await writes.deleteRefFiles(ctx, repositoryId, ref);
       await catalog.deleteRefState(ctx, repositoryId, ref);
     });
   }
 
   writeFiles(fileWrites: FileWrite[]): Promise<void> {
+    this.startBlobMigration();
     return this.call('writeFiles', (ctx) => writes.writeFiles(ctx, fileWrites));
   }
 
@@ -189,7 +235,7 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   refresh(): Promise<void> {
     return this.call('refresh', async (ctx) => {
-      await ctx.client.indices.refresh({ index: [ctx.files, ctx.repos] });
+      await ctx.client.indices.refresh({ index: [ctx.files, ctx.repos, ctx.blobs] });
     });
   }
 

@@ -1,0 +1,89 @@
+import type { FileDocument } from '@gitdex/contracts';
+import { bulkWrite, type BulkOperation } from './bulk';
+import { blobsTarget, readOptions, type StoreContext } from './context';
+import { withContentTrigrams } from './content-terms';
+
+/**
+ * The fields a file version takes from its blob: the same for every path and ref holding it.
+ * `encoding` and `bom` are the blob's too, but stay on the entry: listings answer them
+ * (FileSummary) without reading a blob, and they are a few bytes.
+ */
+export type BlobFields = Pick<FileDocument, 'content' | 'contentBase64'>;
+/** A blob document: the blob's fields, once per repository and sha. */
+export type BlobDocument = BlobFields & { repositoryId: number; blobSha: string };
+/** A files-index entry: a file version without its blob's fields. */
+export type FileEntry = Omit<FileDocument, keyof BlobFields>;
+
+/** Ids per mget (blob reads and the existence check of writes). */
+const MGET_CHUNK = 1000;
+
+export function blobId(repositoryId: number, blobSha: string): string {
+  return `${repositoryId}:${blobSha}`;
+}
+
+/** The entry and the blob of a file version; the blob's optional fields only where the document has them. */
+export function splitDocument(doc: FileDocument): { entry: FileEntry; blob: BlobDocument } {
+  const { content, contentBase64, ...entry } = doc;
+  const blob: BlobDocument = { repositoryId: doc.repositoryId, blobSha: doc.blobSha, content, ...(contentBase64 !== undefined ? { contentBase64 } : {}) };
+  return { entry, blob };
+}
+
+/**
+ * An entry the previous release wrote holds its content inline (`content` is in its _source,
+ * null or not); an entry of this layout never has the key. Reads answer both while the blob
+ * migration runs.
+ */
+export function holdsContentInline(source: object): boolean {
+  return 'content' in source;
+}
+
+async function mgetBlobs(ctx: StoreContext, ids: string[], withSource: boolean): Promise<Map<string, BlobDocument | null>> {
+  const found = new Map<string, BlobDocument | null>();
+  for (let i = 0; i < ids.length; i += MGET_CHUNK) {
+    const chunk = ids.slice(i, i + MGET_CHUNK);
+    const response = await ctx.client.mget<BlobDocument>({ index: ctx.blobs, ids: chunk, _source: withSource }, readOptions(ctx));
+    for (const doc of response.docs) {
+      if ('found' in doc && doc.found) found.set(doc._id, doc._source ?? null);
+    }
+  }
+  return found;
+}
+
+/**
+ * Writes the blobs the index does not hold yet: one mget of ids (no source) tells which, so a
+ * blob another ref, pull request or revert already stored costs nothing but its id; `create`
+ * keeps the first copy should two writers race. Before the entries that point at them, so an
+ * entry never points at a missing blob.
+ */
+export async function storeBlobs(ctx: StoreContext, blobs: BlobDocument[]): Promise<void> {
+  const unique = new Map<string, BlobDocument>();
+  for (const blob of blobs) unique.set(blobId(blob.repositoryId, blob.blobSha), blob);
+  if (unique.size === 0) return;
+  const present = await mgetBlobs(ctx, [...unique.keys()], false);
+  const ops: BulkOperation[] = [];
+  for (const [id, blob] of unique) if (!present.has(id)) ops.push({ action: 'create', id, document: withContentTrigrams(blob) });
+  if (ops.length > 0) await bulkWrite(blobsTarget(ctx), ops);
+}
+
+/**
+ * Whole documents from what the files index holds: a split entry joined with its blob (one mget
+ * per call, not one per file), an inline entry of the previous release as it is. An entry whose
+ * blob is gone was collected after the search saw it (its version pruned meanwhile): left out,
+ * like the version itself.
+ */
+export async function joinBlobs(ctx: StoreContext, sources: (FileEntry | FileDocument)[]): Promise<FileDocument[]> {
+  const ids = [...new Set(sources.filter((source) => !holdsContentInline(source)).map((entry) => blobId(entry.repositoryId, entry.blobSha)))];
+  const blobs = ids.length > 0 ? await mgetBlobs(ctx, ids, true) : new Map<string, BlobDocument | null>();
+  const joined: FileDocument[] = [];
+  for (const source of sources) {
+    if (holdsContentInline(source)) {
+      joined.push(source as FileDocument);
+      continue;
+    }
+    const blob = blobs.get(blobId(source.repositoryId, source.blobSha));
+    if (!blob) continue;
+    const { repositoryId: _repositoryId, blobSha: _blobSha, ...fields } = blob;
+    joined.push({ ...source, ...fields });
+  }
+  return joined;
+}
