@@ -7,3 +7,4 @@ export { MAX_FOLDERS } from './listings';
 export { HAS_CONTENT_WORD, withContentTrigrams } from './content-search';
 export { toPortError } from './errors';
 export { type ReindexResult } from './setup';
+export { ElasticsearchLeases } from './leases';

@@ -30,8 +30,12 @@ export class GitHubSource implements Source {
   /** ETags of branch heads: the reconciler's re-reads are conditional. */
   readonly conditionalHeads = new ConditionalHeads();
 
+  /** Only with a GitHub App: an installation's whole repository list. */
+  readonly installationRepositories?: (installationId: number) => Promise<SourceRepository[]>;
+
   constructor(private readonly options: GitHubClientOptions) {
     this.clients = new GitHubClients(options);
+    if (options.app) this.installationRepositories = async (installationId) => (await this.listRepositories({ installationId })) ?? [];
   }
 
   /**
@@ -100,6 +104,10 @@ export class GitHubSource implements Source {
       if (mapped.code === 'NOT_FOUND') return null;
       throw mapped;
     }
+  }
+
+  notModifiedAnswers(): number {
+    return this.conditionalHeads.notModified;
   }
 
   /** The App's installations (GET /app/installations); null without App credentials. */

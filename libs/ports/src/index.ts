@@ -23,3 +23,4 @@ export { visibleVersion } from './visible-version';
 export { MAX_FOLDERS, deepestListed } from './listing-rules';
 export { type SourceRepository, type SourceCommit, type TreeEntry, type SourceTree, type Source } from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';
+export { type Lease, type LeaseStore } from './lease';

@@ -53,7 +53,10 @@ export interface Source {
   tags?(repository: SourceRepository, installationId?: number): Promise<string[]>;
   /** The commit a tag points at, annotated tags peeled; null when the tag does not exist. */
   tagHead?(repository: SourceRepository, tag: string, installationId?: number): Promise<SourceCommit | null>;
-  /** Repositories an installation can see, for installation events. */
+  /**
+   * Every repository an App installation can see (its whole list, all pages), so added and
+   * removed repositories are found; absent when the credentials are not a GitHub App's.
+   */
   installationRepositories?(installationId: number): Promise<SourceRepository[]>;
   /**
    * Every repository these credentials can see, from GitHub's list endpoints in pages of 100
@@ -62,4 +65,6 @@ export interface Source {
    * null when the credentials cannot list (no token and no installation).
    */
   listRepositories?(options: { installationId?: number; until?: ReadonlySet<number> }): Promise<SourceRepository[] | null>;
+  /** Answers so far that were 304 Not Modified (free on GitHub's rate limit), for the reconciler's account of what it spent. */
+  notModifiedAnswers?(): number;
 }

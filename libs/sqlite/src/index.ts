@@ -1,2 +1,2 @@
-export { SqliteIndexStore, MAX_FOLDERS, type SqliteIndexStoreOptions, INDEX_SCHEMA_VERSION } from './index-store';
+export { SqliteIndexStore, MAX_FOLDERS, type SqliteIndexStoreOptions, INDEX_SCHEMA_VERSION, SqliteLeases } from './index-store';
 export { SqliteEventLog, type SqliteEventLogOptions, SqliteDeadLetters } from './event-log';

@@ -11,3 +11,5 @@ export { DEFAULT_PATH_RULES, classifyPath, type PathRules } from './classify/ven
 export { reconcile, passComplete, passProblem, type ReconcileDeps, type ReconcileReport, type Drift, type MetadataChange } from './reconcile';
 export { ReconcileSchedule, type ReconcilerStatus, type PassResult, type Timers, type ReconcileScheduleOptions } from './reconcile-schedule';
 export { createReconcilerMetrics } from './prometheus-reconciler';
+export { ReconcilerLease, leasedPass, skippedReport, RECONCILER_LEASE, DEFAULT_LEASE_TTL_MS, type ReconcilerLeaseOptions } from './reconcile-lease';
+export { budgetedIntervalSeconds, countedRequests, GITHUB_HOURLY_LIMIT, type ReconcileBudget } from './reconcile-budget';

@@ -16,6 +16,17 @@ export interface VisibilityReport {
   singleReads: number;
   /** Set when GitHub's rate limit stopped the refresh: the rest waits for the next pass. */
   rateLimited?: string;
+  /**
+   * Per installation whose whole list was read: repositories it shows that the index does not
+   * have (added while their webhook was lost) and indexed ones it no longer shows (removed).
+   */
+  membership: InstallationMembership[];
+}
+
+export interface InstallationMembership {
+  installationId: number;
+  added: SourceRepository[];
+  missing: RepositoryDocument[];
 }
 
 /**
@@ -25,10 +36,17 @@ export interface VisibilityReport {
  * list, and its own 404 is what marks it private. Repositories are then updated in the index.
  */
 export async function refreshVisibility(index: IndexReads & IndexWrites, source: Source, repositories: readonly RepositoryDocument[]): Promise<VisibilityReport> {
-  const report: VisibilityReport = { metadata: [], failed: [], lists: 0, singleReads: 0 };
+  const report: VisibilityReport = { metadata: [], failed: [], lists: 0, singleReads: 0, membership: [] };
   for (const [installationId, group] of byInstallation(repositories)) {
-    const listed = await listGroup(source, installationId, group, report);
+    const list = await listGroup(source, installationId, group, report);
     if (report.rateLimited) return report;
+    const listed = list?.listed;
+    if (installationId && list?.whole && listed) {
+      const indexed = new Set(group.map((r) => r.repositoryId));
+      const added = [...listed.values()].filter((r) => !indexed.has(r.id));
+      const missing = group.filter((r) => !listed.has(r.repositoryId));
+      if (added.length > 0 || missing.length > 0) report.membership.push({ installationId, added, missing });
+    }
     for (const repository of group) {
       try {
         let current: SourceRepository | null | undefined = listed?.get(repository.repositoryId);
@@ -62,12 +80,24 @@ function byInstallation(repositories: readonly RepositoryDocument[]): Map<number
 }
 
 /** The group's repositories as GitHub lists them; null when it cannot list (each is read on its own then). */
-async function listGroup(source: Source, installationId: number | undefined, group: RepositoryDocument[], report: VisibilityReport): Promise<Map<number, SourceRepository> | null> {
-  if (!source.listRepositories) return null;
+async function listGroup(
+  source: Source,
+  installationId: number | undefined,
+  group: RepositoryDocument[],
+  report: VisibilityReport,
+): Promise<{ listed: Map<number, SourceRepository>; whole: boolean } | null> {
+  if (!source.listRepositories && !(installationId && source.installationRepositories)) return null;
   try {
     report.lists += 1;
+    // An App installation's list is read whole (a few pages: it is what the App may read), so
+    // repositories added to it are found too; a token's list may be long and stops early.
+    if (installationId && source.installationRepositories) {
+      const whole = await source.installationRepositories(installationId);
+      return { listed: new Map(whole.map((r) => [r.id, r])), whole: true };
+    }
+    if (!source.listRepositories) return null;
     const listed = await source.listRepositories({ ...(installationId ? { installationId } : {}), until: new Set(group.map((r) => r.repositoryId)) });
-    return listed && new Map(listed.map((r) => [r.id, r]));
+    return listed && { listed: new Map(listed.map((r) => [r.id, r])), whole: false };
   } catch (error) {
     if (stopsThePass(error)) {
       report.rateLimited = messageOf(error);

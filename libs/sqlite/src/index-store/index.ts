@@ -1,2 +1,3 @@
 export { SqliteIndexStore, MAX_FOLDERS, type SqliteIndexStoreOptions } from './store';
 export { INDEX_SCHEMA_VERSION } from './schema';
+export { SqliteLeases } from './leases';
