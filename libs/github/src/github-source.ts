@@ -4,7 +4,7 @@ import { GitHubClients, type GitHubClientOptions } from './client';
 import { ConditionalHeads } from './conditional-heads';
 import { toPortError } from './errors';
 import type { AppInstallation } from './installations';
-import { assertRepositoryName } from './name-guard';
+import { assertRepositoryName, assertRequestNames } from './name-guard';
 import { streamGet, type StreamGetResponse } from './stream-get';
 
 interface ListedRepository {
@@ -95,6 +95,9 @@ export class GitHubSource implements Source {
   async repositoryByName(fullName: string, installationId?: number): Promise<SourceRepository | null> {
     const { owner, repo } = assertRepositoryName(fullName);
     const installation = await this.installationOf({ fullName }, installationId);
+    // With only an App, what no installation can see does not exist for gitdex: it indexes what
+    // the App was granted (an unauthenticated read would find public repositories elsewhere, at 60 an hour).
+    if (this.clients.installations && !installation && !this.options.token) return null;
     try {
       const { data } = await this.clients.forInstallation(installation).rest.repos.get({ owner, repo });
       if (installation) this.clients.installations?.remember(data.id, installation);
@@ -125,6 +128,7 @@ export class GitHubSource implements Source {
   async accountInstallation(account: string): Promise<AppInstallation | null> {
     const resolver = this.clients.installations;
     if (!resolver) throw new PortError('INVALID', 'finding an installation by account needs GitHub App credentials (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY)');
+    assertRequestNames({ owner: account });
     try {
       return await resolver.forAccount(account);
     } catch (error) {

@@ -9,6 +9,13 @@ export interface SourceRepository {
   htmlUrl: string;
 }
 
+/** An installation of the GitHub App, for installation-wide backfills and status. */
+export interface SourceInstallation {
+  id: number;
+  /** The organisation or user it is installed on. */
+  account: string;
+}
+
 export interface SourceCommit {
   sha: string;
   treeSha: string;
@@ -67,4 +74,8 @@ export interface Source {
   listRepositories?(options: { installationId?: number; until?: ReadonlySet<number> }): Promise<SourceRepository[] | null>;
   /** Answers so far that were 304 Not Modified (free on GitHub's rate limit), for the reconciler's account of what it spent. */
   notModifiedAnswers?(): number;
+  /** The App's installations (GET /app/installations); null when the credentials are not a GitHub App's. */
+  appInstallations?(): Promise<SourceInstallation[] | null>;
+  /** The App's installation on an organisation or user account; null when it is not installed there. */
+  accountInstallation?(account: string): Promise<SourceInstallation | null>;
 }
