@@ -14,8 +14,8 @@ export const GITHUB_HOURLY_LIMIT = 5000;
 
 /** Requests of a pass that count against GitHub's rate limit: 304s do not. */
 export function countedRequests(report: ReconcileReport): number {
-  const { lists, repositories, heads, notModified } = report.requests;
-  return lists + repositories + heads - notModified;
+  const { listPages, repositories, heads, notModified } = report.requests;
+  return listPages + repositories + heads - notModified;
 }
 
 /**

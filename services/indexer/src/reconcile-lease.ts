@@ -95,5 +95,5 @@ export async function leasedPass(lease: ReconcilerLease, pass: (stillHeld: () =>
 }
 
 export function skippedReport(heldBy: string): ReconcileReport {
-  return { checked: 0, drifted: [], metadata: [], failed: [], requests: { lists: 0, repositories: 0, heads: 0, notModified: 0 }, membership: { added: [], removed: [] }, heldBy };
+  return { checked: 0, drifted: [], metadata: [], failed: [], requests: { lists: 0, listPages: 0, repositories: 0, heads: 0, notModified: 0 }, membership: { added: [], removed: [] }, heldBy };
 }

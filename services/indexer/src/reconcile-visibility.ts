@@ -13,6 +13,8 @@ export interface VisibilityReport {
   failed: { repository: string; error: string }[];
   /** GitHub requests spent: list pages are not counted one by one (the client follows Link), so this counts lists and single reads. */
   lists: number;
+  /** Pages those lists took (100 repositories a page): each is a request GitHub counts. */
+  listPages: number;
   singleReads: number;
   /** Set when GitHub's rate limit stopped the refresh: the rest waits for the next pass. */
   rateLimited?: string;
@@ -36,7 +38,7 @@ export interface InstallationMembership {
  * list, and its own 404 is what marks it private. Repositories are then updated in the index.
  */
 export async function refreshVisibility(index: IndexReads & IndexWrites, source: Source, repositories: readonly RepositoryDocument[]): Promise<VisibilityReport> {
-  const report: VisibilityReport = { metadata: [], failed: [], lists: 0, singleReads: 0, membership: [] };
+  const report: VisibilityReport = { metadata: [], failed: [], lists: 0, listPages: 0, singleReads: 0, membership: [] };
   for (const [installationId, group] of byInstallation(repositories)) {
     const list = await listGroup(source, installationId, group, report);
     if (report.rateLimited) return report;
@@ -93,10 +95,12 @@ async function listGroup(
     // repositories added to it are found too; a token's list may be long and stops early.
     if (installationId && source.installationRepositories) {
       const whole = await source.installationRepositories(installationId);
+      report.listPages += pagesOf(whole.length);
       return { listed: new Map(whole.map((r) => [r.id, r])), whole: true };
     }
     if (!source.listRepositories) return null;
     const listed = await source.listRepositories({ ...(installationId ? { installationId } : {}), until: new Set(group.map((r) => r.repositoryId)) });
+    if (listed) report.listPages += pagesOf(listed.length);
     return listed && { listed: new Map(listed.map((r) => [r.id, r])), whole: false };
   } catch (error) {
     if (stopsThePass(error)) {
@@ -130,6 +134,10 @@ async function applyMetadata(index: IndexReads & IndexWrites, repository: Reposi
   if (changed.length === 0) return null;
   await index.putRepository({ ...repository, private: current.private, archived: current.archived, fullName: current.fullName, defaultBranch: current.defaultBranch, htmlUrl: current.htmlUrl });
   return { repository: current.fullName, changed };
+}
+
+function pagesOf(repositories: number): number {
+  return Math.max(1, Math.ceil(repositories / 100));
 }
 
 /** GitHub's rate limit answers every further request the same way until its reset: the pass stops. */

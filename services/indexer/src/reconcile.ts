@@ -28,10 +28,11 @@ export interface ReconcileReport {
   metadata: MetadataChange[];
   failed: { repository: string; error: string }[];
   /**
-   * GitHub requests spent: repository lists, single repository reads (for those no list showed)
-   * and branch heads; notModified of the heads were 304s, which GitHub does not count.
+   * GitHub requests spent: repository lists (and the pages they took), single repository reads
+   * (for those no list showed) and branch heads; notModified of the heads were 304s, which
+   * GitHub does not count.
    */
-  requests: { lists: number; repositories: number; heads: number; notModified: number };
+  requests: { lists: number; listPages: number; repositories: number; heads: number; notModified: number };
   /** Repositories an installation shows that the index lacked (queued for a backfill) or no longer shows (queued for a confirmed purge). */
   membership: { added: string[]; removed: string[] };
   /** Set when GitHub's rate limit stopped the pass; what was not checked waits for the next one. */
@@ -56,7 +57,7 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
     drifted: [],
     metadata: visibility.metadata,
     failed: visibility.failed,
-    requests: { lists: visibility.lists, repositories: visibility.singleReads, heads: 0, notModified: 0 },
+    requests: { lists: visibility.lists, listPages: visibility.listPages, repositories: visibility.singleReads, heads: 0, notModified: 0 },
     membership: { added: [], removed: [] },
     ...(visibility.rateLimited ? { rateLimited: visibility.rateLimited } : {}),
   };

@@ -10,7 +10,7 @@ import { budgetedIntervalSeconds, leasedPass, ReconcilerLease, ReconcileSchedule
 const TTL_MS = 60_000;
 
 function report(requests: Partial<ReconcileReport['requests']> = {}): ReconcileReport {
-  return { checked: 1, drifted: [], metadata: [], failed: [], requests: { lists: 3, repositories: 0, heads: 300, notModified: 0, ...requests }, membership: { added: [], removed: [] } };
+  return { checked: 1, drifted: [], metadata: [], failed: [], requests: { lists: 1, listPages: 3, repositories: 0, heads: 300, notModified: 0, ...requests }, membership: { added: [], removed: [] } };
 }
 
 /** Lets promise chains started by a timer finish (the lease store answers through a few of them). */
