@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type Client } from '@elastic/elasticsearch';
 import type { Lease, LeaseStore } from '@gitdex/ports';
 import { toPortError } from './errors';
@@ -77,6 +78,8 @@ export class ElasticsearchLeases implements LeaseStore {
         // Another process created it first.
         if (!(error instanceof errors.ResponseError && JSON.stringify(error.body).includes('resource_already_exists_exception'))) throw error;
       }
+      // Created here or by another process a moment ago: its shard may not be started yet.
+      await this.client.cluster.health({ index: this.index, wait_for_status: 'yellow', timeout: '10s' });
     })().catch((error: unknown) => {
       this.ready = null;
       throw error;
@@ -84,11 +87,16 @@ export class ElasticsearchLeases implements LeaseStore {
     return this.ready;
   }
 
+  /** A shard that has just started may refuse a read for a moment (503): asked again a few times. */
   private async call<T>(action: string, body: () => Promise<T>): Promise<T> {
-    try {
-      return await body();
-    } catch (error) {
-      throw toPortError(error, this.options.nodeLabel ?? 'elasticsearch', action);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await body();
+      } catch (error) {
+        const starting = error instanceof errors.ResponseError && error.statusCode === 503 && attempt < 5;
+        if (!starting) throw toPortError(error, this.options.nodeLabel ?? 'elasticsearch', action);
+        await sleep(100 * attempt);
+      }
     }
   }
 }
