@@ -1,4 +1,4 @@
-import type { GitHubClient } from './client';
+import type { Octokit } from '@octokit/rest';
 
 /** One installation of the App, as `gitdex backfill` and `status` name it. */
 export interface AppInstallation {
@@ -34,7 +34,7 @@ export class InstallationResolver {
   private listed: { installations: AppInstallation[]; at: number } | null = null;
 
   constructor(
-    private readonly app: () => GitHubClient,
+    private readonly app: () => Octokit,
     private readonly now: () => number = Date.now,
   ) {}
 

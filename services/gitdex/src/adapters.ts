@@ -42,7 +42,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
     const sqliteLeases = new SqliteLeases({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
     leases = sqliteLeases;
-    closers.push(async () => sqliteLeases.close());
+    closers.push(() => Promise.resolve(sqliteLeases.close()));
   }
   closers.push(() => index.close());
 

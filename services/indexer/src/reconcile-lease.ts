@@ -42,7 +42,7 @@ export class ReconcilerLease {
   /** Takes or renews the lease now; true while this process holds it. */
   async tryHold(): Promise<boolean> {
     const at = this.options.now();
-    let ok = false;
+    let ok: boolean;
     try {
       ok = await this.options.leases.acquireLease(RECONCILER_LEASE, this.options.holder, this.ttlMs, at);
     } catch {

@@ -59,7 +59,7 @@ export async function backfillCommand(ctx: CliContext, options: BackfillOptions)
     hideCursor: true,
   });
   bar.start(events.length, 0, { failed: 0 });
-  let progress: InstallationProgress[] = [];
+  let progress: InstallationProgress[];
   try {
     for (;;) {
       const [repositories, states] = await Promise.all([adapters.index.listRepositories(), adapters.index.listRefStates()]);
