@@ -125,3 +125,71 @@ export function capacity(rows: CostRow[], kafkaBytesPerEvent: number | null, fil
     indexGBAllCopies: indexBytes === null ? null : (indexBytes * (1 + a.elasticsearchReplicas)) / 1e9,
   };
 }
+
+/** The reconciler's side of the model (services/indexer/src/reconcile-budget.ts applies it at run time). */
+export interface ReconcilerAssumptions {
+  repositories: number;
+  /** Indexed refs a repository (branch heads the reconciler re-reads). */
+  refsPerRepository: number;
+  /** Pushes a second across the repositories: a ref pushed since the last pass answers 200, not 304. */
+  pushesPerSecond: number;
+  /** GITDEX_RECONCILE_BUDGET_SHARE and GitHub's hourly limit (all installations counted as one budget). */
+  budgetShare: number;
+  limitPerHour: number;
+  /** GITDEX_RECONCILE_INTERVAL_SECONDS: the shortest interval. */
+  minimumIntervalSeconds: number;
+}
+
+export const DEFAULT_RECONCILER_ASSUMPTIONS: ReconcilerAssumptions = {
+  repositories: 300,
+  refsPerRepository: 1,
+  pushesPerSecond: 0.01,
+  budgetShare: 0.1,
+  limitPerHour: 5000,
+  minimumIntervalSeconds: 300,
+};
+
+export interface ReconcilerLoad {
+  /** Repository list pages a pass (100 repositories a page). */
+  listPagesPerPass: number;
+  /** Heads a pass re-reads, and of those answered 304 (free) once the ETags are known. */
+  headsPerPass: number;
+  notModifiedPerPass: number;
+  /** Requests a pass that GitHub counts, in the steady state. */
+  countedPerPass: number;
+  /** A first pass (after a start or a takeover: no ETags yet): every request counts. */
+  firstPassCounted: number;
+  intervalSeconds: number;
+  /** Counted requests an hour: at most budgetShare × limitPerHour, whatever the fleet. */
+  requestsPerHour: number;
+}
+
+/**
+ * One process reconciles (the lease); a pass costs its list pages plus the heads that changed
+ * since the last one (the others are 304s), and the next pass waits until passes like it stay
+ * within the budget share. The interval is found by iterating: a longer interval lets more
+ * refs change, which makes the pass dearer.
+ */
+export function reconcilerLoad(a: ReconcilerAssumptions = DEFAULT_RECONCILER_ASSUMPTIONS): ReconcilerLoad {
+  const listPagesPerPass = Math.max(1, Math.ceil(a.repositories / 100));
+  const headsPerPass = a.repositories * a.refsPerRepository;
+  const perHour = a.budgetShare * a.limitPerHour;
+  let interval = a.minimumIntervalSeconds;
+  let changed = 0;
+  for (let i = 0; i < 50; i += 1) {
+    changed = Math.min(headsPerPass, a.pushesPerSecond * interval);
+    const next = Math.max(a.minimumIntervalSeconds, Math.ceil(((listPagesPerPass + changed) / perHour) * 3600));
+    if (next === interval) break;
+    interval = next;
+  }
+  const countedPerPass = listPagesPerPass + changed;
+  return {
+    listPagesPerPass,
+    headsPerPass,
+    notModifiedPerPass: headsPerPass - changed,
+    countedPerPass,
+    firstPassCounted: listPagesPerPass + headsPerPass,
+    intervalSeconds: interval,
+    requestsPerHour: (countedPerPass * 3600) / interval,
+  };
+}

@@ -21,6 +21,9 @@ export const ROUTES = {
   authenticatedUserRepos: '/user/repos',
   orgRepos: '/orgs/:owner/repos',
   repoInstallation: '/repos/:owner/:repo/installation',
+  appInstallations: '/app/installations',
+  orgInstallation: '/orgs/:owner/installation',
+  userInstallation: '/users/:owner/installation',
   accessTokens: '/app/installations/:installation_id/access_tokens',
   installationRepos: '/installation/repositories',
 } as const;

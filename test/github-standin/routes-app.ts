@@ -1,10 +1,11 @@
 // Minimal GitHub App surface so @octokit/auth-app can get installation tokens:
 // any well-formed JWT is accepted (signatures are not checked).
 import { randomBytes } from 'node:crypto';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { ownerType, urlsOf, type StandInContext } from './context';
 import { paginate } from './paginate';
 import { loadRepoFacts, userJson, repoJson } from './repo-json';
+import { notFound } from './http';
 import { apiChain, loadRepo, ok } from './route-kit';
 import { ROUTES } from './route-patterns';
 
@@ -14,13 +15,13 @@ export function appRouter(ctx: StandInContext): Router {
   const router = Router();
   const installationId = (): number => ctx.config.installationId ?? 1;
 
-  router.get(ROUTES.repoInstallation, ...apiChain(ctx, { allowJwt: true }), async (req, res) => {
-    const repo = await loadRepo(ctx, req, res);
-    const type = ownerType(ctx, repo.owner);
+  // One installation on every account: the one holding the stand-in's repositories.
+  const installationJson = (login: string) => {
+    const type = ownerType(ctx, login);
     const id = installationId();
-    ok(ctx, req, res, {
+    return {
       id,
-      account: userJson(repo.owner, type, urlsOf(ctx)),
+      account: userJson(login, type, urlsOf(ctx)),
       repository_selection: 'all',
       access_tokens_url: `${ctx.apiUrl}/app/installations/${id}/access_tokens`,
       repositories_url: `${ctx.apiUrl}/installation/repositories`,
@@ -36,7 +37,28 @@ export function appRouter(ctx: StandInContext): Router {
       single_file_name: null,
       suspended_at: null,
       suspended_by: null,
-    });
+    };
+  };
+
+  router.get(ROUTES.repoInstallation, ...apiChain(ctx, { allowJwt: true }), async (req, res) => {
+    const repo = await loadRepo(ctx, req, res);
+    ok(ctx, req, res, installationJson(repo.owner));
+  });
+
+  // GitHub answers 404 for an account the App is not installed on: here, one without repositories.
+  const accountInstallation = (wantOrg: boolean) => async (req: Request, res: Response) => {
+    const login = String(req.params.owner);
+    const repos = await ctx.store.list(login);
+    if (repos.length === 0 || (ownerType(ctx, login) === 'Organization') !== wantOrg) throw notFound('https://docs.github.com/rest/apps/apps');
+    ok(ctx, req, res, installationJson(repos[0]!.owner));
+  };
+  router.get(ROUTES.orgInstallation, ...apiChain(ctx, { allowJwt: true }), accountInstallation(true));
+  router.get(ROUTES.userInstallation, ...apiChain(ctx, { allowJwt: true }), accountInstallation(false));
+
+  router.get(ROUTES.appInstallations, ...apiChain(ctx, { allowJwt: true }), async (req, res) => {
+    const repos = await ctx.store.list();
+    const owner = repos[0]?.owner ?? 'standin';
+    ok(ctx, req, res, paginate(req, res, [installationJson(owner)]));
   });
 
   router.post(ROUTES.accessTokens, ...apiChain(ctx, { allowJwt: true, rateLimit: false }), (req, res) => {

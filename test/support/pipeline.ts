@@ -2,7 +2,7 @@ import { recordingLog } from './recording-log';
 import type { IndexStore } from '@gitdex/ports';
 import type { Log } from '@gitdex/observability';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
-import { GitHubSource } from '@gitdex/github';
+import { GitHubSource, type GitHubClientOptions } from '@gitdex/github';
 import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@gitdex/kafka';
 import { createBatchHandler, DEFAULT_INDEX_REF_OPTIONS, RefSelection, type IndexRefOptions } from '@gitdex/indexer';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
@@ -29,7 +29,9 @@ export interface Pipeline {
 }
 
 /** Webhook → Kafka → indexer → Elasticsearch, in this process, against the GitHub stand-in. */
-export async function startPipeline(options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean } = {}): Promise<Pipeline> {
+export async function startPipeline(
+  options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean; github?: Partial<GitHubClientOptions> } = {},
+): Promise<Pipeline> {
   const root = await makeTempRoot('gitdex-pipeline-');
   const topic = uniqueName('events');
   const prefix = uniqueName('t').replace(/-/g, '');
@@ -51,7 +53,7 @@ export async function startPipeline(options: { indexRef?: Partial<IndexRefOption
     await consumer.start(
       createBatchHandler({
         index,
-        source: new GitHubSource({ baseUrl: standIn.url, maxInlineWaitSeconds: 2 }),
+        source: new GitHubSource({ baseUrl: standIn.url, maxInlineWaitSeconds: 2, ...options.github }),
         deadLetters,
         refs: new RefSelection(options.refs ?? ['default']),
         options: { ...DEFAULT_INDEX_REF_OPTIONS, ...options.indexRef },

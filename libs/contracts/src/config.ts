@@ -282,6 +282,8 @@ export const EnvSchema = z.object({
     .transform((v) => (v ? csv(v).map((host) => host.toLowerCase()) : [])),
   // Re-reads heads and metadata (visibility) every 5 minutes by default: a lost webhook must not leave a private repository public for long.
   GITDEX_RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().nonnegative().default(300),
+  /** Share of GitHub's hourly rate limit the reconciler may spend: the wait after a pass grows with what it spent (304s are free). */
+  GITDEX_RECONCILE_BUDGET_SHARE: z.coerce.number().gt(0).max(1).default(0.1),
   GITDEX_PUBLISHED_SITES: z.string().optional().transform(publishedSites),
   /** Who may have a repository gitdex has never seen looked up on GitHub and queued by asking a tool about it. */
   GITDEX_QUEUE_UNSEEN: z.enum(['anonymous', 'tokens', 'off']).default('tokens'),

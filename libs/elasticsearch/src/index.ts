@@ -19,3 +19,4 @@ export { MAX_FOLDERS } from './listings';
 export { HAS_CONTENT_WORD, withContentTrigrams } from './content-terms';
 export { toPortError } from './errors';
 export { type ReindexResult } from './setup';
+export { ElasticsearchLeases } from './leases';

@@ -3,6 +3,7 @@ import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { createAppAuth } from '@octokit/auth-app';
+import { InstallationResolver } from './installations';
 import { assertRequestNames } from './name-guard';
 
 export interface GitHubAuth {
@@ -29,9 +30,20 @@ export type GitHubClient = InstanceType<typeof GitdexOctokit>;
  */
 export class GitHubClients {
   private readonly clients = new Map<number, GitHubClient>();
+  private appClient: GitHubClient | null = null;
+  /** Which installation reads a repository, for calls that did not say (only with a GitHub App). */
+  readonly installations: InstallationResolver | null;
 
   constructor(private readonly options: GitHubClientOptions) {
     if (!options.baseUrl) throw new PortError('INVALID', 'GitHubClientOptions.baseUrl is required');
+    this.installations = options.app ? new InstallationResolver(() => this.forApp()) : null;
+  }
+
+  /** The App itself (a JWT): only for /app and …/installation routes, which auth-app signs. */
+  forApp(): GitHubClient {
+    if (!this.options.app) throw new PortError('INVALID', 'GitHub App credentials (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY) are needed to list installations');
+    this.appClient ??= this.create(undefined, true);
+    return this.appClient;
   }
 
   forInstallation(installationId?: number): GitHubClient {
@@ -51,12 +63,12 @@ export class GitHubClients {
     return auth.token;
   }
 
-  private create(installationId: number | undefined): GitHubClient {
+  private create(installationId: number | undefined, asApp = false): GitHubClient {
     const maxWait = this.options.maxInlineWaitSeconds ?? 5;
     const onLimit = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) => retryCount < 2 && retryAfter <= maxWait;
     const auth =
-      this.options.app && installationId
-        ? { authStrategy: createAppAuth, auth: { appId: this.options.app.appId, privateKey: this.options.app.privateKey, installationId } }
+      this.options.app && (installationId || asApp)
+        ? { authStrategy: createAppAuth, auth: { appId: this.options.app.appId, privateKey: this.options.app.privateKey, ...(installationId ? { installationId } : {}) } }
         : this.options.token
           ? { auth: this.options.token }
           : {};

@@ -2,8 +2,10 @@ import { Readable } from 'node:stream';
 import type { PullRequestInfo } from '@gitdex/contracts';
 import { PortError, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
 import { GitHubClients, type GitHubClientOptions } from './client';
+import { ConditionalHeads } from './conditional-heads';
 import { toPortError } from './errors';
-import { assertRepositoryName } from './name-guard';
+import type { AppInstallation } from './installations';
+import { assertRepositoryName, assertRequestNames } from './name-guard';
 import { streamGet, type StreamGetResponse } from './stream-get';
 
 interface ListedRepository {
@@ -54,12 +56,60 @@ function split(repository: SourceRepository): { owner: string; repo: string } {
 /** The source port over GitHub's REST API; it translates, the indexer decides. */
 export class GitHubSource implements Source {
   private readonly clients: GitHubClients;
+  /** ETags of branch heads: the reconciler's re-reads are conditional. */
+  readonly conditionalHeads = new ConditionalHeads();
+
+  /** Only with a GitHub App: an installation's whole repository list. */
+  readonly installationRepositories?: (installationId: number) => Promise<SourceRepository[]>;
 
   constructor(private readonly options: GitHubClientOptions) {
     this.clients = new GitHubClients(options);
+    if (options.app) this.installationRepositories = async (installationId) => (await this.listRepositories({ installationId })) ?? [];
+  }
+
+  /**
+   * The installation whose token reads a repository: the one the caller gave, else (with a
+   * GitHub App) the one found before or asked for with the App's JWT. Without an App there is
+   * no installation and the personal token (or nothing) is used.
+   */
+  private async installationOf(repository: { id?: number; fullName: string }, given: number | undefined): Promise<number | undefined> {
+    const resolver = this.clients.installations;
+    if (given || !resolver) return given;
+    const known = repository.id === undefined ? undefined : resolver.known(repository.id);
+    if (known) return known;
+    const { owner, repo } = assertRepositoryName(repository.fullName);
+    try {
+      const found = await resolver.forRepository(owner, repo);
+      if (found && repository.id !== undefined) resolver.remember(repository.id, found);
+      return found ?? undefined;
+    } catch (error) {
+      throw toPortError(error, `installation of ${repository.fullName}`);
+    }
   }
 
   async repository(repositoryId: number, installationId?: number): Promise<SourceRepository | null> {
+    const resolver = this.clients.installations;
+    const given = installationId ?? resolver?.known(repositoryId);
+    if (given || !resolver) return this.repositoryWith(repositoryId, given);
+    // By id GitHub has no installation lookup: each installation of the App is asked in turn
+    // (one request with a single installation), and the one that answers is remembered.
+    let installations: AppInstallation[];
+    try {
+      installations = await resolver.list();
+    } catch (error) {
+      throw toPortError(error, `installations of the App (for repository ${repositoryId})`);
+    }
+    for (const installation of installations) {
+      const found = await this.repositoryWith(repositoryId, installation.id);
+      if (found) {
+        resolver.remember(repositoryId, installation.id);
+        return found;
+      }
+    }
+    return null;
+  }
+
+  private async repositoryWith(repositoryId: number, installationId: number | undefined): Promise<SourceRepository | null> {
     try {
       const response = await this.clients.forInstallation(installationId).request('GET /repositories/{repository_id}', { repository_id: repositoryId });
       const repo = response.data as { id: number; full_name: string; default_branch: string; private: boolean; archived?: boolean; html_url: string };
@@ -73,13 +123,45 @@ export class GitHubSource implements Source {
 
   async repositoryByName(fullName: string, installationId?: number): Promise<SourceRepository | null> {
     const { owner, repo } = assertRepositoryName(fullName);
+    const installation = await this.installationOf({ fullName }, installationId);
+    // With only an App, what no installation can see does not exist for gitdex: it indexes what
+    // the App was granted (an unauthenticated read would find public repositories elsewhere, at 60 an hour).
+    if (this.clients.installations && !installation && !this.options.token) return null;
     try {
-      const { data } = await this.clients.forInstallation(installationId).rest.repos.get({ owner, repo });
+      const { data } = await this.clients.forInstallation(installation).rest.repos.get({ owner, repo });
+      if (installation) this.clients.installations?.remember(data.id, installation);
       return { id: data.id, fullName: data.full_name, defaultBranch: data.default_branch, private: data.private, archived: data.archived, htmlUrl: data.html_url };
     } catch (error) {
       const mapped = toPortError(error, `repository ${fullName}`);
       if (mapped.code === 'NOT_FOUND') return null;
       throw mapped;
+    }
+  }
+
+  notModifiedAnswers(): number {
+    return this.conditionalHeads.notModified;
+  }
+
+  /** The App's installations (GET /app/installations); null without App credentials. */
+  async appInstallations(): Promise<AppInstallation[] | null> {
+    const resolver = this.clients.installations;
+    if (!resolver) return null;
+    try {
+      return await resolver.list();
+    } catch (error) {
+      throw toPortError(error, 'installations of the App');
+    }
+  }
+
+  /** The App's installation on an organisation or user account; null when it is not installed there. */
+  async accountInstallation(account: string): Promise<AppInstallation | null> {
+    const resolver = this.clients.installations;
+    if (!resolver) throw new PortError('INVALID', 'finding an installation by account needs GitHub App credentials (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY)');
+    assertRequestNames({ owner: account });
+    try {
+      return await resolver.forAccount(account);
+    } catch (error) {
+      throw toPortError(error, `installation on ${account}`);
     }
   }
 
@@ -105,16 +187,26 @@ export class GitHubSource implements Source {
     }
   }
 
+  /** Conditional: asked with the ETag of the last answer, a 304 (free on GitHub's rate limit) gives that answer again. */
   async head(repository: SourceRepository, branch: string, installationId?: number): Promise<SourceCommit | null> {
+    const etag = this.conditionalHeads.etag(repository.id, branch);
     try {
-      const { data } = await this.clients.forInstallation(installationId).rest.repos.getBranch({ ...split(repository), branch });
-      return {
+      const client = this.clients.forInstallation(await this.installationOf(repository, installationId));
+      const { data, headers } = await client.rest.repos.getBranch({ ...split(repository), branch, ...(etag ? { headers: { 'if-none-match': etag } } : {}) });
+      const commit = {
         sha: data.commit.sha,
         treeSha: data.commit.commit.tree.sha,
         committedAt: data.commit.commit.committer?.date ?? new Date(0).toISOString(),
         parentShas: data.commit.parents.map((parent) => parent.sha),
       };
+      this.conditionalHeads.remember(repository.id, branch, headers.etag, commit);
+      return commit;
     } catch (error) {
+      if ((error as { status?: number }).status === 304) {
+        const unchanged = this.conditionalHeads.unchanged(repository.id, branch);
+        if (unchanged) return unchanged;
+      }
+      this.conditionalHeads.forget(repository.id, branch);
       const mapped = toPortError(error, `branch ${branch} of ${repository.fullName}`);
       if (mapped.code === 'NOT_FOUND') return null;
       throw mapped;
@@ -123,7 +215,7 @@ export class GitHubSource implements Source {
 
   async tags(repository: SourceRepository, installationId?: number): Promise<string[]> {
     try {
-      const client = this.clients.forInstallation(installationId);
+      const client = this.clients.forInstallation(await this.installationOf(repository, installationId));
       const refs = await client.paginate(client.rest.git.listMatchingRefs, { ...split(repository), ref: 'tags/', per_page: 100 });
       return refs.map((r) => r.ref.replace(/^refs\/tags\//, ''));
     } catch (error) {
@@ -136,7 +228,7 @@ export class GitHubSource implements Source {
   /** GitHub's commit endpoint peels an annotated tag to its commit ("tags/<name>" names the tag, not a branch). */
   async tagHead(repository: SourceRepository, tag: string, installationId?: number): Promise<SourceCommit | null> {
     try {
-      const { data } = await this.clients.forInstallation(installationId).rest.repos.getCommit({ ...split(repository), ref: `tags/${tag}` });
+      const { data } = await this.clients.forInstallation(await this.installationOf(repository, installationId)).rest.repos.getCommit({ ...split(repository), ref: `tags/${tag}` });
       return { sha: data.sha, treeSha: data.commit.tree.sha, committedAt: data.commit.committer?.date ?? new Date(0).toISOString(), parentShas: data.parents.map((parent) => parent.sha) };
     } catch (error) {
       const mapped = toPortError(error, `tag ${tag} of ${repository.fullName}`);
@@ -180,7 +272,7 @@ export class GitHubSource implements Source {
 
   async branches(repository: SourceRepository, installationId?: number): Promise<string[]> {
     try {
-      const client = this.clients.forInstallation(installationId);
+      const client = this.clients.forInstallation(await this.installationOf(repository, installationId));
       const all = await client.paginate(client.rest.repos.listBranches, { ...split(repository), per_page: 100 });
       return all.map((b) => b.name);
     } catch (error) {
@@ -190,7 +282,7 @@ export class GitHubSource implements Source {
 
   async tree(repository: SourceRepository, treeSha: string, options: { recursive: boolean; installationId?: number }): Promise<SourceTree> {
     try {
-      const { data } = await this.clients.forInstallation(options.installationId).rest.git.getTree({
+      const { data } = await this.clients.forInstallation(await this.installationOf(repository, options.installationId)).rest.git.getTree({
         ...split(repository),
         tree_sha: treeSha,
         ...(options.recursive ? { recursive: '1' } : {}),
@@ -208,7 +300,7 @@ export class GitHubSource implements Source {
 
   async blob(repository: SourceRepository, blobSha: string, installationId?: number): Promise<Buffer> {
     try {
-      const { data } = await this.clients.forInstallation(installationId).rest.git.getBlob({ ...split(repository), file_sha: blobSha });
+      const { data } = await this.clients.forInstallation(await this.installationOf(repository, installationId)).rest.git.getBlob({ ...split(repository), file_sha: blobSha });
       return Buffer.from(data.content, data.encoding === 'base64' ? 'base64' : 'utf8');
     } catch (error) {
       throw toPortError(error, `blob ${blobSha} of ${repository.fullName}`);
@@ -222,7 +314,7 @@ export class GitHubSource implements Source {
     const action = `tarball of ${repository.fullName}@${commitSha}`;
     let response: StreamGetResponse;
     try {
-      const token = await this.clients.token(installationId);
+      const token = await this.clients.token(await this.installationOf(repository, installationId));
       response = await streamGet(url, { headers: { accept: 'application/vnd.github+json', 'user-agent': 'gitdex-indexer', ...(token ? { authorization: `token ${token}` } : {}) } });
     } catch (error) {
       throw toPortError(error, action);

@@ -1,3 +1,4 @@
 export { GitHubSource } from './github-source';
 export { GitHubClients, type GitHubClientOptions, type GitHubAuth } from './client';
 export { toPortError, waitFromHeaders } from './errors';
+export type { AppInstallation } from './installations';

@@ -10,6 +10,13 @@ export interface SourceRepository {
   htmlUrl: string;
 }
 
+/** An installation of the GitHub App, for installation-wide backfills and status. */
+export interface SourceInstallation {
+  id: number;
+  /** The organisation or user it is installed on. */
+  account: string;
+}
+
 export interface SourceCommit {
   sha: string;
   treeSha: string;
@@ -60,7 +67,10 @@ export interface Source {
   openPulls?(repository: SourceRepository, installationId?: number): Promise<PullRequestInfo[]>;
   /** One pull request as GitHub describes it now; null when it does not exist. */
   pull?(repository: SourceRepository, number: number, installationId?: number): Promise<PullRequestInfo | null>;
-  /** Repositories an installation can see, for installation events. */
+  /**
+   * Every repository an App installation can see (its whole list, all pages), so added and
+   * removed repositories are found; absent when the credentials are not a GitHub App's.
+   */
   installationRepositories?(installationId: number): Promise<SourceRepository[]>;
   /**
    * Every repository these credentials can see, from GitHub's list endpoints in pages of 100
@@ -69,4 +79,10 @@ export interface Source {
    * null when the credentials cannot list (no token and no installation).
    */
   listRepositories?(options: { installationId?: number; until?: ReadonlySet<number> }): Promise<SourceRepository[] | null>;
+  /** Answers so far that were 304 Not Modified (free on GitHub's rate limit), for the reconciler's account of what it spent. */
+  notModifiedAnswers?(): number;
+  /** The App's installations (GET /app/installations); null when the credentials are not a GitHub App's. */
+  appInstallations?(): Promise<SourceInstallation[] | null>;
+  /** The App's installation on an organisation or user account; null when it is not installed there. */
+  accountInstallation?(account: string): Promise<SourceInstallation | null>;
 }

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { elasticsearchSecurity, kafkaSecurity, type DeadLetter, type Env } from '@gitdex/contracts';
 import { errorFields, type Log } from '@gitdex/observability';
-import type { DeadLetterStore, EventConsumer, EventPublisher, IndexStore, Source } from '@gitdex/ports';
+import type { DeadLetterStore, EventConsumer, EventPublisher, IndexStore, LeaseStore, Source } from '@gitdex/ports';
 import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@gitdex/kafka';
-import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
-import { SqliteEventLog, SqliteIndexStore } from '@gitdex/sqlite';
+import { ElasticsearchIndexStore, ElasticsearchLeases } from '@gitdex/elasticsearch';
+import { SqliteEventLog, SqliteIndexStore, SqliteLeases } from '@gitdex/sqlite';
 import { GitHubSource } from '@gitdex/github';
 import { prepareDataDir } from './data-dir';
 
@@ -15,6 +15,8 @@ export interface Adapters {
   consumer: () => EventConsumer;
   deadLetters: DeadLetterStore;
   source: Source;
+  /** The reconciler's lease, beside the index (one pass at a time across processes). */
+  leases: LeaseStore;
   /** Which engines are in use, for logs and /readyz. */
   engines: { eventLog: 'kafka' | 'sqlite'; index: 'elasticsearch' | 'sqlite' };
   close(): Promise<void>;
@@ -31,16 +33,22 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
   if (needsDataDir) prepareDataDir(env.GITDEX_DATA_DIR, log);
 
   let index: IndexStore;
+  let leases: LeaseStore;
   if (env.ELASTICSEARCH_URL) {
-    index = new ElasticsearchIndexStore({
+    const store = new ElasticsearchIndexStore({
       node: env.ELASTICSEARCH_URL,
       indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX,
       replicas: env.ELASTICSEARCH_REPLICAS,
       manageTemplates: env.GITDEX_MANAGE_TEMPLATES,
       ...elasticsearchSecurity(env),
     });
+    index = store;
+    leases = new ElasticsearchLeases(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
   } else {
     index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite'), log });
+    const sqliteLeases = new SqliteLeases({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
+    leases = sqliteLeases;
+    closers.push(() => Promise.resolve(sqliteLeases.close()));
   }
   closers.push(() => index.close());
 
@@ -84,6 +92,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     consumer,
     deadLetters,
     source,
+    leases,
     engines: { eventLog: env.KAFKA_BROKERS ? 'kafka' : 'sqlite', index: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite' },
     async close() {
       // Every adapter gets its chance to close; a failure is told, not swallowed.

@@ -6,6 +6,7 @@ import { PortError } from '@gitdex/ports';
 import { createAdapters } from './adapters';
 import type { CliContext } from './cli/context';
 import { CliError, EXIT } from './cli/exit-codes';
+import { backfillCommand, type BackfillOptions } from './cli/backfill-command';
 import { indexCommand } from './cli/index-command';
 import { dlqListCommand, dlqReplayCommand, reconcileCommand, reindexCommand } from './cli/maintenance-commands';
 import { statusCommand } from './cli/status-command';
@@ -35,6 +36,15 @@ export function buildProgram(): Command {
     .option('--ref <branch>', 'a branch other than the configured ones')
     .option('--queue', 'queue the backfill for the indexer service instead of running it here')
     .action(action((ctx, repository: string, options: { ref?: string; queue?: boolean }) => indexCommand(ctx, repository, options)));
+  program
+    .command('backfill')
+    .description("Queue every repository a GitHub App installation can see (or every installation's) and show progress until all are indexed")
+    .option('--installation <id>', 'one installation, by its numeric id')
+    .option('--org <name>', 'the installation on an organisation (or user) account')
+    .option('--all', 'every installation of the App')
+    .option('--no-wait', 'queue and return without waiting')
+    .option('--timeout <seconds>', 'stop waiting after this long (the backfills stay queued)', '3600')
+    .action(action((ctx, options: BackfillOptions) => backfillCommand(ctx, options)));
   program
     .command('status')
     .description('Repositories, refs, commits, freshness, failures, consumer lag and dead letters')

@@ -40,7 +40,10 @@ export async function startIndexer(
     );
   }, 10_000);
   lagTimer.unref();
-  const reconciler = env.GITDEX_RECONCILE_INTERVAL_SECONDS > 0 ? startReconciler(adapters, env.GITDEX_RECONCILE_INTERVAL_SECONDS, log, registry, undefined, pulls) : undefined;
+  const reconciler =
+    env.GITDEX_RECONCILE_INTERVAL_SECONDS > 0
+      ? startReconciler(adapters, env.GITDEX_RECONCILE_INTERVAL_SECONDS, log, registry, undefined, { budgetShare: env.GITDEX_RECONCILE_BUDGET_SHARE, pulls })
+      : undefined;
   log.info({ eventLog: adapters.engines.eventLog, index: adapters.engines.index }, 'indexer started');
   return {
     healthy: () => consumer.healthy,

@@ -12,3 +12,5 @@ export { reconcile, passComplete, passProblem, type ReconcileDeps, type Reconcil
 export { ReconcileSchedule, type ReconcilerStatus, type PassResult, type Timers, type ReconcileScheduleOptions } from './reconcile-schedule';
 export { createReconcilerMetrics } from './prometheus-reconciler';
 export { DEFAULT_PULL_OPTIONS, pullRefOf, pullNumberOf, retireClosedPulls, type PullOptions } from './pull-requests';
+export { ReconcilerLease, leasedPass, skippedReport, RECONCILER_LEASE, DEFAULT_LEASE_TTL_MS, type ReconcilerLeaseOptions } from './reconcile-lease';
+export { budgetedIntervalSeconds, countedRequests, GITHUB_HOURLY_LIMIT, type ReconcileBudget } from './reconcile-budget';

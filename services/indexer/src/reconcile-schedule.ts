@@ -41,9 +41,13 @@ const NODE_TIMERS: Timers = {
 };
 
 export interface ReconcileScheduleOptions {
-  /** One pass (reconcile() with its dependencies); a later lease would wrap it here. */
+  /** One pass (reconcile() with its dependencies, inside the reconciler lease). */
   pass: () => Promise<ReconcileReport>;
   intervalSeconds: number;
+  /** The wait after a pass, when it depends on what the pass spent (the rate-limit budget); default intervalSeconds. */
+  nextIntervalSeconds?: (result: PassResult) => number;
+  /** Runs once the schedule stopped and its last pass ended (gives the reconciler lease up). */
+  onStop?: () => Promise<void>;
   now: () => Date;
   timers?: Timers;
   onPass?: (result: PassResult) => void;
@@ -64,11 +68,13 @@ export class ReconcileSchedule {
   private lastFailureAt: Date | null = null;
   private lastError: string | null = null;
   private lastDurationSeconds: number | null = null;
+  private intervalSeconds: number;
 
   constructor(private readonly options: ReconcileScheduleOptions) {
     if (!(options.intervalSeconds > 0)) throw new RangeError(`ReconcileSchedule needs a positive interval, got ${options.intervalSeconds}`);
     this.timers = options.timers ?? NODE_TIMERS;
     this.startedAt = options.now();
+    this.intervalSeconds = options.intervalSeconds;
   }
 
   /** Starts the first pass now: visibility changes made while gitdex was down apply at once. */
@@ -86,20 +92,21 @@ export class ReconcileSchedule {
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
     this.timer = null;
     await this.current;
+    await this.options.onStop?.();
   }
 
   status(): ReconcilerStatus {
     const now = this.options.now().getTime();
     const since = (this.lastSuccessAt ?? this.startedAt).getTime();
-    const late = now - since > 2 * this.options.intervalSeconds * 1000;
+    const late = now - since > 2 * this.intervalSeconds * 1000;
     const failed = this.lastError !== null;
     const degraded = failed
       ? `the last reconciler pass failed at ${this.lastFailureAt?.toISOString()}: ${this.lastError}`
       : late
-        ? `no successful reconciler pass since ${this.lastSuccessAt ? this.lastSuccessAt.toISOString() : `start (${this.startedAt.toISOString()})`}, more than two intervals of ${this.options.intervalSeconds} s`
+        ? `no successful reconciler pass since ${this.lastSuccessAt ? this.lastSuccessAt.toISOString() : `start (${this.startedAt.toISOString()})`}, more than two intervals of ${this.intervalSeconds} s`
         : null;
     return {
-      intervalSeconds: this.options.intervalSeconds,
+      intervalSeconds: this.intervalSeconds,
       running: this.current !== null,
       lastSuccessAt: this.lastSuccessAt?.toISOString() ?? null,
       lastFailureAt: this.lastFailureAt?.toISOString() ?? null,
@@ -122,11 +129,13 @@ export class ReconcileSchedule {
       )
       .finally(() => {
         this.current = null;
-        if (!this.stopped) this.timer = this.timers.setTimeout(() => this.runPass(), this.options.intervalSeconds * 1000);
+        if (!this.stopped) this.timer = this.timers.setTimeout(() => this.runPass(), this.intervalSeconds * 1000);
       });
   }
 
   private finish(result: PassResult): void {
+    const next = this.options.nextIntervalSeconds?.(result);
+    if (next !== undefined && next > 0) this.intervalSeconds = next;
     this.lastDurationSeconds = (result.finishedAt.getTime() - result.startedAt.getTime()) / 1000;
     if (result.problem === null) {
       this.lastSuccessAt = result.finishedAt;

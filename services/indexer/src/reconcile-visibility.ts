@@ -13,9 +13,22 @@ export interface VisibilityReport {
   failed: { repository: string; error: string }[];
   /** GitHub requests spent: list pages are not counted one by one (the client follows Link), so this counts lists and single reads. */
   lists: number;
+  /** Pages those lists took (100 repositories a page): each is a request GitHub counts. */
+  listPages: number;
   singleReads: number;
   /** Set when GitHub's rate limit stopped the refresh: the rest waits for the next pass. */
   rateLimited?: string;
+  /**
+   * Per installation whose whole list was read: repositories it shows that the index does not
+   * have (added while their webhook was lost) and indexed ones it no longer shows (removed).
+   */
+  membership: InstallationMembership[];
+}
+
+export interface InstallationMembership {
+  installationId: number;
+  added: SourceRepository[];
+  missing: RepositoryDocument[];
 }
 
 /**
@@ -25,10 +38,17 @@ export interface VisibilityReport {
  * list, and its own 404 is what marks it private. Repositories are then updated in the index.
  */
 export async function refreshVisibility(index: IndexReads & IndexWrites, source: Source, repositories: readonly RepositoryDocument[]): Promise<VisibilityReport> {
-  const report: VisibilityReport = { metadata: [], failed: [], lists: 0, singleReads: 0 };
+  const report: VisibilityReport = { metadata: [], failed: [], lists: 0, listPages: 0, singleReads: 0, membership: [] };
   for (const [installationId, group] of byInstallation(repositories)) {
-    const listed = await listGroup(source, installationId, group, report);
+    const list = await listGroup(source, installationId, group, report);
     if (report.rateLimited) return report;
+    const listed = list?.listed;
+    if (installationId && list?.whole && listed) {
+      const indexed = new Set(group.map((r) => r.repositoryId));
+      const added = [...listed.values()].filter((r) => !indexed.has(r.id));
+      const missing = group.filter((r) => !listed.has(r.repositoryId));
+      if (added.length > 0 || missing.length > 0) report.membership.push({ installationId, added, missing });
+    }
     for (const repository of group) {
       try {
         let current: SourceRepository | null | undefined = listed?.get(repository.repositoryId);
@@ -62,12 +82,26 @@ function byInstallation(repositories: readonly RepositoryDocument[]): Map<number
 }
 
 /** The group's repositories as GitHub lists them; null when it cannot list (each is read on its own then). */
-async function listGroup(source: Source, installationId: number | undefined, group: RepositoryDocument[], report: VisibilityReport): Promise<Map<number, SourceRepository> | null> {
-  if (!source.listRepositories) return null;
+async function listGroup(
+  source: Source,
+  installationId: number | undefined,
+  group: RepositoryDocument[],
+  report: VisibilityReport,
+): Promise<{ listed: Map<number, SourceRepository>; whole: boolean } | null> {
+  if (!source.listRepositories && !(installationId && source.installationRepositories)) return null;
   try {
     report.lists += 1;
+    // An App installation's list is read whole (a few pages: it is what the App may read), so
+    // repositories added to it are found too; a token's list may be long and stops early.
+    if (installationId && source.installationRepositories) {
+      const whole = await source.installationRepositories(installationId);
+      report.listPages += pagesOf(whole.length);
+      return { listed: new Map(whole.map((r) => [r.id, r])), whole: true };
+    }
+    if (!source.listRepositories) return null;
     const listed = await source.listRepositories({ ...(installationId ? { installationId } : {}), until: new Set(group.map((r) => r.repositoryId)) });
-    return listed && new Map(listed.map((r) => [r.id, r]));
+    if (listed) report.listPages += pagesOf(listed.length);
+    return listed && { listed: new Map(listed.map((r) => [r.id, r])), whole: false };
   } catch (error) {
     if (stopsThePass(error)) {
       report.rateLimited = messageOf(error);
@@ -100,6 +134,10 @@ async function applyMetadata(index: IndexReads & IndexWrites, repository: Reposi
   if (changed.length === 0) return null;
   await index.putRepository({ ...repository, private: current.private, archived: current.archived, fullName: current.fullName, defaultBranch: current.defaultBranch, htmlUrl: current.htmlUrl });
   return { repository: current.fullName, changed };
+}
+
+function pagesOf(repositories: number): number {
+  return Math.max(1, Math.ceil(repositories / 100));
 }
 
 /** GitHub's rate limit answers every further request the same way until its reset: the pass stops. */

@@ -3,7 +3,7 @@ import { ReconcileSchedule, type PassResult, type ReconcileReport, type Timers }
 const INTERVAL = 300;
 
 function report(overrides: Partial<ReconcileReport> = {}): ReconcileReport {
-  return { checked: 1, drifted: [], metadata: [], failed: [], requests: { lists: 1, repositories: 0, heads: 1 }, ...overrides };
+  return { checked: 1, drifted: [], metadata: [], failed: [], requests: { lists: 1, listPages: 1, repositories: 0, heads: 1, notModified: 0 }, membership: { added: [], removed: [] }, ...overrides };
 }
 
 /** A clock and timers the test moves by hand: nothing waits on the wall clock. */

@@ -1,4 +1,5 @@
 import type { CliContext } from './context';
+import { installationProgress, progressLine, type InstallationProgress } from './installation-progress';
 import { defaultServerUrl, reconcilerView } from './reconciler-status';
 import { age, formatTable, shortSha } from './table';
 
@@ -16,6 +17,7 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean; 
     adapters.deadLetters.list(1000).catch(() => null),
     reconcilerView(options.server ?? defaultServerUrl(ctx.env)),
   ]);
+  const installations = await installationsView(ctx, repositories, states);
   const names = new Map(repositories.map((r) => [r.repositoryId, r.fullName]));
   const rows = states
     .map((s) => ({
@@ -38,6 +40,7 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean; 
     eventLog: adapters.engines.eventLog,
     index: adapters.engines.index,
     reconciler: { state: reconciler.state, ...(reconciler.status ?? {}) },
+    ...(installations ? { installations } : {}),
   };
   if (options.json) {
     out.log(JSON.stringify({ summary, refs: rows }, null, 2));
@@ -53,5 +56,29 @@ export async function statusCommand(ctx: CliContext, options: { json?: boolean; 
   out.log(
     `${summary.repositories} repositories, ${summary.refs} refs, ${summary.failed} failed; lag ${lag ?? 'unknown'}; dead letters ${summary.deadLetters ?? 'unknown'} (event log: ${summary.eventLog}, index: ${summary.index})`,
   );
+  if (installations && 'error' in installations) out.log(`installations: unknown (${installations.error})`);
+  else for (const p of installations ?? []) out.log(progressLine(p));
   out.log(`reconciler: ${reconciler.line}`);
+}
+
+/**
+ * With a GitHub App: per installation, the repositories it can see (from GitHub, a request per
+ * 100) against what the index holds. Without one: nothing (a token has no installations).
+ */
+async function installationsView(
+  ctx: CliContext,
+  repositories: Parameters<typeof installationProgress>[2],
+  states: Parameters<typeof installationProgress>[3],
+): Promise<InstallationProgress[] | { error: string } | null> {
+  const source = ctx.adapters.source;
+  if (!source.appInstallations || !source.installationRepositories) return null;
+  try {
+    const installations = await source.appInstallations();
+    if (!installations) return null;
+    const view: InstallationProgress[] = [];
+    for (const installation of installations) view.push(installationProgress(installation, await source.installationRepositories(installation.id), repositories, states));
+    return view;
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
 }
