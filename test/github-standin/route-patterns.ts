@@ -21,6 +21,7 @@ export const ROUTES = {
   repoInstallation: '/repos/:owner/:repo/installation',
   accessTokens: '/app/installations/:installation_id/access_tokens',
   installationRepos: '/installation/repositories',
+  graphql: '/graphql',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

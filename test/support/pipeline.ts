@@ -29,14 +29,14 @@ export interface Pipeline {
 }
 
 /** Webhook → Kafka → indexer → Elasticsearch, in this process, against the GitHub stand-in. */
-export async function startPipeline(options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean } = {}): Promise<Pipeline> {
+export async function startPipeline(options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean; token?: string } = {}): Promise<Pipeline> {
   const root = await makeTempRoot('gitdex-pipeline-');
   const topic = uniqueName('events');
   const prefix = uniqueName('t').replace(/-/g, '');
   const index = new ElasticsearchIndexStore({ node: engineEndpoints().elasticsearchUrl, indexPrefix: prefix });
   await index.ensureReady();
   const webhook = await startWebhookService(topic, [SECRET]);
-  const standIn = await createGitHubStandIn({ root, webhookUrl: webhook.hookUrl, secret: SECRET, rateLimit: { limit: 1_000_000 } });
+  const standIn = await createGitHubStandIn({ root, webhookUrl: webhook.hookUrl, secret: SECRET, rateLimit: { limit: 1_000_000 }, ...(options.token ? { token: options.token } : {}) });
   const kafka = createKafka({ brokers: kafkaBrokerList(), clientId: 'test-indexer' });
   const deadLetters = new KafkaDeadLetters(kafka, `${topic}.dlq`);
   const publisher = new KafkaPublisher(kafka, { topic, partitions: 6 });
@@ -51,7 +51,7 @@ export async function startPipeline(options: { indexRef?: Partial<IndexRefOption
     await consumer.start(
       createBatchHandler({
         index,
-        source: new GitHubSource({ baseUrl: standIn.url, maxInlineWaitSeconds: 2 }),
+        source: new GitHubSource({ baseUrl: standIn.url, maxInlineWaitSeconds: 2, ...(options.token ? { token: options.token } : {}) }),
         deadLetters,
         refs: new RefSelection(options.refs ?? ['default']),
         options: { ...DEFAULT_INDEX_REF_OPTIONS, ...options.indexRef },

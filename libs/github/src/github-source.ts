@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { PortError, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
+import { PortError, type BatchReads, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
+import { GitHubBatchReads } from './batch-reads';
 import { GitHubClients, type GitHubClientOptions } from './client';
 import { toPortError } from './errors';
 import { assertRepositoryName } from './name-guard';
@@ -25,9 +26,12 @@ function split(repository: SourceRepository): { owner: string; repo: string } {
 /** The source port over GitHub's REST API; it translates, the indexer decides. */
 export class GitHubSource implements Source {
   private readonly clients: GitHubClients;
+  /** Compare and GraphQL reads; GitHub answers GraphQL only to a token or an app, so none without. */
+  readonly batchReads?: BatchReads;
 
   constructor(private readonly options: GitHubClientOptions) {
     this.clients = new GitHubClients(options);
+    if (options.token || options.app) this.batchReads = new GitHubBatchReads(this.clients);
   }
 
   async repository(repositoryId: number, installationId?: number): Promise<SourceRepository | null> {

@@ -6,7 +6,7 @@ import { mapLimit } from './concurrency';
 import { tarballEntries } from './tarball-entries';
 import { diffTrees, DiffTooLarge, type TreeChange } from './tree-diff';
 import { findSubmodules } from './submodules';
-import type { TreeReader } from './tree-walk';
+import type { LeafEntry, TreeReader } from './tree-walk';
 import { WriteBuffer } from './write-buffer';
 
 export interface IndexRefOptions {
@@ -42,6 +42,15 @@ export interface IndexRefDeps {
   onProgress?: (entriesProcessed: number) => void;
 }
 
+/** Changes already known for a push (from GitHub's compare), with the bytes already read. */
+export interface Prepared {
+  /** The served commit they start from: used only while the ref still serves it. */
+  fromCommit: string;
+  changes: TreeChange[];
+  /** Exact bytes by path, for the upserts whose content was read with the changes. */
+  contents: Map<string, Buffer>;
+}
+
 export interface RefTarget {
   repository: SourceRepository;
   ref: string;
@@ -49,6 +58,7 @@ export interface RefTarget {
   installationId?: number;
   /** When the event that asked for this was received: freshness is measured from it. */
   receivedAt?: string;
+  prepared?: Prepared;
 }
 
 export type IndexOutcome =
@@ -110,10 +120,15 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   let strategy: 'incremental' | 'tarball' = 'tarball';
   let fileCount: number;
   try {
-    const changes = state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
+    const prepared = target.prepared && target.prepared.fromCommit === state.commitSha && state.generation > 0 ? target.prepared : undefined;
+    const changes = prepared
+      ? prepared.changes
+      : state.treeSha && state.generation > 0
+        ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges)
+        : null;
     if (changes) {
       strategy = 'incremental';
-      fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes));
+      fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes, prepared?.contents));
     } else {
       fileCount = await applyTarball(deps, plan, reader, target);
     }
@@ -191,8 +206,23 @@ async function retire(plan: Plan, previous: VisibleEntry): Promise<void> {
 
 const unchanged = (previous: VisibleEntry | undefined, blobSha: string, mode: string) => previous !== undefined && previous.blobSha === blobSha && previous.kind === kindOfMode(mode);
 
+/**
+ * The exact bytes of the files to write, by path: those read with the changes, else read in
+ * batches (GraphQL) when the source can; whatever is still missing is read blob by blob.
+ */
+async function batchContents(deps: IndexRefDeps, plan: Plan, reader: TreeReader, entries: LeafEntry[], known: Map<string, Buffer> | undefined): Promise<Map<string, Buffer>> {
+  if (known) return known;
+  const contents = new Map<string, Buffer>();
+  const batch = deps.source.batchReads;
+  if (!batch || entries.length === 0) return contents;
+  const read = await batch.files(reader.repository, plan.context.commitSha, entries.map((e) => e.path), reader.installationId);
+  const shas = new Map(entries.map((e) => [e.path, e.sha]));
+  for (const file of read.files.values()) if (file.content && shas.get(file.path) === file.sha) contents.set(file.path, file.content);
+  return contents;
+}
+
 /** Applies a tree diff; returns the change in the number of files. */
-async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, changes: TreeChange[]): Promise<number> {
+async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, changes: TreeChange[], known?: Map<string, Buffer>): Promise<number> {
   const paths = changes.map((c) => (c.type === 'delete' ? c.path : c.entry.path));
   const previous = new Map<string, VisibleEntry>();
   for (let i = 0; i < paths.length; i += 1000) {
@@ -209,10 +239,12 @@ async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
       delta -= 1;
     }
   }
+  const wanted = upserts.filter((entry) => entry.type === 'blob' && wantsContent({ mode: entry.mode, size: entry.size ?? 0, path: entry.path }, plan.context));
+  const contents = await batchContents(deps, plan, reader, wanted, known);
+  const wantedPaths = new Set(wanted.map((entry) => entry.path));
   const fetched = await mapLimit(upserts, deps.options.blobConcurrency, async (entry) => {
     const size = entry.size ?? 0;
-    const content =
-      entry.type === 'blob' && wantsContent({ mode: entry.mode, size, path: entry.path }, plan.context) ? await deps.source.blob(reader.repository, entry.sha, reader.installationId) : undefined;
+    const content = wantedPaths.has(entry.path) ? (contents.get(entry.path) ?? (await deps.source.blob(reader.repository, entry.sha, reader.installationId))) : undefined;
     return { path: entry.path, mode: entry.mode, blobSha: entry.sha, size, ...(content ? { content } : {}) } satisfies FetchedEntry;
   });
   deps.onProgress?.(changes.length);
