@@ -137,7 +137,8 @@ export class GitHubBatchReads implements BatchReads {
     paths.forEach((path, i) => (variables[`p${i}`] = path));
     let data: { repository: GraphQLRepository | null };
     try {
-      data = await this.clients.forInstallation(installationId).graphql<{ repository: GraphQLRepository | null }>(query(paths.length), variables);
+      // No retries inside the client: a 502 is answered below by asking for half as much.
+      data = await this.clients.forInstallation(installationId).graphql<{ repository: GraphQLRepository | null }>(query(paths.length), { ...variables, request: { retries: 0 } });
     } catch (error) {
       const e = error as GraphQLFailure;
       if (e.errors?.every((x) => x.type === 'NOT_FOUND' && x.path?.[0] === 'repository') && !e.data?.repository) return { repository: null, files: new Map() };
