@@ -185,7 +185,9 @@ export function graphqlRouter(ctx: StandInContext): Router {
         const id = requestId();
         return void res.status(502).json({
           data: null,
-          errors: [{ message: `Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include \`${id}\` when reporting this issue.` }],
+          errors: [
+            { message: `Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include \`${id}\` when reporting this issue.` },
+          ],
         });
       }
       res.status(200).setHeader('content-type', 'application/json; charset=utf-8');

@@ -68,7 +68,7 @@ describe('compare and GraphQL at the GitHub stand-in', () => {
       'bom.txt': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('bom\n')]),
       'zero.bin': Buffer.from([1, 0, 2]),
       'tool.sh': { content: '#!/bin/sh\n', executable: true },
-      'link': { symlink: 'text.md' },
+      link: { symlink: 'text.md' },
     };
     const head = await commitFiles(dir, files, 'kinds');
     const read = await source.batchReads!.files(repository, head, [...Object.keys(files), 'missing.txt', 'src']);
@@ -84,7 +84,9 @@ describe('compare and GraphQL at the GitHub stand-in', () => {
       src: { mode: '040000', type: 'tree', content: null },
     });
     expect(standIn.requests.counts()).toEqual({ 'POST /graphql': 1 });
-    const raw = await post({ query: `{ repository(owner: "acme", name: "gq") { object(oid: "${head}") { ... on Commit { file(path: "zero.bin") { object { ... on Blob { text isBinary byteSize } } } } } } }` });
+    const raw = await post({
+      query: `{ repository(owner: "acme", name: "gq") { object(oid: "${head}") { ... on Commit { file(path: "zero.bin") { object { ... on Blob { text isBinary byteSize } } } } } } }`,
+    });
     expect(raw.body).toEqual({ data: { repository: { object: { file: { object: { text: null, isBinary: true, byteSize: 3 } } } } } });
     expect(raw.headers.get('x-ratelimit-resource')).toBe('graphql');
   });

@@ -29,7 +29,9 @@ export interface Pipeline {
 }
 
 /** Webhook → Kafka → indexer → Elasticsearch, in this process, against the GitHub stand-in. */
-export async function startPipeline(options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean; token?: string } = {}): Promise<Pipeline> {
+export async function startPipeline(
+  options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean; token?: string } = {},
+): Promise<Pipeline> {
   const root = await makeTempRoot('gitdex-pipeline-');
   const topic = uniqueName('events');
   const prefix = uniqueName('t').replace(/-/g, '');

@@ -130,7 +130,12 @@ export class GitHubBatchReads implements BatchReads {
     return { repository: current ?? null, files };
   }
 
-  private async ask(repository: SourceRepository, commitSha: string, paths: readonly string[], installationId?: number): Promise<{ repository: SourceRepository | null; files: Map<string, SourceFile> }> {
+  private async ask(
+    repository: SourceRepository,
+    commitSha: string,
+    paths: readonly string[],
+    installationId?: number,
+  ): Promise<{ repository: SourceRepository | null; files: Map<string, SourceFile> }> {
     const { owner, repo } = assertRepositoryName(repository.fullName);
     const action = `files of ${repository.fullName}@${commitSha}`;
     const variables: Record<string, string> = { owner, name: repo, oid: commitSha };

@@ -74,12 +74,7 @@ export interface BatchReads {
    * The repository as it is now (null when it cannot be read) and the files at `paths` of a commit
    * (a path absent from the map is not in the commit), in as few requests as the source allows.
    */
-  files(
-    repository: SourceRepository,
-    commitSha: string,
-    paths: readonly string[],
-    installationId?: number,
-  ): Promise<{ repository: SourceRepository | null; files: Map<string, SourceFile> }>;
+  files(repository: SourceRepository, commitSha: string, paths: readonly string[], installationId?: number): Promise<{ repository: SourceRepository | null; files: Map<string, SourceFile> }>;
 }
 
 /**

@@ -121,11 +121,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   let fileCount: number;
   try {
     const prepared = target.prepared && target.prepared.fromCommit === state.commitSha && state.generation > 0 ? target.prepared : undefined;
-    const changes = prepared
-      ? prepared.changes
-      : state.treeSha && state.generation > 0
-        ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges)
-        : null;
+    const changes = prepared ? prepared.changes : state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
     if (changes) {
       strategy = 'incremental';
       fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes, prepared?.contents));
@@ -215,7 +211,12 @@ async function batchContents(deps: IndexRefDeps, plan: Plan, reader: TreeReader,
   const contents = new Map<string, Buffer>();
   const batch = deps.source.batchReads;
   if (!batch || entries.length === 0) return contents;
-  const read = await batch.files(reader.repository, plan.context.commitSha, entries.map((e) => e.path), reader.installationId);
+  const read = await batch.files(
+    reader.repository,
+    plan.context.commitSha,
+    entries.map((e) => e.path),
+    reader.installationId,
+  );
   const shas = new Map(entries.map((e) => [e.path, e.sha]));
   for (const file of read.files.values()) if (file.content && shas.get(file.path) === file.sha) contents.set(file.path, file.content);
   return contents;
