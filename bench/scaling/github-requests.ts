@@ -7,6 +7,8 @@
 //
 //   node scripts/prepare.mjs --build -- tsx --tsconfig bench/tsconfig.json bench/scaling/github-requests-cli.ts
 import { randomBytes } from 'node:crypto';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { PushEvent } from '@gitdex/contracts';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { GitHubSource } from '@gitdex/github';
@@ -75,18 +77,21 @@ export async function measureGitHubRequests(log: (line: string) => void = consol
     };
     const files: FileChanges = {};
     for (let i = 0; i < REPOSITORY_FILES; i += 1) files[fileAt(i)] = `export const v${i} = ${i};\n`;
+    // Built once and copied: every repository starts from the same commit.
+    const template = await createRepo(root, 'template', 'files', files);
     for (const k of SIZES) {
       // One repository a path, same content: each push starts from the same served commit.
       const changes: FileChanges = {};
       for (let j = 0; j < k; j += 1) changes[fileAt(Math.floor((j * REPOSITORY_FILES) / k))] = `export const changed${j} = ${k};\n`;
       for (const path of ['before', 'after'] as const) {
         const name = `r${k}-${path}`;
-        const repo = await createRepo(root, 'bench', name, files);
+        const dir = join(root, 'bench', name);
+        await cp(template.dir, dir, { recursive: true });
         const id = await standIn.repoId('bench', name);
-        const handle = { owner: 'bench', name, id, dir: repo.dir };
-        const first = await headSha(repo.dir);
+        const handle = { owner: 'bench', name, id, dir };
+        const first = await headSha(dir);
         await pushOnce(standIn, paths[path], handle, first, '0'.repeat(40));
-        const sha = await commitFiles(repo.dir, changes, `${k} files`);
+        const sha = await commitFiles(dir, changes, `${k} files`);
         const latency = standIn.faults.add({ type: 'latency', ms: LATENCY_MS });
         const { requests, routes, ms } = await pushOnce(standIn, paths[path], handle, sha, first);
         standIn.faults.remove(latency.id);
