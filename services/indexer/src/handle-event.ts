@@ -112,6 +112,7 @@ async function pushByCompare(deps: HandleEventDeps, event: PushEvent): Promise<E
     receivedAt: event.receivedAt,
     ...(installationId ? { installationId } : {}),
     ...(compared.prepared ? { prepared: compared.prepared } : {}),
+    wide: compared.wide,
   });
   deps.onIndexed?.(event, event.ref, outcome);
   return { action: 'synced', refs: [{ ref: event.ref, outcome }] };

@@ -4,7 +4,7 @@ import { buildDocument, kindOfMode, wantsContent, type DocumentContext, type Fet
 import type { PathRules } from './classify/vendored';
 import { mapLimit } from './concurrency';
 import { tarballEntries } from './tarball-entries';
-import { diffTrees, DiffTooLarge, type TreeChange } from './tree-diff';
+import { diffTrees, diffWholeTrees, DiffTooLarge, type TreeChange } from './tree-diff';
 import { findSubmodules } from './submodules';
 import type { LeafEntry, TreeReader } from './tree-walk';
 import { WriteBuffer } from './write-buffer';
@@ -59,6 +59,8 @@ export interface RefTarget {
   /** When the event that asked for this was received: freshness is measured from it. */
   receivedAt?: string;
   prepared?: Prepared;
+  /** The source said the change is wide (300 files or more): compare whole trees, not folder by folder. */
+  wide?: boolean;
 }
 
 export type IndexOutcome =
@@ -121,7 +123,11 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   let fileCount: number;
   try {
     const prepared = target.prepared && target.prepared.fromCommit === state.commitSha && state.generation > 0 ? target.prepared : undefined;
-    const changes = prepared ? prepared.changes : state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
+    const changes = prepared
+      ? prepared.changes
+      : state.treeSha && state.generation > 0
+        ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges, target.wide === true)
+        : null;
     if (changes) {
       strategy = 'incremental';
       fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes, prepared?.contents));
@@ -172,9 +178,9 @@ function retainedHistory(state: RefState, newest: RetainedCommit, retained: numb
   return [newest, ...older.filter((entry) => entry.generation >= newest.generation - retained && entry.generation < newest.generation)];
 }
 
-async function tryDiff(reader: TreeReader, oldTree: string, newTree: string, maxChanges: number): Promise<TreeChange[] | null> {
+async function tryDiff(reader: TreeReader, oldTree: string, newTree: string, maxChanges: number, wide: boolean): Promise<TreeChange[] | null> {
   try {
-    return await diffTrees(reader, oldTree, newTree, maxChanges);
+    return (wide ? await diffWholeTrees(reader, oldTree, newTree, maxChanges) : null) ?? (await diffTrees(reader, oldTree, newTree, maxChanges));
   } catch (error) {
     // A large diff is cheaper as one tarball; an old tree GitHub no longer has (force push) needs one.
     if (error instanceof DiffTooLarge) return null;

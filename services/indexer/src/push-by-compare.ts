@@ -10,6 +10,8 @@ export interface ComparedPush {
   head: SourceCommit;
   /** Absent when compare could not say exactly what changed (force push, more than 300 files). */
   prepared?: Prepared;
+  /** Compare's list was cut at 300 files: the change is wide. */
+  wide: boolean;
 }
 
 /**
@@ -44,12 +46,13 @@ export async function comparePush(
   const read = await batch.files(known, head.sha, wanted, event.installationId);
   const current = read.repository;
   if (!current || current.id !== known.id || current.defaultBranch !== known.defaultBranch) return null;
-  if (!exact) return { repository: current, head };
+  const wide = comparison.status === 'ahead' && !comparison.complete;
+  if (!exact) return { repository: current, head, wide };
   const changes = changesOf(comparison, read.files);
-  if (!changes) return { repository: current, head };
+  if (!changes) return { repository: current, head, wide };
   const contents = new Map<string, Buffer>();
   for (const file of read.files.values()) if (file.content) contents.set(file.path, file.content);
-  return { repository: current, head, prepared: { fromCommit: served.commitSha, changes, contents } };
+  return { repository: current, head, wide, prepared: { fromCommit: served.commitSha, changes, contents } };
 }
 
 /** Compare's files as tree changes; null when an entry is not a file (a path became a folder). */
