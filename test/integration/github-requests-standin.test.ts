@@ -2,7 +2,7 @@
 // error forms, and the GitHub adapter's reading of them (what is retried, what is split, what fails).
 import { GitHubSource } from '@gitdex/github';
 import { PortError, type SourceRepository } from '@gitdex/ports';
-import { commitFiles, createRepo, headSha, makeTempRoot, removeTempRoot, renamePath, type FileChanges } from '../github-standin/fixture-repos';
+import { commitFiles, createRepo, forcePush, headSha, makeTempRoot, removeTempRoot, renamePath, type FileChanges } from '../github-standin/fixture-repos';
 import { GRAPHQL_TEXT_LIMIT_BYTES } from '../github-standin/routes-graphql';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 
@@ -58,7 +58,9 @@ describe('compare and GraphQL at the GitHub stand-in', () => {
     expect(comparison).toMatchObject({ status: 'ahead', complete: false, head: { sha: head } });
     expect(comparison.files).toHaveLength(300);
     expect(await source.batchReads!.compare(repository, head, base)).toMatchObject({ status: 'behind', head: null });
-    expect(standIn.requests.counts()).toEqual({ 'GET /repos/:owner/:repo/compare/*basehead': 3 });
+    await forcePush(dir, 'unrelated', { 'x.txt': 'x\n' });
+    expect(await source.batchReads!.compare(repository, base, 'unrelated').catch((e: unknown) => e)).toMatchObject({ code: 'NOT_FOUND' });
+    expect(standIn.requests.counts()).toEqual({ 'GET /repos/:owner/:repo/compare/*basehead': 4 });
   });
 
   it("answers the files of a commit with GitHub's types; text that is not the file's bytes is left to the blob", async () => {
