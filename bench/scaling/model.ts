@@ -53,9 +53,12 @@ export function fit(points: { files: number; value: number }[]): LinearFit {
 
 const at = (f: LinearFit, files: number) => f.fixed + f.perFile * files;
 
+/** The stand-in's request-log key of GitHub's GraphQL endpoint. */
+export const GRAPHQL_ROUTE = 'POST /graphql';
+
 export interface Capacity {
   assumptions: Assumptions;
-  fits: Record<'indexerCpu' | 'webhookCpu' | 'elasticsearchCpu' | 'kafkaCpu' | 'githubRequests' | 'esDocs' | 'esBulkBytes', LinearFit | null>;
+  fits: Record<'indexerCpu' | 'webhookCpu' | 'elasticsearchCpu' | 'kafkaCpu' | 'githubRequests' | 'githubGraphql' | 'esDocs' | 'esBulkBytes', LinearFit | null>;
   kafkaBytesPerEvent: number | null;
   /** At the assumed rate and files per push. */
   indexerCores: number;
@@ -64,7 +67,14 @@ export interface Capacity {
   kafkaCores: number | null;
   indexerProcesses: number;
   githubRequestsPerHour: number;
-  /** Installations needed at GitHub's 5,000 (15,000 on Enterprise Cloud) requests an hour each. */
+  /**
+   * Of those, GraphQL queries: GitHub counts them against a budget of their own (points; every
+   * query gitdex sends costs GitHub's minimum, one point), so the REST requests and the GraphQL
+   * points are two budgets and the busier one sizes the installations.
+   */
+  githubGraphqlPointsPerHour: number;
+  githubCoreRequestsPerHour: number;
+  /** Installations needed at GitHub's 5,000 (15,000 on Enterprise Cloud) requests an hour each, by the busier budget. */
   githubInstallationsAt5000: number;
   githubInstallationsAt15000: number;
   esDocsPerSecond: number;
@@ -93,6 +103,7 @@ export function capacity(rows: CostRow[], kafkaBytesPerEvent: number | null, fil
     elasticsearchCpu: line((r) => r.elasticsearchCpuPerPush),
     kafkaCpu: line((r) => r.kafkaCpuPerPush),
     githubRequests: line((r) => r.githubRequestsPerPush),
+    githubGraphql: line((r) => r.routesPerPush[GRAPHQL_ROUTE] ?? 0),
     esDocs: line((r) => r.esDocsPerPushAllCopies),
     esBulkBytes: line((r) => r.esBulkBytesPerPushAllCopies),
   };
@@ -101,6 +112,8 @@ export function capacity(rows: CostRow[], kafkaBytesPerEvent: number | null, fil
   const cores = (fitted: LinearFit | null) => (fitted ? (rate * at(fitted, f)) / a.targetUtilisation : null);
   const indexerCores = cores(fits.indexerCpu) ?? 0;
   const requestsPerHour = fits.githubRequests ? rate * 3600 * at(fits.githubRequests, f) : 0;
+  const graphqlPerHour = fits.githubGraphql ? rate * 3600 * at(fits.githubGraphql, f) : 0;
+  const busiestBudget = Math.max(graphqlPerHour, requestsPerHour - graphqlPerHour);
   const storeRatio = filesIndex && contentBytes > 0 ? filesIndex.primaryStoreBytes / contentBytes : null;
   const indexBytes = storeRatio === null ? null : a.filesSearched * a.averageFileBytes * storeRatio;
   return {
@@ -114,8 +127,10 @@ export function capacity(rows: CostRow[], kafkaBytesPerEvent: number | null, fil
     // One indexer process works on at most four partitions at once and uses about one core.
     indexerProcesses: Math.max(1, Math.ceil(indexerCores)),
     githubRequestsPerHour: requestsPerHour,
-    githubInstallationsAt5000: Math.ceil(requestsPerHour / 5000),
-    githubInstallationsAt15000: Math.ceil(requestsPerHour / 15000),
+    githubGraphqlPointsPerHour: graphqlPerHour,
+    githubCoreRequestsPerHour: requestsPerHour - graphqlPerHour,
+    githubInstallationsAt5000: Math.ceil(busiestBudget / 5000),
+    githubInstallationsAt15000: Math.ceil(busiestBudget / 15000),
     esDocsPerSecond: fits.esDocs ? rate * at(fits.esDocs, f) : 0,
     esBulkMBPerSecond: fits.esBulkBytes ? (rate * at(fits.esBulkBytes, f)) / 1e6 : null,
     kafkaMBPerSecond: kafkaBytesPerEvent === null ? null : (rate * kafkaBytesPerEvent * a.kafkaReplicationFactor) / 1e6,

@@ -90,7 +90,7 @@ export function capacityText(c: Capacity): string {
     '',
     `- indexer: ${c.indexerCores.toFixed(2)} cores → ${c.indexerProcesses} indexer processes`,
     `- Elasticsearch indexing CPU: ${c.elasticsearchCores === null ? '–' : c.elasticsearchCores.toFixed(2)} cores; Kafka: ${c.kafkaCores === null ? '–' : c.kafkaCores.toFixed(2)} cores; webhooks: ${c.webhookCores.toFixed(2)} cores`,
-    `- GitHub: ${Math.round(c.githubRequestsPerHour).toLocaleString('en-US')} requests an hour → ${c.githubInstallationsAt5000} installations at 5,000/h (${c.githubInstallationsAt15000} at 15,000/h)`,
+    `- GitHub: ${Math.round(c.githubRequestsPerHour).toLocaleString('en-US')} requests an hour (${Math.round(c.githubCoreRequestsPerHour).toLocaleString('en-US')} REST, ${Math.round(c.githubGraphqlPointsPerHour).toLocaleString('en-US')} GraphQL points) → ${c.githubInstallationsAt5000} installations at 5,000/h (${c.githubInstallationsAt15000} at 15,000/h)`,
     `- Elasticsearch writes: ${Math.round(c.esDocsPerSecond).toLocaleString('en-US')} documents/s, ${c.esBulkMBPerSecond === null ? '–' : c.esBulkMBPerSecond.toFixed(2)} MB/s of bulk requests`,
     `- Kafka: ${c.kafkaMBPerSecond === null ? '–' : c.kafkaMBPerSecond.toFixed(3)} MB/s written with replicas, ${c.kafkaRetainedGB === null ? '–' : c.kafkaRetainedGB.toFixed(1)} GB retained`,
     `- index for ${a.filesSearched.toLocaleString('en-US')} files: store/content ratio ${c.storeBytesPerContentByte === null ? '–' : c.storeBytesPerContentByte.toFixed(2)} → ${c.indexGB === null ? '–' : c.indexGB.toFixed(1)} GB primaries, ${c.indexGBAllCopies === null ? '–' : c.indexGBAllCopies.toFixed(1)} GB with replicas`,

@@ -46,6 +46,7 @@ export function fileJson(u: RepoUrls, ref: string, f: FileChange): Record<string
     sha: f.sha,
     filename: f.path,
     status: f.status,
+    ...(f.previousPath !== undefined ? { previous_filename: f.previousPath } : {}),
     additions: f.additions,
     deletions: f.deletions,
     changes: f.additions + f.deletions,

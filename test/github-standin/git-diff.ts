@@ -1,7 +1,7 @@
 // Changed files between two commits (GitHub reports renames as remove + add in push payloads).
 import { EMPTY_TREE_SHA, git, splitNul } from './git';
 
-export type ChangeStatus = 'added' | 'removed' | 'modified';
+export type ChangeStatus = 'added' | 'removed' | 'modified' | 'renamed';
 
 export interface FileChange {
   path: string;
@@ -11,6 +11,8 @@ export interface FileChange {
   mode: string;
   additions: number;
   deletions: number;
+  /** The path before a rename (compare and commit answers detect renames; push payloads do not). */
+  previousPath?: string;
 }
 
 const STATUS: Record<string, ChangeStatus> = { A: 'added', D: 'removed', M: 'modified', T: 'modified' };
@@ -19,8 +21,8 @@ const STATUS: Record<string, ChangeStatus> = { A: 'added', D: 'removed', M: 'mod
  * Files changed from `base` (null = empty tree, i.e. a root commit) to `head`.
  * Uses `diff-tree --raw --numstat -z`, which prints every raw record, then every numstat record.
  */
-export async function diffCommits(dir: string, base: string | null, head: string): Promise<FileChange[]> {
-  const args = ['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', '--no-abbrev', '--raw', '--numstat', base ?? EMPTY_TREE_SHA, head];
+export async function diffCommits(dir: string, base: string | null, head: string, options: { renames?: boolean } = {}): Promise<FileChange[]> {
+  const args = ['diff-tree', '-r', '-z', options.renames ? '-M' : '--no-renames', '--no-commit-id', '--no-abbrev', '--raw', '--numstat', base ?? EMPTY_TREE_SHA, head];
   const fields = splitNul(await git(dir, args));
   const changes: FileChange[] = [];
   const byPath = new Map<string, FileChange>();
@@ -29,8 +31,9 @@ export async function diffCommits(dir: string, base: string | null, head: string
     const field = fields[i] ?? '';
     if (field.startsWith(':')) {
       const [oldMode = '', newMode = '', oldSha = '', newSha = '', letter = 'M'] = field.slice(1).split(' ');
-      const path = fields[i + 1] ?? '';
-      const status = STATUS[letter.charAt(0)] ?? 'modified';
+      const renamed = letter.startsWith('R');
+      const path = fields[i + (renamed ? 2 : 1)] ?? '';
+      const status = renamed ? 'renamed' : (STATUS[letter.charAt(0)] ?? 'modified');
       const change: FileChange = {
         path,
         status,
@@ -38,19 +41,21 @@ export async function diffCommits(dir: string, base: string | null, head: string
         mode: status === 'removed' ? oldMode : newMode,
         additions: 0,
         deletions: 0,
+        ...(renamed ? { previousPath: fields[i + 1] ?? '' } : {}),
       };
       changes.push(change);
       byPath.set(path, change);
-      i += 2;
+      i += renamed ? 3 : 2;
     } else {
-      // numstat: "<added>\t<deleted>\t<path>" ("-" for binary files)
+      // numstat: "<added>\t<deleted>\t<path>" ("-" for binary files); a rename ends in a tab, then old and new paths
       const [added = '0', deleted = '0', ...rest] = field.split('\t');
-      const change = byPath.get(rest.join('\t'));
+      const renameRecord = rest.join('\t') === '';
+      const change = byPath.get(renameRecord ? (fields[i + 2] ?? '') : rest.join('\t'));
       if (change) {
         change.additions = Number(added) || 0;
         change.deletions = Number(deleted) || 0;
       }
-      i += 1;
+      i += renameRecord ? 3 : 1;
     }
   }
   return changes;

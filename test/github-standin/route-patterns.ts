@@ -26,6 +26,7 @@ export const ROUTES = {
   userInstallation: '/users/:owner/installation',
   accessTokens: '/app/installations/:installation_id/access_tokens',
   installationRepos: '/installation/repositories',
+  graphql: '/graphql',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -1,10 +1,11 @@
-// GET /repos/{owner}/{repo}/compare/{base}...{head}: commits and changed files (no patches).
+// GET /repos/{owner}/{repo}/compare/{base}...{head}: commits and changed files (no patches), from the
+// merge base as GitHub does (three dots), renames detected, at most 300 files and 250 commits (oldest first).
 import { Router } from 'express';
 import { fileJson, repoUrls, restCommitJson } from './commit-json';
 import { urlsOf, type StandInContext } from './context';
 import { diffCommits } from './git-diff';
 import { mergeBase, readCommit, resolveCommit, revList, type CommitInfo } from './git-objects';
-import { notFound, wildcard } from './http';
+import { HttpError, notFound, wildcard } from './http';
 import { apiChain, emptyOr, loadRepo, ok } from './route-kit';
 import { ROUTES } from './route-patterns';
 
@@ -26,8 +27,10 @@ export function compareRouter(ctx: StandInContext): Router {
     const [base, head] = await Promise.all([resolveCommit(repo.dir, baseRef), resolveCommit(repo.dir, headRef)]);
     if (!base || !head || !basehead.includes('...')) throw await emptyOr(repo, notFound(DOCS));
     const fork = await mergeBase(repo.dir, base, head);
+    // GitHub compares from the merge base, and unrelated histories have none.
+    if (!fork) throw new HttpError(404, `No common ancestor between ${baseRef} and ${headRef}.`, DOCS);
     const [ahead, behind] = await Promise.all([revList(repo.dir, head, [base]), revList(repo.dir, base, [head])]);
-    const files = await diffCommits(repo.dir, fork ?? null, head);
+    const files = await diffCommits(repo.dir, fork ?? null, head, { renames: true });
     const read = async (sha: string): Promise<CommitInfo> => {
       const commit = await readCommit(repo.dir, sha);
       if (!commit) throw notFound(DOCS);

@@ -18,6 +18,7 @@ import { appRouter } from './routes-app';
 import { compareRouter } from './routes-compare';
 import { gitRouter } from './routes-git';
 import { adminPullsRouter, pullsRouter } from './routes-pulls';
+import { graphqlRouter } from './routes-graphql';
 import { reposRouter } from './routes-repos';
 import { tarballRouter } from './routes-tarball';
 import { deliverAllPushes, deliverPush, type PushOptions, type PushResult } from './push-delivery';
@@ -87,7 +88,7 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
     sendJson(req, res, 200, ctx.rateLimiter.body());
   });
   app.use(repositoriesById(ctx));
-  app.use(reposRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx), pullsRouter(ctx));
+  app.use(reposRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx), pullsRouter(ctx), graphqlRouter(ctx));
   app.use(...apiChain(ctx), () => {
     throw notFound();
   });

@@ -30,7 +30,7 @@ export interface Pipeline {
 
 /** Webhook → Kafka → indexer → Elasticsearch, in this process, against the GitHub stand-in. */
 export async function startPipeline(
-  options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean; github?: Partial<GitHubClientOptions> } = {},
+  options: { indexRef?: Partial<IndexRefOptions>; maxAttempts?: number; retryBudgetMs?: number; refs?: string[]; indexer?: boolean; github?: Partial<GitHubClientOptions>; token?: string } = {},
 ): Promise<Pipeline> {
   const root = await makeTempRoot('gitdex-pipeline-');
   const topic = uniqueName('events');
@@ -38,7 +38,7 @@ export async function startPipeline(
   const index = new ElasticsearchIndexStore({ node: engineEndpoints().elasticsearchUrl, indexPrefix: prefix });
   await index.ensureReady();
   const webhook = await startWebhookService(topic, [SECRET]);
-  const standIn = await createGitHubStandIn({ root, webhookUrl: webhook.hookUrl, secret: SECRET, rateLimit: { limit: 1_000_000 } });
+  const standIn = await createGitHubStandIn({ root, webhookUrl: webhook.hookUrl, secret: SECRET, rateLimit: { limit: 1_000_000 }, ...(options.token ? { token: options.token } : {}) });
   const kafka = createKafka({ brokers: kafkaBrokerList(), clientId: 'test-indexer' });
   const deadLetters = new KafkaDeadLetters(kafka, `${topic}.dlq`);
   const publisher = new KafkaPublisher(kafka, { topic, partitions: 6 });
@@ -53,7 +53,7 @@ export async function startPipeline(
     await consumer.start(
       createBatchHandler({
         index,
-        source: new GitHubSource({ baseUrl: standIn.url, maxInlineWaitSeconds: 2, ...options.github }),
+        source: new GitHubSource({ baseUrl: standIn.url, maxInlineWaitSeconds: 2, ...(options.token ? { token: options.token } : {}), ...options.github }),
         deadLetters,
         refs: new RefSelection(options.refs ?? ['default']),
         options: { ...DEFAULT_INDEX_REF_OPTIONS, ...options.indexRef },

@@ -54,6 +54,14 @@ describe('scaling capacity model', () => {
     expect(c.elasticsearchCores).toBeNull();
   });
 
+  it('sizes installations by the busier of two GitHub budgets: REST requests and GraphQL points', () => {
+    const twoRequests = (files: number) => ({ ...row(files, 0.06, 2, 8, 1000), routesPerPush: { 'GET /repos/:owner/:repo/compare/*basehead': 1, 'POST /graphql': 1 } });
+    const c = capacity([twoRequests(1), twoRequests(10), twoRequests(100)], 590, undefined, 0);
+    expect(c.githubRequestsPerHour).toBeCloseTo(50 * 3600 * 2, 3);
+    expect(c.githubGraphqlPointsPerHour).toBeCloseTo(50 * 3600, 3);
+    expect(c.githubInstallationsAt5000).toBe(36);
+  });
+
   it('reads CPU time from /proc: this process uses some, the machine is busy part of the time', () => {
     const before = machineCpu();
     let x = 0;

@@ -22,6 +22,13 @@ export interface GitHubClientOptions extends GitHubAuth {
 }
 
 const GitdexOctokit = Octokit.plugin(retry, throttling);
+
+/**
+ * The throttling plugin queues every GraphQL request as a write, one a second for the whole
+ * process (GitHub's advice for mutations). gitdex sends no writes and its GraphQL queries are
+ * reads: spacing them would cap the indexer at one push a second. Rate limits still apply.
+ */
+const UNSPACED = { key: () => ({ schedule: <T>(_options: unknown, task: () => Promise<T>) => task() }) };
 export type GitHubClient = InstanceType<typeof GitdexOctokit>;
 
 /**
@@ -79,7 +86,7 @@ export class GitHubClients {
       log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
       // A couple of quick retries for a flaky 5xx; longer waits belong to the indexer's own backoff.
       retry: { retries: 2, retryAfterBaseValue: 200, doNotRetry: [400, 401, 403, 404, 409, 410, 422, 429] },
-      throttle: { onRateLimit: onLimit, onSecondaryRateLimit: onLimit },
+      throttle: { onRateLimit: onLimit, onSecondaryRateLimit: onLimit, write: UNSPACED as never },
       request: { timeout: 30_000 },
     });
     client.hook.before('request', (request) => assertRequestNames(request as unknown as Record<string, unknown>));

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { PullRequestInfo } from '@gitdex/contracts';
-import { PortError, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
+import { PortError, type BatchReads, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
+import { GitHubBatchReads } from './batch-reads';
 import { GitHubClients, type GitHubClientOptions } from './client';
 import { ConditionalHeads } from './conditional-heads';
 import { toPortError } from './errors';
@@ -62,9 +63,13 @@ export class GitHubSource implements Source {
   /** Only with a GitHub App: an installation's whole repository list. */
   readonly installationRepositories?: (installationId: number) => Promise<SourceRepository[]>;
 
+  /** Compare and GraphQL reads; GitHub answers GraphQL only to a token or an app, so none without. */
+  readonly batchReads?: BatchReads;
+
   constructor(private readonly options: GitHubClientOptions) {
     this.clients = new GitHubClients(options);
     if (options.app) this.installationRepositories = async (installationId) => (await this.listRepositories({ installationId })) ?? [];
+    if (options.token || options.app) this.batchReads = new GitHubBatchReads(this.clients);
   }
 
   /**

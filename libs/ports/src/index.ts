@@ -21,6 +21,17 @@ export { type IndexWrites } from './index-writes';
 export { type IndexStore, type IndexLifecycle } from './index-store';
 export { visibleVersion } from './visible-version';
 export { MAX_FOLDERS, deepestListed } from './listing-rules';
-export { type SourceRepository, type SourceInstallation, type SourceCommit, type TreeEntry, type SourceTree, type Source } from './source';
+export {
+  type SourceRepository,
+  type SourceInstallation,
+  type SourceCommit,
+  type TreeEntry,
+  type SourceTree,
+  type Source,
+  type BatchReads,
+  type SourceChangedFile,
+  type SourceComparison,
+  type SourceFile,
+} from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';
 export { type Lease, type LeaseStore } from './lease';

@@ -40,6 +40,51 @@ export interface SourceTree {
   truncated: boolean;
 }
 
+/** A file changed between two commits, as GitHub's compare lists it. */
+export interface SourceChangedFile {
+  path: string;
+  /** GitHub's words: added, removed, modified, renamed, copied, changed (mode), unchanged. */
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  /** The path before a rename. */
+  previousPath?: string;
+}
+
+/** What changed from `base` to `head`: GitHub compares from their merge base. */
+export interface SourceComparison {
+  /** ahead: base is an ancestor of head, so the files are exactly base → head. */
+  status: 'ahead' | 'behind' | 'identical' | 'diverged';
+  /** The head commit; null when GitHub's list of commits stops before it (more than 250). */
+  head: SourceCommit | null;
+  files: SourceChangedFile[];
+  /** False when GitHub may have cut the list (it lists at most 300 files). */
+  complete: boolean;
+}
+
+/** A file of a commit read with its bytes, when the source could give them exactly. */
+export interface SourceFile {
+  path: string;
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+  size: number;
+  /** The file's exact bytes (checked against its sha); absent for binary, cut or inexact answers: read the blob. */
+  content?: Buffer;
+}
+
+/**
+ * Reads that answer many things with one request (GitHub's compare and GraphQL). Present only
+ * when the source can make them (GitHub's GraphQL needs credentials); the indexer falls back to
+ * tree and blob reads otherwise.
+ */
+export interface BatchReads {
+  compare(repository: SourceRepository, base: string, head: string, installationId?: number): Promise<SourceComparison>;
+  /**
+   * The repository as it is now (null when it cannot be read) and the files at `paths` of a commit
+   * (a path absent from the map is not in the commit), in as few requests as the source allows.
+   */
+  files(repository: SourceRepository, commitSha: string, paths: readonly string[], installationId?: number): Promise<{ repository: SourceRepository | null; files: Map<string, SourceFile> }>;
+}
+
 /**
  * The source port: GitHub (or GitHub Enterprise, or the stand-in) as the indexer needs it.
  * Errors are PortErrors: NOT_FOUND for a missing repository, ref or object;
@@ -85,4 +130,6 @@ export interface Source {
   appInstallations?(): Promise<SourceInstallation[] | null>;
   /** The App's installation on an organisation or user account; null when it is not installed there. */
   accountInstallation?(account: string): Promise<SourceInstallation | null>;
+  /** Compare and batched file reads, so a push costs two requests (see BatchReads). */
+  batchReads?: BatchReads;
 }

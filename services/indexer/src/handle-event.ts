@@ -1,9 +1,10 @@
-import type { GitdexEvent, RepositoryDocument } from '@gitdex/contracts';
+import type { GitdexEvent, PushEvent, RepositoryDocument } from '@gitdex/contracts';
 import type { SourceRepository } from '@gitdex/ports';
 import { backfillCapProblem, type BackfillCap } from './backfill-cap';
 import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
 import { handlePullRequest } from './handle-pull-request';
 import { DEFAULT_PULL_OPTIONS, pullNumberOf, retireClosedPulls, type PullOptions } from './pull-requests';
+import { comparePush } from './push-by-compare';
 import { branchOf, tagOf, type RefSelection } from './ref-selection';
 
 export interface HandleEventDeps extends IndexRefDeps {
@@ -42,6 +43,10 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
     return { action: 'purged', scope: 'repository' };
   }
 
+  if (event.kind === 'push') {
+    const compared = await pushByCompare(deps, event);
+    if (compared) return compared;
+  }
   const repository = await source.repository(repositoryId, installationId);
   if (!repository) {
     await index.deleteRepository(repositoryId);
@@ -92,6 +97,35 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
   }
   if (known?.backfillRequestedAt) await index.putRepository({ ...repositoryDocument(repository, known, installationId, deps.now()), backfillRequestedAt: null });
   return { action: 'synced', refs: results };
+}
+
+/**
+ * A push to a ref the index serves, in two GitHub requests (compare, then one GraphQL query that
+ * also re-reads the repository's metadata); null when the full path below must decide.
+ */
+async function pushByCompare(deps: HandleEventDeps, event: PushEvent): Promise<EventOutcome | null> {
+  const repositoryId = event.repository.id;
+  const known = await deps.index.getRepository(repositoryId);
+  if (!known || !deps.refs.includes(event.ref, known.defaultBranch)) return null;
+  const state = await deps.index.getRefState(repositoryId, event.ref);
+  if (!state?.commitSha || state.status !== 'ready' || state.generation === 0) return null;
+  const asKnown: SourceRepository = { id: known.repositoryId, fullName: known.fullName, defaultBranch: known.defaultBranch, private: known.private, archived: known.archived, htmlUrl: known.htmlUrl };
+  const compared = await comparePush(deps.source, asKnown, event, { commitSha: state.commitSha, treeSha: state.treeSha, committedAt: state.committedAt });
+  if (!compared) return null;
+  const installationId = event.installationId;
+  const current = repositoryDocument(compared.repository, known, installationId, deps.now());
+  if (metadataChanged(known, current) || known.backfillRequestedAt) await deps.index.putRepository({ ...current, backfillRequestedAt: null });
+  const outcome = await indexRef(deps, {
+    repository: compared.repository,
+    ref: event.ref,
+    head: compared.head,
+    receivedAt: event.receivedAt,
+    ...(installationId ? { installationId } : {}),
+    ...(compared.prepared ? { prepared: compared.prepared } : {}),
+    wide: compared.wide,
+  });
+  deps.onIndexed?.(event, event.ref, outcome);
+  return { action: 'synced', refs: [{ ref: event.ref, outcome }] };
 }
 
 async function selectedRefs(deps: HandleEventDeps, repository: SourceRepository, installationId: number | undefined): Promise<string[]> {

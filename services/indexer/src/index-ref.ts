@@ -5,7 +5,7 @@ import { buildDocument, kindOfMode, wantsContent, type DocumentContext, type Fet
 import type { PathRules } from './classify/vendored';
 import { mapLimit } from './concurrency';
 import { tarballEntries } from './tarball-entries';
-import { diffTrees, DiffTooLarge, type TreeChange } from './tree-diff';
+import { diffTrees, diffWholeTrees, DiffTooLarge, type TreeChange } from './tree-diff';
 import { findSubmodules } from './submodules';
 import type { LeafEntry, TreeReader } from './tree-walk';
 import { WriteBuffer } from './write-buffer';
@@ -43,6 +43,15 @@ export interface IndexRefDeps {
   onProgress?: (entriesProcessed: number) => void;
 }
 
+/** Changes already known for a push (from GitHub's compare), with the bytes already read. */
+export interface Prepared {
+  /** The served commit they start from: used only while the ref still serves it. */
+  fromCommit: string;
+  changes: TreeChange[];
+  /** Exact bytes by path, for the upserts whose content was read with the changes. */
+  contents: Map<string, Buffer>;
+}
+
 export interface RefTarget {
   repository: SourceRepository;
   ref: string;
@@ -57,6 +66,9 @@ export interface RefTarget {
    * the paths that differ from it are written, and the state says so (RefState.underlay).
    */
   layerOn?: RefState;
+  prepared?: Prepared;
+  /** The source said the change is wide (300 files or more): compare whole trees, not folder by folder. */
+  wide?: boolean;
 }
 
 export type IndexOutcome =
@@ -122,14 +134,16 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   try {
     const layer = target.layerOn ? await layerChanges(reader, target.layerOn, target.head.treeSha, options) : null;
     // A layered state's own versions are only its changes: an update diffs against the underlay again.
-    const changes = !layer && !state.underlay && state.treeSha && state.generation > 0 ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges) : null;
+    const incremental = !layer && !state.underlay && state.generation > 0;
+    const prepared = incremental && target.prepared && target.prepared.fromCommit === state.commitSha ? target.prepared : undefined;
+    const changes = prepared ? prepared.changes : incremental && state.treeSha ? await tryDiff(reader, state.treeSha, target.head.treeSha, options.maxIncrementalChanges, target.wide === true) : null;
     if (layer) {
       strategy = 'layered';
       underlay = layer.underlay;
       fileCount = await applyLayer(deps, plan, reader, layer);
     } else if (changes) {
       strategy = 'incremental';
-      fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes));
+      fileCount = state.fileCount + (await applyChanges(deps, plan, reader, changes, prepared?.contents));
     } else {
       fileCount = await applyTarball(deps, plan, reader, target);
     }
@@ -247,9 +261,9 @@ async function allVisibleEntries(index: IndexReads, snapshot: Snapshot): Promise
   }
 }
 
-async function tryDiff(reader: TreeReader, oldTree: string, newTree: string, maxChanges: number): Promise<TreeChange[] | null> {
+async function tryDiff(reader: TreeReader, oldTree: string, newTree: string, maxChanges: number, wide = false): Promise<TreeChange[] | null> {
   try {
-    return await diffTrees(reader, oldTree, newTree, maxChanges);
+    return (wide ? await diffWholeTrees(reader, oldTree, newTree, maxChanges) : null) ?? (await diffTrees(reader, oldTree, newTree, maxChanges));
   } catch (error) {
     // A large diff is cheaper as one tarball; an old tree GitHub no longer has (force push) needs one.
     if (error instanceof DiffTooLarge) return null;
@@ -277,8 +291,28 @@ async function retire(plan: Plan, previous: VisibleEntry): Promise<void> {
 
 const unchanged = (previous: VisibleEntry | undefined, blobSha: string, mode: string) => previous !== undefined && previous.blobSha === blobSha && previous.kind === kindOfMode(mode);
 
+/**
+ * The exact bytes of the files to write, by path: those read with the changes, else read in
+ * batches (GraphQL) when the source can; whatever is still missing is read blob by blob.
+ */
+async function batchContents(deps: IndexRefDeps, plan: Plan, reader: TreeReader, entries: LeafEntry[], known: Map<string, Buffer> | undefined): Promise<Map<string, Buffer>> {
+  if (known) return known;
+  const contents = new Map<string, Buffer>();
+  const batch = deps.source.batchReads;
+  if (!batch || entries.length === 0) return contents;
+  const read = await batch.files(
+    reader.repository,
+    plan.context.commitSha,
+    entries.map((e) => e.path),
+    reader.installationId,
+  );
+  const shas = new Map(entries.map((e) => [e.path, e.sha]));
+  for (const file of read.files.values()) if (file.content && shas.get(file.path) === file.sha) contents.set(file.path, file.content);
+  return contents;
+}
+
 /** Applies a tree diff; returns the change in the number of files. */
-async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, changes: TreeChange[]): Promise<number> {
+async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, changes: TreeChange[], known?: Map<string, Buffer>): Promise<number> {
   const paths = changes.map((c) => (c.type === 'delete' ? c.path : c.entry.path));
   const previous = new Map<string, VisibleEntry>();
   for (let i = 0; i < paths.length; i += 1000) {
@@ -295,10 +329,12 @@ async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
       delta -= 1;
     }
   }
+  const wanted = upserts.filter((entry) => entry.type === 'blob' && wantsContent({ mode: entry.mode, size: entry.size ?? 0, path: entry.path }, plan.context));
+  const contents = await batchContents(deps, plan, reader, wanted, known);
+  const wantedPaths = new Set(wanted.map((entry) => entry.path));
   const fetched = await mapLimit(upserts, deps.options.blobConcurrency, async (entry) => {
     const size = entry.size ?? 0;
-    const content =
-      entry.type === 'blob' && wantsContent({ mode: entry.mode, size, path: entry.path }, plan.context) ? await deps.source.blob(reader.repository, entry.sha, reader.installationId) : undefined;
+    const content = wantedPaths.has(entry.path) ? (contents.get(entry.path) ?? (await deps.source.blob(reader.repository, entry.sha, reader.installationId))) : undefined;
     return { path: entry.path, mode: entry.mode, blobSha: entry.sha, size, ...(content ? { content } : {}) } satisfies FetchedEntry;
   });
   deps.onProgress?.(changes.length);

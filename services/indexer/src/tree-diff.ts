@@ -26,6 +26,27 @@ export async function diffTrees(reader: TreeReader, oldTreeSha: string, newTreeS
   return changes;
 }
 
+/**
+ * The same, from the two recursive listings: two requests whatever changed, for a change known to
+ * be wide (compare listed 300 files or more), where walking would read two trees a changed folder.
+ * Null when GitHub truncates either listing (the walk then decides).
+ */
+export async function diffWholeTrees(reader: TreeReader, oldTreeSha: string, newTreeSha: string, maxChanges: number): Promise<TreeChange[] | null> {
+  const [oldTree, newTree] = await Promise.all([readTree(reader, oldTreeSha, true), readTree(reader, newTreeSha, true)]);
+  if (oldTree.truncated || newTree.truncated) return null;
+  const leaves = (entries: TreeEntry[]) => new Map(entries.flatMap((e) => (e.type === 'tree' ? [] : [[e.path, { ...e, type: e.type }] as const])));
+  const before = leaves(oldTree.entries);
+  const after = leaves(newTree.entries);
+  const changes: TreeChange[] = [];
+  for (const path of before.keys()) if (!after.has(path)) changes.push({ type: 'delete', path });
+  for (const [path, entry] of after) {
+    const old = before.get(path);
+    if (!old || old.sha !== entry.sha || old.mode !== entry.mode) changes.push({ type: 'upsert', entry });
+  }
+  if (changes.length > maxChanges) throw new DiffTooLarge(maxChanges);
+  return changes;
+}
+
 async function walk(reader: TreeReader, oldSha: string, newSha: string, prefix: string, add: (changes: TreeChange[]) => void): Promise<void> {
   if (oldSha === newSha) return;
   const [oldTree, newTree] = await Promise.all([readTree(reader, oldSha, false), readTree(reader, newSha, false)]);
