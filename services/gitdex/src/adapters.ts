@@ -40,6 +40,8 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
       indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX,
       replicas: env.ELASTICSEARCH_REPLICAS,
       manageTemplates: env.GITDEX_MANAGE_TEMPLATES,
+      // Reads answer while an index of the previous layout moves its contents to blobs; the log says how far it is.
+      onMigrationProgress: (status) => log.info({ ...status }, status.done ? 'Elasticsearch index: every file content is stored by blob' : 'Elasticsearch index: moving file contents to blobs'),
       ...elasticsearchSecurity(env),
     });
     index = store;
