@@ -1,6 +1,6 @@
 import { figure, row, upperTarget } from '../report/model';
 import { commitToken, pushAndWait, type PushSample } from '../measure/push';
-import { median, percentile } from '../measure/stats';
+import { percentile } from '../measure/stats';
 import { busyShare, machineCpu, processCpuSeconds } from '../scaling/cpu';
 import { sleep } from '../measure/timer';
 import type { Backend } from '../setup/backends';

@@ -85,7 +85,7 @@ export class KafkaConsumer implements EventConsumer {
 
   async start(handler: EventBatchHandler): Promise<void> {
     // Members' batches are ended by the fetch loop moving on, so heartbeats come from kafkajs itself.
-    const heartbeat = async () => undefined;
+    const heartbeat = () => Promise.resolve();
     const scheduler = new InFlightScheduler({
       limits: { ...DEFAULT_IN_FLIGHT, ...definedOf(this.options.inFlight ?? {}) },
       handle: (envelopes) => handler(envelopes, { heartbeat }),
