@@ -6,7 +6,7 @@ import { ensureTopics } from './topics';
 import { DEFAULT_IN_FLIGHT, InFlightScheduler, type InFlightLimits } from './in-flight';
 import { PartitionProgress } from './partition-progress';
 
-/** Group members per indexer process unless told otherwise: partitions worked on at once. */
+/** Group members per indexer process unless told otherwise: fetch loops feeding the process's one in-flight scheduler. */
 export const DEFAULT_CONSUMER_MEMBERS = 4;
 
 export interface KafkaConsumerOptions {
@@ -16,8 +16,8 @@ export interface KafkaConsumerOptions {
   /** Replicas of the topic when this consumer creates it; default: chosen from the cluster's size (topics.ts). */
   replicationFactor?: number | undefined;
   /**
-   * Partitions handled at the same time by one worker (different repositories): this many
-   * group members in the process, each with its own fetch loop and a share of the partitions.
+   * Group members in the process, each with its own fetch loop and a share of the partitions;
+   * how many repositories are handled at once is `inFlight.keys`, not this.
    */
   concurrency?: number;
   sessionTimeoutMs?: number;
