@@ -1,4 +1,4 @@
-import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import type { Admin, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { EVENTS_TOPIC, GitdexEventSchema } from '@gitdex/contracts';
 import { errorFields, type Log } from '@gitdex/observability';
 import type { EventBatchHandler, EventConsumer, EventEnvelope } from '@gitdex/ports';
@@ -106,10 +106,30 @@ export class KafkaConsumer implements EventConsumer {
     await admin.connect();
     try {
       await ensureTopics(admin, [{ topic: this.topic, partitions: this.partitions }], { replicationFactor: this.options.replicationFactor });
+      await this.awaitCoordinator(admin);
     } finally {
       await admin.disconnect();
     }
     await Promise.all(this.members.map((member) => this.run(member, scheduler)));
+  }
+
+  /**
+   * On a fresh cluster the group's coordinator exists only once the broker has created its
+   * offsets topic, and kafkajs gives a member up for good (no restart) when it cannot find it in
+   * its few retries: asking for the group first, for up to a minute, lets the members join.
+   */
+  private async awaitCoordinator(admin: Admin): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await admin.describeGroups([this.groupId]);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        this.options.log.warn({ ...errorFields(error), groupId: this.groupId }, 'Kafka group coordinator not available yet; asking again');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
   }
 
   private async run(member: Consumer, scheduler: InFlightScheduler): Promise<void> {
