@@ -1,6 +1,7 @@
 import { figure, row, upperTarget } from '../report/model';
 import { commitToken, pushAndWait, type PushSample } from '../measure/push';
-import { median } from '../measure/stats';
+import { percentile } from '../measure/stats';
+import { busyShare, machineCpu, processCpuSeconds } from '../scaling/cpu';
 import { sleep } from '../measure/timer';
 import type { Backend } from '../setup/backends';
 import type { BenchRepo } from '../setup/repos';
@@ -21,10 +22,45 @@ async function onePush(ctx: SuiteContext, backend: Backend, repo: BenchRepo): Pr
   return pushAndWait({ standIn: ctx.standIn, readerUrl: backend.readerUrl }, repo, token, { intervalMs: ctx.config.freshness.pollMs, timeoutMs: 60_000 });
 }
 
+/**
+ * The run's shape, from the config unless the environment asks for the latency scenario
+ * (docs/journal/2026-12-04-in-flight.md): BENCH_GITHUB_LATENCY_MS delays every GitHub API
+ * answer of the idle and stream phases alike (the stand-in's `latency` fault);
+ * BENCH_FRESHNESS_RATES=4,8,… runs one stream a rate; BENCH_FRESHNESS_SECONDS and
+ * BENCH_FRESHNESS_IDLE_SAMPLES size them. The deep profiling pass is skipped in that scenario.
+ */
+function scenario(ctx: SuiteContext) {
+  const num = (name: string): number | undefined => {
+    const text = process.env[name];
+    if (text === undefined || text === '') return undefined;
+    const n = Number(text);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number (got ${text})`);
+    return n;
+  };
+  const rates = (process.env.BENCH_FRESHNESS_RATES ?? '')
+    .split(',')
+    .map((r) => Number(r.trim()))
+    .filter((r) => Number.isFinite(r) && r > 0);
+  const { streamRate, streamSeconds, idleSamples } = ctx.config.freshness;
+  return {
+    latencyMs: num('BENCH_GITHUB_LATENCY_MS') ?? 0,
+    rates: rates.length > 0 ? rates : [streamRate],
+    seconds: num('BENCH_FRESHNESS_SECONDS') ?? streamSeconds,
+    idleSamples: num('BENCH_FRESHNESS_IDLE_SAMPLES') ?? idleSamples,
+    profile: rates.length === 0,
+  };
+}
+
+const pct = (samples: PushSample[], p: number) =>
+  percentile(
+    samples.map((s) => s.freshnessMs),
+    p,
+  ).toFixed(0);
+
 /** One push at a time, with a pause between: the system is otherwise idle. */
-async function idle(ctx: SuiteContext, backend: Backend): Promise<PushSample[]> {
+async function idle(ctx: SuiteContext, backend: Backend, count: number): Promise<PushSample[]> {
   const samples: PushSample[] = [];
-  for (let i = 0; i < ctx.config.freshness.idleSamples; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     samples.push(await onePush(ctx, backend, ctx.repos.fresh[i % ctx.repos.fresh.length]!));
     await sleep(100);
   }
@@ -35,8 +71,7 @@ async function idle(ctx: SuiteContext, backend: Backend): Promise<PushSample[]> 
  * Open loop: a push starts every 1/rate seconds whether or not earlier ones are readable yet,
  * each to a repository with no push in flight (so every push has content of its own to show).
  */
-async function stream(ctx: SuiteContext, backend: Backend): Promise<{ samples: PushSample[]; skipped: number }> {
-  const { streamRate, streamSeconds } = ctx.config.freshness;
+async function stream(ctx: SuiteContext, backend: Backend, streamRate: number, streamSeconds: number): Promise<{ samples: PushSample[]; skipped: number }> {
   const busy = new Set<string>();
   const samples: PushSample[] = [];
   const running: Promise<void>[] = [];
@@ -77,50 +112,81 @@ async function stream(ctx: SuiteContext, backend: Backend): Promise<{ samples: P
 
 export async function freshnessSuite(ctx: SuiteContext, backend: Backend): Promise<void> {
   await indexAll(ctx, backend);
-  ctx.standIn.requests.reset();
-  const quiet = await idle(ctx, backend);
-  const quietLog = ctx.standIn.requests.list();
-  ctx.log(`  ${backend.name} freshness idle: median ${median(quiet.map((s) => s.freshnessMs)).toFixed(0)} ms`);
-  ctx.standIn.requests.reset();
-  const busy = await stream(ctx, backend);
-  const busyLog = ctx.standIn.requests.list();
-  ctx.log(`  ${backend.name} freshness under a stream: median ${median(busy.samples.map((s) => s.freshnessMs)).toFixed(0)} ms (${busy.skipped} skipped)`);
-  const { streamRate, streamSeconds } = ctx.config.freshness;
-  const target = (v: ReturnType<typeof figure>) => (backend.name === 'elasticsearch' ? upperTarget(v, { median: 500, p99: 2000 }, 'p50 ≤ 500 ms, p99 ≤ 2 s') : undefined);
-  for (const [label, samples, note] of [
-    ['idle: one push at a time', quiet, undefined],
-    [
-      `under a stream of ${streamRate} pushes/s for ${streamSeconds} s across ${ctx.repos.fresh.length} repositories`,
-      busy.samples,
-      busy.skipped > 0 ? `${busy.skipped} pushes skipped: every repository busy` : undefined,
-    ],
-  ] as const) {
-    const value = figure(
-      'webhook → readable',
-      'ms',
-      samples.map((s) => s.freshnessMs),
-    );
-    const t = target(value);
+  const run = scenario(ctx);
+  const latency = run.latencyMs > 0 ? ctx.standIn.faults.add({ type: 'latency', ms: run.latencyMs }) : undefined;
+  const at = latency ? `, GitHub +${run.latencyMs} ms an API call` : '';
+  try {
+    ctx.standIn.requests.reset();
+    const quiet = await idle(ctx, backend, run.idleSamples);
+    const quietLog = ctx.standIn.requests.list();
+    ctx.log(`  ${backend.name} freshness idle${at}: p50 ${pct(quiet, 0.5)} ms, p90 ${pct(quiet, 0.9)} ms, p99 ${pct(quiet, 0.99)} ms`);
+    ctx.results.profiles.push({ title: `Freshness on ${backend.name}, idle${at} (medians per push)`, lines: await githubPhases(ctx, quiet, quietLog) });
     ctx.results.rows.push(
       row({
         suite: 'freshness',
         backend: backend.name,
-        case: label,
-        value,
+        case: `idle: one push at a time${at}`,
+        value: figure(
+          'webhook → readable',
+          'ms',
+          quiet.map((s) => s.freshnessMs),
+        ),
         baseline: figure(
           'webhook → 202 (Kafka/log ack)',
           'ms',
-          samples.map((s) => s.ackMs),
+          quiet.map((s) => s.ackMs),
         ),
-        ...(t ? { target: t } : {}),
-        ...(note ? { note } : {}),
       }),
     );
+    for (const rate of run.rates) {
+      ctx.standIn.requests.reset();
+      const cpuBefore = processCpuSeconds(backend.indexer.pid);
+      const machineBefore = machineCpu();
+      const began = Date.now();
+      const busy = await stream(ctx, backend, rate, run.seconds);
+      const wall = (Date.now() - began) / 1000;
+      const indexerCores = (processCpuSeconds(backend.indexer.pid) - cpuBefore) / wall;
+      const machineBusy = busyShare(machineBefore, machineCpu());
+      const busyLog = ctx.standIn.requests.list();
+      const label = `under a stream of ${rate} pushes/s for ${run.seconds} s across ${ctx.repos.fresh.length} repositories${at}`;
+      ctx.log(
+        `  ${backend.name} freshness ${label}: p50 ${pct(busy.samples, 0.5)} ms, p90 ${pct(busy.samples, 0.9)} ms, p99 ${pct(busy.samples, 0.99)} ms (idle p50 ${pct(quiet, 0.5)} ms, p99 ${pct(quiet, 0.99)} ms); ${busy.skipped} skipped; indexer CPU ${indexerCores.toFixed(2)} cores, machine ${(machineBusy * 100).toFixed(0)} % busy`,
+      );
+      const value = figure(
+        'webhook → readable',
+        'ms',
+        busy.samples.map((s) => s.freshnessMs),
+      );
+      const t = backend.name === 'elasticsearch' ? upperTarget(value, { median: 500, p99: 2000 }, 'p50 ≤ 500 ms, p99 ≤ 2 s') : undefined;
+      const notes = [`p90 ${pct(busy.samples, 0.9)} ms`, busy.skipped > 0 ? `${busy.skipped} pushes skipped: every repository busy` : ''].filter(Boolean).join('; ');
+      ctx.results.rows.push(
+        row({
+          suite: 'freshness',
+          backend: backend.name,
+          case: label,
+          value,
+          baseline: figure(
+            'idle: one push at a time',
+            'ms',
+            quiet.map((s) => s.freshnessMs),
+          ),
+          ...(t ? { target: t } : {}),
+          ...(notes ? { note: notes } : {}),
+        }),
+      );
+      ctx.results.profiles.push({
+        title: `Freshness on ${backend.name}, ${label} (medians per push)`,
+        lines: [
+          `push → readable p50 ${pct(busy.samples, 0.5)} ms, p90 ${pct(busy.samples, 0.9)} ms, p99 ${pct(busy.samples, 0.99)} ms; idle in the same run p50 ${pct(quiet, 0.5)} ms, p90 ${pct(quiet, 0.9)} ms, p99 ${pct(quiet, 0.99)} ms`,
+          `the indexer process used ${indexerCores.toFixed(2)} cores over the stream and its drain (${wall.toFixed(0)} s); the machine (shared) was ${(machineBusy * 100).toFixed(0)} % busy`,
+          ...(await githubPhases(ctx, busy.samples, busyLog)),
+        ],
+      });
+    }
+  } finally {
+    if (latency) ctx.standIn.faults.remove(latency.id);
   }
-  ctx.results.profiles.push(
-    { title: `Freshness on ${backend.name}, idle (medians per push)`, lines: await githubPhases(ctx, quiet, quietLog) },
-    { title: `Freshness on ${backend.name}, under the stream (medians per push)`, lines: await githubPhases(ctx, busy.samples, busyLog) },
-  );
+  if (!run.profile) return;
   const deep = await elasticsearchProfile(ctx, backend, Math.min(30, ctx.config.freshness.idleSamples));
   if (deep.freshness.length > 0) ctx.results.profiles.push({ title: `Freshness on ${backend.name}: where an idle one-file push spends its time`, lines: deep.freshness });
   if (deep.indexing.length > 0) ctx.results.profiles.push({ title: `Full index on ${backend.name}: how much of it is bulk writing`, lines: deep.indexing });

@@ -255,6 +255,12 @@ export const EnvSchema = z.object({
   /** Older commits of each ref kept readable (by sha, prefix or ref~N) besides the newest. */
   GITDEX_RETAINED_COMMITS: z.coerce.number().int().min(1).max(1000).default(3),
   GITDEX_RETRY_BUDGET_SECONDS: z.coerce.number().int().nonnegative().default(600),
+  /** Repositories an indexer process handles at the same time (each one's events stay in order). */
+  GITDEX_INDEXER_REPOSITORIES_AT_ONCE: positiveInt.default(32),
+  /** Events an indexer process holds fetched and unfinished; it stops fetching at this many (Kafka). */
+  GITDEX_INDEXER_IN_FLIGHT_EVENTS: positiveInt.default(1000),
+  /** Bytes of those events' messages; fetching stops past this too (Kafka). */
+  GITDEX_INDEXER_IN_FLIGHT_BYTES: positiveInt.default(16 * 1024 * 1024),
   GITDEX_READ_MAX_LINES: positiveInt.default(400),
   GITDEX_READ_MAX_CHARS: positiveInt.default(16000),
   GITDEX_READ_DEFAULT_BYTES: positiveInt.default(65536),

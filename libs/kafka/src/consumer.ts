@@ -1,10 +1,12 @@
-import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import type { Admin, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { EVENTS_TOPIC, GitdexEventSchema } from '@gitdex/contracts';
 import { errorFields, type Log } from '@gitdex/observability';
 import type { EventBatchHandler, EventConsumer, EventEnvelope } from '@gitdex/ports';
 import { ensureTopics } from './topics';
+import { DEFAULT_IN_FLIGHT, InFlightScheduler, type InFlightLimits } from './in-flight';
+import { PartitionProgress } from './partition-progress';
 
-/** Group members per indexer process unless told otherwise: partitions worked on at once. */
+/** Group members per indexer process unless told otherwise: fetch loops feeding the process's one in-flight scheduler. */
 export const DEFAULT_CONSUMER_MEMBERS = 4;
 
 export interface KafkaConsumerOptions {
@@ -14,11 +16,15 @@ export interface KafkaConsumerOptions {
   /** Replicas of the topic when this consumer creates it; default: chosen from the cluster's size (topics.ts). */
   replicationFactor?: number | undefined;
   /**
-   * Partitions handled at the same time by one worker (different repositories): this many
-   * group members in the process, each with its own fetch loop and a share of the partitions.
+   * Group members in the process, each with its own fetch loop and a share of the partitions;
+   * how many repositories are handled at once is `inFlight.keys`, not this.
    */
   concurrency?: number;
   sessionTimeoutMs?: number;
+  /** Events, bytes and repositories in flight in the process (see InFlightScheduler); defaults: DEFAULT_IN_FLIGHT. */
+  inFlight?: Partial<InFlightLimits> | undefined;
+  /** Wait before the events of a repository whose handler threw are handled again. */
+  retryDelayMs?: number;
   /** Where a crash, a lost heartbeat and a malformed message are told. */
   log: Log;
   /**
@@ -29,15 +35,18 @@ export interface KafkaConsumerOptions {
 }
 
 /**
- * The indexer's members of the consumer group. A batch's offsets are committed only after
- * the handler resolved; a thrown error leaves them to be delivered again. While the
- * handler runs, a timer heartbeats so long work never costs the group membership
- * (kafkajs only heartbeats between batches on its own).
+ * The indexer's members of the consumer group, feeding one in-flight scheduler for the process.
+ * A member's fetch loop hands each message to the scheduler and moves on (waiting only while
+ * the in-flight bounds are reached: that pause is the backpressure), so one repository being
+ * indexed holds back neither its partition nor its member: many repositories are handled at
+ * once, each repository's events in order. Offsets are committed by hand, per partition, only
+ * below the oldest unfinished event (PartitionProgress); a crash replays from there, and events
+ * are idempotent. When the group rebalances, a member's progresses are retired before it fetches
+ * for the new generation: what they still have in flight finishes or is dropped but never
+ * commits, and the partition's owner refetches it from the last commit.
  *
- * Concurrency comes from several members, not from partitionsConsumedConcurrently: kafkajs
- * fetches a broker's next batches only once every batch of the last fetch is handled, so
- * with one member one repository being indexed held back the pushes of all the others
- * (196 ms median wait under a stream of pushes). Each member fetches on its own.
+ * kafkajs's eachBatch is used with eachBatchAutoResolve and autoCommit off: resolveOffset moves
+ * the fetch position past what the scheduler took, and commits name their own offsets.
  */
 export class KafkaConsumer implements EventConsumer {
   private readonly members: Consumer[];
@@ -46,6 +55,7 @@ export class KafkaConsumer implements EventConsumer {
   private readonly concurrency: number;
   private readonly groupId: string;
   private crashed = false;
+  private scheduler: InFlightScheduler | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -74,6 +84,15 @@ export class KafkaConsumer implements EventConsumer {
   }
 
   async start(handler: EventBatchHandler): Promise<void> {
+    // Members' batches are ended by the fetch loop moving on, so heartbeats come from kafkajs itself.
+    const heartbeat = () => Promise.resolve();
+    const scheduler = new InFlightScheduler({
+      limits: { ...DEFAULT_IN_FLIGHT, ...definedOf(this.options.inFlight ?? {}) },
+      handle: (envelopes) => handler(envelopes, { heartbeat }),
+      retryDelayMs: this.options.retryDelayMs ?? 1000,
+      onRetry: (error, key, events) => this.options.log.warn({ ...errorFields(error), partitionKey: key, events }, 'events of a repository failed; handled again after the retry delay'),
+    });
+    this.scheduler = scheduler;
     for (const member of this.members) {
       member.on(member.events.CRASH, ({ payload }) => {
         if (!payload.restart) this.crashed = true;
@@ -87,13 +106,50 @@ export class KafkaConsumer implements EventConsumer {
     await admin.connect();
     try {
       await ensureTopics(admin, [{ topic: this.topic, partitions: this.partitions }], { replicationFactor: this.options.replicationFactor });
+      await this.awaitCoordinator(admin);
     } finally {
       await admin.disconnect();
     }
-    await Promise.all(this.members.map((member) => this.run(member, handler)));
+    await Promise.all(this.members.map((member) => this.run(member, scheduler)));
   }
 
-  private async run(member: Consumer, handler: EventBatchHandler): Promise<void> {
+  /**
+   * On a fresh cluster the group's coordinator exists only once the broker has created its
+   * offsets topic, and kafkajs gives a member up for good (no restart) when it cannot find it in
+   * its few retries: asking for the group first, for up to a minute, lets the members join.
+   */
+  private async awaitCoordinator(admin: Admin): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await admin.describeGroups([this.groupId]);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        this.options.log.warn({ ...errorFields(error), groupId: this.groupId }, 'Kafka group coordinator not available yet; asking again');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  }
+
+  private async run(member: Consumer, scheduler: InFlightScheduler): Promise<void> {
+    let progresses = new Map<number, PartitionProgress>();
+    // A new generation may have moved any partition: nothing fetched before it commits after it.
+    member.on(member.events.GROUP_JOIN, () => {
+      for (const progress of progresses.values()) progress.retire();
+      progresses = new Map();
+    });
+    const progressOf = (partition: number): PartitionProgress => {
+      let progress = progresses.get(partition);
+      if (!progress) {
+        progress = new PartitionProgress(
+          (offset) => member.commitOffsets([{ topic: this.topic, partition, offset: offset.toString() }]),
+          (error) => this.options.log.warn({ ...errorFields(error), partition }, 'Kafka offset commit failed; the next finished event commits again'),
+        );
+        progresses.set(partition, progress);
+      }
+      return progress;
+    };
     await member.connect();
     await member.subscribe({ topics: [this.topic], fromBeginning: true });
     await member.run({
@@ -102,25 +158,34 @@ export class KafkaConsumer implements EventConsumer {
       // kafkajs declares the payload's functions as methods: called through the payload, not destructured.
       eachBatch: async (payload) => {
         const { batch } = payload;
-        const heartbeat = () => payload.heartbeat();
         if (!payload.isRunning() || payload.isStale() || batch.messages.length === 0) return;
-        const envelopes: EventEnvelope[] = [];
-        for (const message of batch.messages) {
-          const envelope = await this.decode(message, batch.partition);
-          if (envelope) envelopes.push(envelope);
-        }
+        const progress = progressOf(batch.partition);
+        // Waiting for room can outlast the session: heartbeat meanwhile.
         const timer = setInterval(() => {
-          heartbeat().catch((error: unknown) => this.options.log.warn({ ...errorFields(error), partition: batch.partition }, 'Kafka heartbeat failed during a long batch; the group may rebalance'));
+          payload
+            .heartbeat()
+            .catch((error: unknown) =>
+              this.options.log.warn({ ...errorFields(error), partition: batch.partition }, 'Kafka heartbeat failed while the in-flight bound held fetching; the group may rebalance'),
+            );
         }, 2000);
         try {
-          if (envelopes.length > 0) await handler(envelopes, { heartbeat });
+          for (const message of batch.messages) {
+            if (!payload.isRunning() || payload.isStale() || progress.retired) return;
+            const offset = BigInt(message.offset);
+            if (!progress.see(offset)) continue;
+            const envelope = await this.decode(message, batch.partition);
+            if (!envelope) {
+              progress.finish(offset);
+            } else {
+              const key = message.key?.toString('utf8') || String(envelope.event.repository.id);
+              const admitted = await scheduler.admit({ envelope, key, bytes: message.value?.length ?? 0, progress, offset });
+              if (!admitted) return;
+            }
+            payload.resolveOffset(message.offset);
+          }
         } finally {
           clearInterval(timer);
         }
-        const last = batch.messages[batch.messages.length - 1];
-        if (last) payload.resolveOffset(last.offset);
-        await payload.commitOffsetsIfNecessary();
-        await heartbeat();
       },
     });
   }
@@ -141,7 +206,9 @@ export class KafkaConsumer implements EventConsumer {
     }
   }
 
+  /** Stops fetching and handling; events under way finish and commit first, the rest are left to the group. */
   async stop(): Promise<void> {
+    await this.scheduler?.close();
     await Promise.all(this.members.map((member) => member.disconnect()));
   }
 
@@ -157,4 +224,8 @@ export class KafkaConsumer implements EventConsumer {
       return null;
     }
   }
+}
+
+function definedOf<T extends object>(partial: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -67,14 +67,14 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     // A message that is not an event can never succeed: it is kept in the dead letters with its reason.
     const onMalformed = (raw: string, error: unknown) => letters.add(malformedLetter(raw, error));
     let made: KafkaConsumer | undefined;
-    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID, replicationFactor, log, onMalformed }));
+    consumer = () => (made ??= new KafkaConsumer(kafka, { partitions: env.KAFKA_PARTITIONS, topic, groupId: env.KAFKA_GROUP_ID, replicationFactor, log, onMalformed, inFlight: inFlightOf(env) }));
     closers.push(
       () => publisher.close(),
       () => letters.close(),
       async () => made?.stop(),
     );
   } else {
-    const eventLog = new SqliteEventLog({ file: join(env.GITDEX_DATA_DIR, 'events.sqlite'), log });
+    const eventLog = new SqliteEventLog({ file: join(env.GITDEX_DATA_DIR, 'events.sqlite'), log, concurrency: env.GITDEX_INDEXER_REPOSITORIES_AT_ONCE });
     publisher = eventLog;
     consumer = () => eventLog;
     deadLetters = eventLog.deadLetters();
@@ -105,4 +105,9 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
 
 function malformedLetter(raw: string, error: unknown): DeadLetter {
   return { raw, reason: `not a valid event: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`, attempts: 0, failedAt: new Date().toISOString() };
+}
+
+/** The indexer's in-flight bounds (docs/design/in-flight-events.md). */
+function inFlightOf(env: Env) {
+  return { keys: env.GITDEX_INDEXER_REPOSITORIES_AT_ONCE, events: env.GITDEX_INDEXER_IN_FLIGHT_EVENTS, bytes: env.GITDEX_INDEXER_IN_FLIGHT_BYTES };
 }

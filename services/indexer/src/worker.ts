@@ -23,15 +23,14 @@ export class WorkerStopping extends Error {}
 export const REPOSITORIES_AT_ONCE = 4;
 
 /**
- * Handles a batch of one partition. Events of one repository and ref are coalesced (each
- * converges to GitHub's current state, so only the last matters); the events of one
- * repository are handled in order, one at a time across the process's members, and those of
- * different repositories side by side (up to REPOSITORIES_AT_ONCE): the partitions of a
- * member hold many repositories, and one push being indexed held back every push fetched
- * with it (under 3 pushes a second over 24 repositories, a member with more of them than
- * the others fell behind for good). The batch ends, and its offsets are committed, once
- * every event is handled. Transient failures are retried without committing; an event that
- * still fails goes to the dead letters with its reason, and the batch moves on.
+ * Handles a batch of events. The consumers hand it one repository's queued events at a time,
+ * oldest first, and keep many repositories in flight themselves (libs/kafka's InFlightScheduler,
+ * the embedded log's groups; docs/design/in-flight-events.md); a batch holding several
+ * repositories is still handled side by side (up to REPOSITORIES_AT_ONCE), each in order.
+ * Events of one repository and ref are coalesced (each converges to GitHub's current state, so
+ * only the last matters), and one repository's events run one at a time across the process.
+ * The batch resolves once every event is handled. Transient failures are retried first; an event
+ * that still fails goes to the dead letters with its reason, and the batch moves on.
  */
 export function createBatchHandler(deps: WorkerDeps): EventBatchHandler {
   // Shared by every group member of the process: one event of a repository at a time (see OneAtATime).
