@@ -117,12 +117,7 @@ export function sortedPaths(paths: Iterable<string>): string[] {
 }
 
 function visibleAt(doc: FileDocument, repositoryId: number, ref: string, generation: number): boolean {
-  return (
-    doc.repositoryId === repositoryId &&
-    doc.ref === ref &&
-    doc.fromGeneration <= generation &&
-    (doc.retiredAtGeneration === undefined || doc.retiredAtGeneration > generation)
-  );
+  return doc.repositoryId === repositoryId && doc.ref === ref && doc.fromGeneration <= generation && (doc.retiredAtGeneration === undefined || doc.retiredAtGeneration > generation);
 }
 
 /** Its own versions at its generation, plus the underlay's at its generation for paths it does not shadow. */

@@ -1,4 +1,4 @@
-import type { BackfillEvent, GitdexEvent } from '@gitdex/contracts';
+import type { GitdexEvent } from '@gitdex/contracts';
 import type { EventPublisher, IndexReads, IndexWrites, Source } from '@gitdex/ports';
 import { reconcilePulls } from './reconcile-pulls';
 import type { PullOptions } from './pull-requests';

@@ -53,5 +53,10 @@ export function layeredView(layered: LayeredStatements, snapshot: Snapshot, scop
   const us = scopeOf(under.ref);
   if (s === undefined && us === undefined) return null;
   const extra = { us: us ?? -1, ug: under.generation, shadowed: JSON.stringify(under.shadowed) };
-  return { st: bindAll(layered.st, extra), content: bindAll(layered.content, extra), s: s ?? -1, layeredSuggest: bind(layered.suggest as unknown as Runnable, extra) as unknown as Stmt<SuggestCandidate> };
+  return {
+    st: bindAll(layered.st, extra),
+    content: bindAll(layered.content, extra),
+    s: s ?? -1,
+    layeredSuggest: bind(layered.suggest, extra) as unknown as Stmt<SuggestCandidate>,
+  };
 }
