@@ -129,7 +129,7 @@ describe('the blob migration of an index the previous release wrote', () => {
       });
       reading = false;
       await reader;
-      // The write above started this process's own background run too: both end done.
+      // The write above started no second run: this process's one run is the explicit one, done.
       await store.blobMigration();
       expect(between).toBeGreaterThan(0);
       expect(reads).toBeGreaterThan(0);

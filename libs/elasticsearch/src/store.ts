@@ -142,10 +142,21 @@ export class ElasticsearchIndexStore implements IndexStore {
    * (blob-migration.ts); answers at once when there is nothing to move. Reads answer throughout.
    */
   migrateBlobs(onProgress?: MigrationProgress): Promise<BlobMigrationRun> {
-    return this.call('migrateBlobs', (ctx) => migrateBlobs(ctx, onProgress ?? this.onMigrationProgress));
+    const run = this.call('migrateBlobs', (ctx) => migrateBlobs(ctx, onProgress ?? this.onMigrationProgress));
+    // One run at a time in a process: a write meanwhile does not start a second (their counts would race).
+    if (!this.migration) {
+      this.migration = run;
+      run.catch(() => {
+        this.migration = null;
+      });
+    }
+    return run;
   }
 
-  /** Whether the blob migration is done, and how many entries it moved (kept in the files index). */
+  /**
+   * Whether the blob migration is done, and how many entries it moved (kept in the files index;
+   * a count, not a guarantee: processes migrating at once each add their own).
+   */
   blobMigrationStatus(): Promise<BlobMigrationStatus> {
     return this.call('blobMigrationStatus', (ctx) => blobMigrationStatus(ctx));
   }
@@ -156,12 +167,7 @@ export class ElasticsearchIndexStore implements IndexStore {
    * started again by the next write; a finished one answers at once (its _meta says done).
    */
   private startBlobMigration(): void {
-    if (this.migration) return;
-    const run = this.migrateBlobs();
-    this.migration = run;
-    run.catch(() => {
-      this.migration = null;
-    });
+    if (!this.migration) void this.migrateBlobs();
   }
 
   /** The background migration this process started, if any (tests and shutdown wait for it). */
