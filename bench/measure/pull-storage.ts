@@ -22,7 +22,7 @@ import type { GitdexEvent } from '@gitdex/contracts';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, handleEvent, RefSelection, type HandleEventDeps } from '@gitdex/indexer';
-import type { IndexStore } from '@gitdex/ports';
+import type { IndexStore, Snapshot } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { normalizeDelivery } from '@gitdex/webhook';
 import { commitFiles, createBranch, createRepo, makeTempRoot, removeTempRoot, type FileChanges } from '../../test/github-standin/fixture-repos';
@@ -64,6 +64,32 @@ function changes(k: number, label: string): FileChanges {
     out[pathOf(i)] = fileText(i, ` changed on ${label}`);
   }
   return out;
+}
+
+/**
+ * The figures count only if a layered pull request still reads as its whole head: every path of
+ * the repository visible, its own changes and the base's other files with their content.
+ */
+async function checkReads(index: IndexStore, repositoryId: number): Promise<void> {
+  for (const k of [1, PULLS]) {
+    const state = await index.getRefState(repositoryId, `refs/pull/${k}/head`);
+    if (!state?.underlay) throw new Error(`refs/pull/${k}/head is not layered: ${JSON.stringify(state)}`);
+    const snapshot: Snapshot = { repositoryId, ref: state.ref, generation: state.generation, underlay: state.underlay };
+    let visible = 0;
+    for (let after: string | null = null; ;) {
+      const page = await index.visibleEntries(snapshot, after, 5000);
+      visible += page.length;
+      if (page.length < 5000) break;
+      after = page[page.length - 1]!.path;
+    }
+    if (visible !== FILES || state.fileCount !== FILES) throw new Error(`refs/pull/${k}/head sees ${visible} paths (fileCount ${state.fileCount}), not ${FILES}`);
+    const [changedPath, changedText] = Object.entries(changes(k, `pr-${k}`))[0]!;
+    const own = await index.getFile(snapshot, changedPath);
+    if (own?.content !== changedText) throw new Error(`refs/pull/${k}/head: ${changedPath} is not the pull request's version`);
+    const unchanged = [...Array(FILES).keys()].find((i) => !(pathOf(i) in changes(k, `pr-${k}`)))!;
+    const base = await index.getFile(snapshot, pathOf(unchanged));
+    if (base?.content !== fileText(unchanged)) throw new Error(`refs/pull/${k}/head: ${pathOf(unchanged)} is not main's version`);
+  }
 }
 
 interface Size {
@@ -201,6 +227,7 @@ async function measure(which: 'sqlite' | 'es'): Promise<void> {
         }
       }
       const after = await backend.size();
+      await checkReads(backend.index, id);
 
       const pullRuns: Awaited<ReturnType<typeof run>>[] = [];
       const pushRuns: Awaited<ReturnType<typeof run>>[] = [];
