@@ -137,8 +137,17 @@ async function elasticsearchBackend(): Promise<Backend> {
     index,
     async size() {
       await client.indices.refresh({ index: pattern });
+      const deleted = (await client.indices.stats({ index: pattern, metric: ['docs'] }))._all.primaries?.docs?.deleted ?? 0;
+      // A shard already in one segment is left as it is by max_num_segments=1, deleted documents
+      // and all: those are expunged first, so both sides count only live documents.
+      await client.indices.forcemerge({ index: pattern, only_expunge_deletes: true });
       await client.indices.forcemerge({ index: pattern, max_num_segments: 1 });
-      const stats = await client.indices.stats({ index: pattern, metric: ['store'] });
+      // The merged-away segments' files go once no searcher holds them: refresh and flush release them.
+      await client.indices.refresh({ index: pattern });
+      await client.indices.flush({ index: pattern });
+      const segments = (await client.indices.stats({ index: pattern, metric: ['segments'] }))._all.primaries?.segments?.count ?? 0;
+      const stats = await client.indices.stats({ index: pattern, metric: ['store', 'docs'] });
+      console.log(`(Elasticsearch: ${deleted} deleted documents expunged; ${stats._all.primaries?.docs?.deleted ?? 0} left; ${segments} segments)`);
       const rows: Record<string, number> = {};
       for (const name of Object.keys(stats.indices ?? {}).sort()) {
         const { count } = await client.count({ index: name });
