@@ -2,13 +2,11 @@
 // the tools must see the base's files it did not change, not see the ones it deleted, and
 // name the pull request as the ref of every answer. This needs the adapters to read a
 // snapshot's underlay (Snapshot.underlay in libs/ports), which the index side provides.
-import { Client } from '@elastic/elasticsearch';
 import type { ListFilesOutput, ReadFileOutput, SearchCodeOutput } from '@gitdex/contracts';
-import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import type { IndexStore } from '@gitdex/ports';
-import { callTool, resolveDeps, type ReaderDeps } from '@gitdex/reader';
-import { SqliteIndexStore } from '@gitdex/sqlite';
+import { resolveDeps, type ReaderDeps } from '@gitdex/reader';
 import { seedRepository } from '../../services/reader/test/support/documents';
+import { indexBackends, toolRunner } from '../support/tool-backends';
 
 jest.setTimeout(180_000);
 
@@ -44,20 +42,7 @@ async function seed(index: IndexStore): Promise<void> {
   await (index as IndexStore & { refresh?: () => Promise<void> }).refresh?.();
 }
 
-const url = process.env.ELASTICSEARCH_URL as string;
-const prefix = `pulllayer${Date.now().toString(36)}`;
-
-const BACKENDS: [string, () => IndexStore][] = [
-  ['SQLite', () => new SqliteIndexStore({ file: ':memory:' })],
-  ['Elasticsearch', () => new ElasticsearchIndexStore({ node: url, indexPrefix: prefix })],
-];
-
-afterAll(async () => {
-  const admin = new Client({ node: url });
-  await admin.indices.delete({ index: `${prefix}-*`, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true });
-  await admin.indices.deleteIndexTemplate({ name: `${prefix}-*` }).catch(() => undefined);
-  await admin.close();
-});
+const BACKENDS = indexBackends('pulllayer');
 
 describe.each(BACKENDS)('a pull request layered on its base, on %s', (_name, make) => {
   let index: IndexStore;
@@ -71,14 +56,7 @@ describe.each(BACKENDS)('a pull request layered on its base, on %s', (_name, mak
     await index?.close();
   });
 
-  const run = async (tool: string, args: Record<string, unknown>): Promise<{ isError: boolean; structured?: unknown; text: string }> => {
-    try {
-      const answer = await callTool(deps, tool as never, args, null, { transport: 'memory' });
-      return { isError: false, structured: answer.structured, text: answer.text };
-    } catch (error) {
-      return { isError: true, text: (error as Error).message };
-    }
-  };
+  const run = toolRunner(() => deps);
 
   test("reads, lists and searches the base's unchanged files at the pull request, never its deleted ones", async () => {
     // Twice each: the second read of a repository goes the read hints' one-round-trip path.

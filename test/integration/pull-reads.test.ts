@@ -2,13 +2,11 @@
 // with the ref states written through the index port as the indexer writes them. Each pull
 // request head is stored whole here, its underlay shadowing every path, so these answers hold
 // whether or not an adapter layers the underlay in (pull-reads-underlay.test.ts needs it to).
-import { Client } from '@elastic/elasticsearch';
 import type { ListFilesOutput, ReadFileOutput, RefState, RepositoriesStateOutput, RepositoryOverviewOutput, SearchCodeOutput } from '@gitdex/contracts';
-import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import type { IndexStore } from '@gitdex/ports';
-import { callTool, resolveDeps, type ReaderDeps } from '@gitdex/reader';
-import { SqliteIndexStore } from '@gitdex/sqlite';
+import { resolveDeps, type ReaderDeps } from '@gitdex/reader';
 import { seedRepository } from '../../services/reader/test/support/documents';
+import { indexBackends, toolRunner } from '../support/tool-backends';
 
 jest.setTimeout(180_000);
 
@@ -49,20 +47,7 @@ async function seed(index: IndexStore): Promise<void> {
   await (index as IndexStore & { refresh?: () => Promise<void> }).refresh?.();
 }
 
-const url = process.env.ELASTICSEARCH_URL as string;
-const prefix = `pullreads${Date.now().toString(36)}`;
-
-const BACKENDS: [string, () => IndexStore][] = [
-  ['SQLite', () => new SqliteIndexStore({ file: ':memory:' })],
-  ['Elasticsearch', () => new ElasticsearchIndexStore({ node: url, indexPrefix: prefix })],
-];
-
-afterAll(async () => {
-  const admin = new Client({ node: url });
-  await admin.indices.delete({ index: `${prefix}-*`, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true });
-  await admin.indices.deleteIndexTemplate({ name: `${prefix}-*` }).catch(() => undefined);
-  await admin.close();
-});
+const BACKENDS = indexBackends('pullreads');
 
 describe.each(BACKENDS)('pull requests through the tools, on %s', (_name, make) => {
   let index: IndexStore;
@@ -76,14 +61,7 @@ describe.each(BACKENDS)('pull requests through the tools, on %s', (_name, make) 
     await index?.close();
   });
 
-  const run = async (tool: string, args: Record<string, unknown>): Promise<{ isError: boolean; structured?: unknown; text: string }> => {
-    try {
-      const answer = await callTool(deps, tool as never, args, null, { transport: 'memory' });
-      return { isError: false, structured: answer.structured, text: answer.text };
-    } catch (error) {
-      return { isError: true, text: (error as Error).message };
-    }
-  };
+  const run = toolRunner(() => deps);
   const content = async (args: Record<string, unknown>) => {
     const out = await run('read_file', { repository: REPO, ...args });
     expect(out.text).not.toMatch(/^(No file|Ref )/);

@@ -104,7 +104,7 @@ async function candidatePage(ctx: StoreContext, filter: Query[], scope: ContentS
 /**
  * By default, at most this many matching blobs are joined to the entries by their shas (one terms query);
  * a plan that selects more of the repository's blobs walks the visible entries instead. Both
- * ways cost about one request per this many candidates (docs/journal/2026-12-04-blob-storage-es.md).
+ * ways cost about one request per this many candidates (docs/design/blob-storage.md).
  */
 export const SHA_JOIN_LIMIT = 4096;
 /** Entries per page of the walk (their blobs are checked with one request a page). */
