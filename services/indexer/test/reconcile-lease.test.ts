@@ -5,49 +5,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteLeases } from '@gitdex/sqlite';
-import { budgetedIntervalSeconds, leasedPass, ReconcilerLease, ReconcileSchedule, type ReconcileReport, type Timers } from '../src';
+import { budgetedIntervalSeconds, leasedPass, ReconcilerLease, ReconcileSchedule, type ReconcileReport } from '../src';
+import { manualTime } from './support/manual-time';
 
 const TTL_MS = 60_000;
 
 function report(requests: Partial<ReconcileReport['requests']> = {}): ReconcileReport {
   return { checked: 1, drifted: [], metadata: [], failed: [], requests: { lists: 1, listPages: 3, repositories: 0, heads: 300, notModified: 0, ...requests }, membership: { added: [], removed: [] } };
-}
-
-/** Lets promise chains started by a timer finish (the lease store answers through a few of them). */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function manualTime(start = Date.parse('2026-01-01T00:00:00Z')) {
-  let now = start;
-  const pending: { at: number; callback: () => void }[] = [];
-  const timers: Timers = {
-    setTimeout: (callback, ms) => {
-      const entry = { at: now + ms, callback };
-      pending.push(entry);
-      return entry;
-    },
-    clearTimeout: (handle) => {
-      const i = pending.indexOf(handle as (typeof pending)[number]);
-      if (i >= 0) pending.splice(i, 1);
-    },
-  };
-  return {
-    timers,
-    now: () => new Date(now),
-    /** Moves the clock by `seconds`, firing the timers that come due in order, and lets their promises settle. */
-    async advance(seconds: number): Promise<void> {
-      const end = now + seconds * 1000;
-      for (;;) {
-        const due = pending.filter((p) => p.at <= end).sort((a, b) => a.at - b.at)[0];
-        if (!due) break;
-        now = Math.max(now, due.at);
-        pending.splice(pending.indexOf(due), 1);
-        due.callback();
-        await settle();
-      }
-      now = end;
-      await settle();
-    },
-  };
 }
 
 describe('reconciler lease', () => {
@@ -93,10 +57,10 @@ describe('reconciler lease', () => {
     b.start();
     expect(await a.tryHold()).toBe(true);
     // pod-a crashed (or stalled): it never renews. pod-b asks every 20 s and is refused until the lease expires.
-    await time.advance(40);
+    await time.advanceSettled(40);
     expect(b.holds()).toBe(false);
     expect(a.holds()).toBe(true);
-    await time.advance(21);
+    await time.advanceSettled(21);
     expect(b.holds()).toBe(true);
     expect(a.holds()).toBe(false);
     // A renewal by the stalled holder is refused: pod-b has it now.
@@ -130,8 +94,8 @@ describe('reconciler lease', () => {
       schedule.start();
       return schedule;
     });
-    await time.advance(0);
-    await time.advance(3000);
+    await time.advanceSettled(0);
+    await time.advanceSettled(3000);
     expect(overlapped).toBe(false);
     // 11 intervals' worth of ticks in each process, one pass each time: not 22.
     expect(passes).toHaveLength(11);

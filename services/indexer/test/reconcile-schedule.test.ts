@@ -1,39 +1,10 @@
-import { ReconcileSchedule, type PassResult, type ReconcileReport, type Timers } from '../src';
+import { ReconcileSchedule, type PassResult, type ReconcileReport } from '../src';
+import { manualTime } from './support/manual-time';
 
 const INTERVAL = 300;
 
 function report(overrides: Partial<ReconcileReport> = {}): ReconcileReport {
   return { checked: 1, drifted: [], metadata: [], failed: [], requests: { lists: 1, listPages: 1, repositories: 0, heads: 1, notModified: 0 }, membership: { added: [], removed: [] }, ...overrides };
-}
-
-/** A clock and timers the test moves by hand: nothing waits on the wall clock. */
-function manualTime(start = Date.parse('2026-01-01T00:00:00Z')) {
-  let now = start;
-  const pending: { at: number; callback: () => void }[] = [];
-  const timers: Timers = {
-    setTimeout: (callback, ms) => {
-      const entry = { at: now + ms, callback };
-      pending.push(entry);
-      return entry;
-    },
-    clearTimeout: (handle) => {
-      const i = pending.indexOf(handle as (typeof pending)[number]);
-      if (i >= 0) pending.splice(i, 1);
-    },
-  };
-  return {
-    timers,
-    now: () => new Date(now),
-    pending: () => pending.map((p) => p.at - now),
-    /** Moves the clock by `seconds` and fires the timers that came due. */
-    advance(seconds: number): void {
-      now += seconds * 1000;
-      for (const due of pending.filter((p) => p.at <= now)) {
-        pending.splice(pending.indexOf(due), 1);
-        due.callback();
-      }
-    },
-  };
 }
 
 describe('reconciler schedule', () => {
