@@ -107,3 +107,16 @@ export {
 export { storedBytes } from './file-bytes';
 export { parsePublishedSites, type PublishedSite } from './published-sites';
 export { MAX_OWNER_CHARS, MAX_REPOSITORY_CHARS, ownerProblem, repositoryPartProblem, repositoryNameProblem, isRepositoryName, RepositoryNameSchema } from './repository-names';
+export {
+  SymbolKindSchema,
+  type SymbolKind,
+  MAX_SIGNATURE_CHARS,
+  SymbolDefinitionSchema,
+  type SymbolDefinition,
+  OccurrenceRoleSchema,
+  type OccurrenceRole,
+  SymbolOccurrenceSchema,
+  type SymbolOccurrence,
+  BlobSymbolsSchema,
+  type BlobSymbols,
+} from './symbols';
