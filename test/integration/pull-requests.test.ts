@@ -126,6 +126,31 @@ describe('pull requests indexed as refs/pull/N/head', () => {
     expect(await search('shared marker', PR1)).toEqual(grep('shared marker', 'refs/pull/1/head'));
   });
 
+  it('a base that moved on since the branch was cut: the head still equals git, found by two compares instead of tree reads', async () => {
+    // main changes module-5 and makes the same change to added.ts the pull request made; the head gains late.ts.
+    const same = (await fixtureGit(dir, ['show', 'feature:src/added.ts'])).toString();
+    await commitFiles(dir, { 'src/module-5.ts': 'export const value5 = 500; // shared marker on main\n', 'src/added.ts': same }, 'main moves on');
+    await handleEvent(deps, { kind: 'backfill', eventId: 'b-main', reason: 'cli', repository: { id: repositoryId, fullName: 'acme/app' }, receivedAt: new Date(clock).toISOString() });
+    await fixtureGit(dir, ['checkout', '-q', 'feature']);
+    await commitFiles(dir, { 'src/late.ts': 'export const late = 1; // shared marker\n' }, 'late work');
+    await fixtureGit(dir, ['checkout', '-q', 'main']);
+    await admin('pulls/1/synchronize');
+    standIn.requests.reset();
+    const outcome = await handleEvent(deps, delivered());
+    expect(outcome).toMatchObject({ refs: [{ ref: PR1, outcome: { status: 'indexed', strategy: 'layered', treesFetched: 0 } }] });
+    expect(standIn.requests.counts()).toEqual({
+      'GET /repos/:owner/:repo': 1,
+      'GET /repos/:owner/:repo/pulls/:number': 1,
+      'GET /repos/:owner/:repo/compare/*basehead': 2,
+      'POST /graphql': 1,
+    });
+    const state = await index.getRefState(repositoryId, PR1);
+    expect(state?.underlay?.shadowed).toEqual(['src/late.ts', 'src/module-1.ts', 'src/module-2.ts', 'src/module-5.ts']);
+    expect(((await read('src/module-5.ts')).structured as ReadFileOutput).content).toContain('value5 = 5;');
+    expect(await search('shared marker', PR1)).toEqual(grep('shared marker', 'refs/pull/1/head'));
+    expect(await search('shared marker', 'refs/heads/main')).toEqual(grep('shared marker', 'main'));
+  });
+
   it('a private repository hides its pull requests from callers who may not read it, like the repository', async () => {
     await fetch(`${standIn.url}/_admin/repos/acme/app/visibility`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ private: true, deliver: false }) });
     await handleEvent(deps, { kind: 'repository_changed', eventId: 'v-1', action: 'privatized', repository: { id: repositoryId, fullName: 'acme/app' }, receivedAt: new Date(clock).toISOString() });

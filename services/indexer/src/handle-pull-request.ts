@@ -1,6 +1,7 @@
 import type { GitdexEvent, PullRequestEvent } from '@gitdex/contracts';
 import type { SourceRepository } from '@gitdex/ports';
 import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
+import { comparePull } from './pull-by-compare';
 import { pullRefOf, type PullOptions } from './pull-requests';
 
 export interface PullRequestDeps extends IndexRefDeps {
@@ -36,12 +37,24 @@ export async function handlePullRequest(deps: PullRequestDeps, pulls: PullOption
     if (state) await index.putRefState({ ...state, pull: closed });
     return { action: 'skipped', reason: state ? `pull request #${pull.number} is closed: ${ref} stays readable for the retention` : `pull request #${pull.number} is closed and not indexed` };
   }
-  const head = source.commit ? await source.commit(repository, pull.headSha, installationId) : null;
-  if (!head) return { action: 'skipped', reason: `GitHub has no commit ${pull.headSha} for pull request #${pull.number} of ${repository.fullName}` };
   // Stored as its changes against the base branch's served generation when the base is indexed.
   const base = await index.getRefState(repository.id, `refs/heads/${pull.baseRef}`);
-  const layerOn = base && base.status === 'ready' && !base.underlay ? { layerOn: base } : {};
-  const outcome = await indexRef(deps, { repository, ref, head, receivedAt: event.receivedAt, pull, ...layerOn, ...(installationId ? { installationId } : {}) });
+  const layerOn = base && base.status === 'ready' && !base.underlay && base.commitSha ? base : undefined;
+  // What differs from the base, by compare: a handful of requests instead of a tree read per changed folder.
+  const compared =
+    layerOn?.commitSha && source.batchReads && state?.commitSha !== pull.headSha ? await comparePull(source.batchReads, repository, layerOn.commitSha, pull.headSha, installationId) : null;
+  const head = compared?.head ?? (source.commit ? await source.commit(repository, pull.headSha, installationId) : null);
+  if (!head) return { action: 'skipped', reason: `GitHub has no commit ${pull.headSha} for pull request #${pull.number} of ${repository.fullName}` };
+  const outcome = await indexRef(deps, {
+    repository,
+    ref,
+    head,
+    receivedAt: event.receivedAt,
+    pull,
+    ...(layerOn ? { layerOn } : {}),
+    ...(compared?.prepared ? { prepared: compared.prepared } : {}),
+    ...(installationId ? { installationId } : {}),
+  });
   deps.onIndexed?.(event, ref, outcome);
   return { action: 'synced', refs: [{ ref, outcome }] };
 }

@@ -132,7 +132,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   let fileCount: number;
   let underlay: Underlay | undefined;
   try {
-    const layer = target.layerOn ? await layerChanges(reader, target.layerOn, target.head.treeSha, options) : null;
+    const layer = target.layerOn ? await layerChanges(index, reader, target.layerOn, target.head.treeSha, options, target.prepared) : null;
     // A layered state's own versions are only its changes: an update diffs against the underlay again.
     const incremental = !layer && !state.underlay && state.generation > 0;
     const prepared = incremental && target.prepared && target.prepared.fromCommit === state.commitSha ? target.prepared : undefined;
@@ -212,6 +212,8 @@ interface Layer {
   base: RefState;
   upserts: LeafEntry[];
   removed: string[];
+  /** Bytes already read with the changes, by path. */
+  contents?: Map<string, Buffer>;
 }
 
 /**
@@ -221,16 +223,30 @@ interface Layer {
 const MIN_LAYER_LIMIT = 100;
 
 /** How the head differs from the served base, or null when the ref is better stored whole. */
-async function layerChanges(reader: TreeReader, base: RefState, headTree: string, options: IndexRefOptions): Promise<Layer | null> {
+async function layerChanges(index: IndexReads, reader: TreeReader, base: RefState, headTree: string, options: IndexRefOptions, prepared?: Prepared): Promise<Layer | null> {
   if (base.status !== 'ready' || base.treeSha === null || base.generation === 0 || base.underlay) return null;
   const limit = Math.min(options.maxIncrementalChanges, Math.max(MIN_LAYER_LIMIT, Math.floor(base.fileCount / 3)));
-  const changes = await tryDiff(reader, base.treeSha, headTree, limit);
-  if (!changes) return null;
+  const fromBase = prepared && prepared.fromCommit === base.commitSha ? await differingFromBase(index, base, prepared.changes) : null;
+  const changes = fromBase ?? (await tryDiff(reader, base.treeSha, headTree, limit));
+  if (!changes || changes.length > limit) return null;
   const upserts = changes.flatMap((change) => (change.type === 'upsert' ? [change.entry] : []));
   const upserted = new Set(upserts.map((entry) => entry.path));
   const removed = changes.flatMap((change) => (change.type === 'delete' && !upserted.has(change.path) ? [change.path] : []));
   const shadowed = [...new Set([...upserted, ...removed])].sort(compareCodePoints);
-  return { underlay: { ref: base.ref, generation: base.generation, shadowed }, base, upserts, removed };
+  return { underlay: { ref: base.ref, generation: base.generation, shadowed }, base, upserts, removed, ...(fromBase ? { contents: prepared!.contents } : {}) };
+}
+
+/** Candidate changes (from compare) narrowed to the paths whose version really differs from the base's served one. */
+async function differingFromBase(index: IndexReads, base: RefState, candidates: TreeChange[]): Promise<TreeChange[]> {
+  const snapshot: Snapshot = { repositoryId: base.repositoryId, ref: base.ref, generation: base.generation };
+  const paths = candidates.map((change) => (change.type === 'delete' ? change.path : change.entry.path));
+  const inBase = new Map<string, VisibleEntry>();
+  for (let i = 0; i < paths.length; i += 1000) for (const entry of await index.lookupEntries(snapshot, paths.slice(i, i + 1000))) inBase.set(entry.path, entry);
+  return candidates.filter((change) => {
+    if (change.type === 'delete') return inBase.has(change.path);
+    const entry = inBase.get(change.entry.path);
+    return !entry || entry.blobSha !== change.entry.sha || entry.kind !== kindOfMode(change.entry.mode);
+  });
 }
 
 /**
@@ -241,7 +257,7 @@ async function applyLayer(deps: IndexRefDeps, plan: Plan, reader: TreeReader, la
   const own = await allVisibleEntries(deps.index, plan.previous);
   const wanted = new Set(layer.upserts.map((entry) => entry.path));
   const dropped = [...own.keys()].filter((path) => !wanted.has(path));
-  await applyChanges(deps, plan, reader, [...layer.upserts.map((entry) => ({ type: 'upsert' as const, entry })), ...dropped.map((path) => ({ type: 'delete' as const, path }))]);
+  await applyChanges(deps, plan, reader, [...layer.upserts.map((entry) => ({ type: 'upsert' as const, entry })), ...dropped.map((path) => ({ type: 'delete' as const, path }))], layer.contents);
   const underlaySnapshot: Snapshot = { repositoryId: plan.previous.repositoryId, ref: layer.base.ref, generation: layer.base.generation };
   const inBase = new Set<string>();
   const paths = [...wanted];
