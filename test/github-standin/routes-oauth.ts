@@ -183,7 +183,8 @@ export function oauthRouter(ctx: StandInContext, users: UserStore): Router {
   // A machine token (the stand-in's own, an installation's) skips to reposRouter's /user/repos: every repository.
   const peopleOnly: express.RequestHandler = (req, _res, next) => {
     const token = presentedToken(req);
-    next(token && users.tokenOwner(token) ? undefined : 'route');
+    // ghu_ is GitHub's prefix for user tokens: an ended one is refused here, not taken as a machine's.
+    next(token && (users.tokenOwner(token) || token.startsWith('ghu_')) ? undefined : 'route');
   };
   router.get('/user/repos', peopleOnly, ...chain, async (req, res) => {
     const user = person(req, res);
