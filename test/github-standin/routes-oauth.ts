@@ -106,7 +106,7 @@ export function oauthRouter(ctx: StandInContext, users: UserStore): Router {
 
   /** The consent page; `login=NAME` in the query approves at once as that person (for tests). */
   router.get('/login/oauth/authorize', (req, res) => {
-    const params = authorizeParams(req.query as Record<string, unknown>);
+    const params = authorizeParams(req.query);
     if (!checkAuthorize(res, params)) return;
     if (typeof req.query.login === 'string' && req.query.login !== '') return approve(res, params, req.query.login, 'approve');
     res.status(200).type('html').send(consentPage(params, null));

@@ -174,7 +174,7 @@ describe.each([
   });
 
   it('removing alice from acme/sdk hides it on every replica once the member webhook is answered', async () => {
-    const alice = (await standIn.users.user('alice'))!.id;
+    const alice = standIn.users.user('alice')!.id;
     const deliveries = await admin('/users', { login: 'alice', repositories: { 'acme/sdk': 'none' } });
     expect(deliveries).toEqual([expect.objectContaining({ event: 'member', status: 202 })]);
     expect(await canRead(replica, alice, sdk)).toBe(false);
@@ -184,7 +184,7 @@ describe.each([
   });
 
   it('a lost webhook is caught by the periodic refresh once the period has passed, not before', async () => {
-    const alice = (await standIn.users.user('alice'))!.id;
+    const alice = standIn.users.user('alice')!.id;
     expect(await admin('/users', { login: 'alice', repositories: { 'acme/sdk': 'none' }, deliver: false })).toEqual([]);
     expect(await replica.refreshDue()).toBe(0);
     expect(await canRead(replica, alice, sdk)).toBe(true);
@@ -194,7 +194,7 @@ describe.each([
   });
 
   it('team and organisation changes: gained through a team, lost when the team leaves the repository, when alice leaves the team or the organisation', async () => {
-    const alice = (await standIn.users.user('alice'))!.id;
+    const alice = standIn.users.user('alice')!.id;
     expect(await admin('/teams', { org: 'acme', slug: 'web', members: ['alice'], repositories: { 'acme/site': 'read' } })).toEqual(
       expect.arrayContaining([expect.objectContaining({ event: 'membership', status: 202 }), expect.objectContaining({ event: 'team', status: 202 })]),
     );
@@ -214,14 +214,14 @@ describe.each([
   });
 
   it('a revoked authorization forgets the person and ends their tokens through the listener', async () => {
-    const alice = (await standIn.users.user('alice'))!.id;
+    const alice = standIn.users.user('alice')!.id;
     const deliveries = await admin('/users/alice/revoke', {});
     expect(deliveries).toEqual([expect.objectContaining({ event: 'github_app_authorization', status: 202 })]);
     expect(revoked).toContain(alice);
     expect(await replica.principalFor(alice)).toBeNull();
 
     // A refresh with a token GitHub no longer accepts ends the authorization too (a lost revocation webhook).
-    const bob = (await standIn.users.user('bob'))!.id;
+    const bob = standIn.users.user('bob')!.id;
     standIn.users.revokeAll('bob');
     await mirror.refresh(bob);
     expect(revoked).toContain(bob);
