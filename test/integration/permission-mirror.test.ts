@@ -122,6 +122,7 @@ describe.each([
     root = await makeTempRoot();
     await createRepo(root, 'acme', 'sdk', { 'README.md': '# sdk\n' });
     await createRepo(root, 'acme', 'site', { 'README.md': '# site\n' });
+    await createRepo(root, 'acme', 'open', { 'README.md': '# open\n' });
     clock = new Date('2026-01-01T00:00:00.000Z');
     const github = { baseUrl: '' };
     const makeMirror = () =>
@@ -211,6 +212,21 @@ describe.each([
     expect(await canRead(replica, alice, site)).toBe(true);
     expect(await admin('/orgs/acme/members', { login: 'alice', remove: true })).toEqual([expect.objectContaining({ event: 'organization', status: 202 })]);
     expect(await canRead(replica, alice, site)).toBe(false);
+  });
+
+  it('a repository made private stays readable for its collaborator without a refresh, and for nobody else; made public, for everyone', async () => {
+    const alice = standIn.users.user('alice')!.id;
+    const bob = standIn.users.user('bob')!.id;
+    const open = await standIn.repoId('acme', 'open');
+    await admin('/users', { login: 'alice', repositories: { 'acme/open': 'write' } });
+    const asIndexed = async () => repoDoc(open, (await standIn.repos.find('acme', 'open'))!.private);
+    const reads = async (userId: number) => personAccess(await asIndexed(), await replica.principalFor(userId));
+    expect([await reads(alice), await reads(bob)]).toEqual([true, true]);
+    // The indexer flips the repository document from this delivery (test/integration/authorization.test.ts); the mirror needs nothing.
+    expect((await standIn.setVisibility('acme', 'open', true)).deliveries).toEqual([expect.objectContaining({ event: 'repository', status: 202 })]);
+    expect([await reads(alice), await reads(bob)]).toEqual([true, false]);
+    await standIn.setVisibility('acme', 'open', false);
+    expect([await reads(alice), await reads(bob)]).toEqual([true, true]);
   });
 
   it('a revoked authorization forgets the person and ends their tokens through the listener', async () => {
