@@ -16,6 +16,13 @@ export interface PermissionMirrorOptions {
   now?: () => Date;
   /** People refreshed at most per event or sweep; the rest are left due for the next sweep. */
   maxRefreshesPerPass?: number;
+  /**
+   * How long a webhook may spend refreshing people before the rest go on in the background
+   * (default 5 s: GitHub gives up on a delivery after 10 s).
+   */
+  webhookBudgetMs?: number;
+  /** Milliseconds for the webhook budget (default performance.now); a test passes its own. */
+  elapsed?: () => number;
   /** Told of each person whose refresh failed (the failure is not thrown from a sweep, so one person cannot stall the others). */
   onError?: (userId: number, error: unknown) => void;
 }
@@ -28,6 +35,8 @@ export interface SignedInPerson {
 }
 
 const DEFAULT_REFRESH_SECONDS = 15 * 60;
+/** People refreshed at once after a team webhook: GitHub's guidance is to keep concurrent requests few. */
+const REFRESHES_AT_ONCE = 4;
 
 /**
  * Which repositories each signed-in person may read, mirrored from GitHub: resolved at
@@ -44,6 +53,10 @@ export class PermissionMirror {
   private readonly maxPerPass: number;
   private readonly onError: (userId: number, error: unknown) => void;
   private readonly listeners = new Set<RevocationListener>();
+  private readonly webhookBudgetMs: number;
+  private readonly elapsed: () => number;
+  /** Background refreshes a webhook left running (awaited by `settled`). */
+  private readonly background = new Set<Promise<void>>();
 
   constructor(options: PermissionMirrorOptions) {
     const refreshSeconds = options.refreshSeconds ?? DEFAULT_REFRESH_SECONDS;
@@ -55,6 +68,13 @@ export class PermissionMirror {
     this.refreshSeconds = refreshSeconds;
     this.maxPerPass = options.maxRefreshesPerPass ?? 500;
     this.onError = options.onError ?? (() => undefined);
+    this.webhookBudgetMs = options.webhookBudgetMs ?? 5_000;
+    this.elapsed = options.elapsed ?? (() => performance.now());
+  }
+
+  /** Resolves once the refreshes webhooks left in the background are done (for shutdown and tests). */
+  async settled(): Promise<void> {
+    while (this.background.size > 0) await Promise.all([...this.background]);
   }
 
   /** At sign-in: who the token belongs to and everything they can read, stored for every replica. */
@@ -105,8 +125,7 @@ export class PermissionMirror {
           event.repositoryId !== null && event.action === 'removed_from_repository'
             ? await this.store.holders(event.repositoryId, this.maxPerPass)
             : (await this.store.listPeople(this.maxPerPass)).map((p) => p.userId);
-        const removal = event.action === 'removed_from_repository' || event.action === 'deleted';
-        for (const userId of people) await this.refreshOrClose(userId, removal);
+        await this.refreshWithin(people, event.action === 'removed_from_repository' || event.action === 'deleted');
         return;
       }
       case 'repository':
@@ -186,6 +205,30 @@ export class PermissionMirror {
    * removed, the person keeps only public repositories until a refresh succeeds: failing
    * closed, since which repositories went is not in the payload.
    */
+  /**
+   * Refreshes people, a few at a time, until the webhook's budget is spent; the rest go on in
+   * the background. After a removal, those not yet refreshed keep only public repositories
+   * until their refresh: what the team took away is not in the payload.
+   */
+  private async refreshWithin(userIds: readonly number[], removal: boolean): Promise<void> {
+    const deadline = this.elapsed() + this.webhookBudgetMs;
+    const queue = [...userIds];
+    const worker = async () => {
+      while (queue.length > 0 && this.elapsed() < deadline) await this.refreshOrClose(queue.shift()!, removal);
+    };
+    await Promise.all(Array.from({ length: REFRESHES_AT_ONCE }, worker));
+    if (queue.length === 0) return;
+    for (const userId of queue) {
+      const known = await this.store.getPerson(userId);
+      if (known) await this.store.putPerson({ ...known, repositoryIds: removal ? [] : known.repositoryIds, refreshedAt: new Date(0).toISOString() });
+    }
+    const rest = (async () => {
+      for (const userId of queue) await this.refreshOrClose(userId, removal);
+    })().catch((error: unknown) => this.onError(0, error));
+    this.background.add(rest);
+    void rest.finally(() => this.background.delete(rest));
+  }
+
   private async refreshOrClose(userId: number, removal: boolean): Promise<void> {
     try {
       await this.refresh(userId);
