@@ -113,6 +113,24 @@ describe('GitHub stand-in users and OAuth', () => {
     expect((await api('/user', token.access_token ?? '')).status).toBe(401);
   });
 
+  it('expiring user tokens come with a refresh token that works once', async () => {
+    await admin('/oauth', { token_seconds: 28_800 });
+    const verifier = randomBytes(32).toString('base64url');
+    const token = await (await signIn('alice', verifier)).exchange(verifier);
+    expect(token).toMatchObject({ expires_in: 28_800, refresh_token: expect.stringMatching(/^ghr_/) });
+    const refresh = () =>
+      fetch(`${standIn.url}/login/oauth/access_token`, {
+        method: 'POST',
+        headers: { accept: 'application/json' },
+        body: new URLSearchParams({ client_id: CLIENT.id, client_secret: CLIENT.secret, grant_type: 'refresh_token', refresh_token: token.refresh_token ?? '' }),
+      }).then(async (r) => (await r.json()) as Record<string, string>);
+    const renewed = await refresh();
+    expect(renewed.access_token).toMatch(/^ghu_/);
+    expect(((await (await api('/user', renewed.access_token ?? '')).json()) as { login: string }).login).toBe('alice');
+    expect(await refresh()).toMatchObject({ error: 'bad_refresh_token' });
+    await admin('/oauth', { token_seconds: null });
+  });
+
   it('refuses a foreign client secret and a redirect URI other than the one authorized', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const flow = await signIn('alice', verifier);

@@ -25,7 +25,12 @@ export class GitHubTokenRefused extends Error {
   }
 }
 
-/** Gives the mirror a person's current GitHub user token (owned and decrypted by the sign-in side); null when none is held. */
+/**
+ * Gives the mirror a person's current GitHub user token (owned and decrypted by the sign-in
+ * side); null when none is held. It must be valid now: an expiring user token (a GitHub App's
+ * lasts 8 hours) is renewed with its refresh token first, because the mirror takes a 401 from
+ * GitHub as the end of the person's authorization and revokes them.
+ */
 export type GitHubTokenSource = (userId: number) => Promise<string | null>;
 
 export function isTokenRefused(error: unknown): boolean {
