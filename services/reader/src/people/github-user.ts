@@ -27,11 +27,12 @@ export class GitHubTokenRefused extends Error {
 
 /**
  * Gives the mirror a person's current GitHub user token (owned and decrypted by the sign-in
- * side); null when none is held. It must be valid now: an expiring user token (a GitHub App's
- * lasts 8 hours) is renewed with its refresh token first, because the mirror takes a 401 from
- * GitHub as the end of the person's authorization and revokes them.
+ * side); null when none is held. It should be valid now: an expiring user token (a GitHub
+ * App's lasts 8 hours) renewed with its refresh token first. When GitHub refuses the token the
+ * mirror asks once more with `renew: true` (renew even if it looks valid) and revokes the person
+ * only if that gives no other token or GitHub refuses it too.
  */
-export type GitHubTokenSource = (userId: number) => Promise<string | null>;
+export type GitHubTokenSource = (userId: number, options?: { renew?: boolean }) => Promise<string | null>;
 
 export function isTokenRefused(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { tokenRefused?: unknown }).tokenRefused === true;

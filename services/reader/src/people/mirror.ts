@@ -151,20 +151,30 @@ export class PermissionMirror {
       await this.store.removePerson(userId);
       return false;
     }
-    let ids: number[];
-    try {
-      ids = await this.github.readableRepositoryIds(token);
-    } catch (error) {
-      if (isTokenRefused(error)) {
-        await this.revoke(userId);
-        return false;
-      }
-      throw error;
+    let ids = await this.readableWith(token);
+    if (ids === null) {
+      // Refused: an expired token the source can renew is not a revocation.
+      const renewed = await this.tokens(userId, { renew: true });
+      ids = renewed !== null && renewed !== token ? await this.readableWith(renewed) : null;
+    }
+    if (ids === null) {
+      await this.revoke(userId);
+      return false;
     }
     const known = await this.store.getPerson(userId);
     if (!known) return false;
     await this.store.putPerson({ ...known, repositoryIds: unique(ids), refreshedAt: this.now().toISOString() });
     return true;
+  }
+
+  /** What GitHub lists for the token; null when GitHub refuses the token (401). */
+  private async readableWith(token: string): Promise<number[] | null> {
+    try {
+      return await this.github.readableRepositoryIds(token);
+    } catch (error) {
+      if (isTokenRefused(error)) return null;
+      throw error;
+    }
   }
 
   /** One sweep of the periodic refresh: everyone last resolved a refresh period ago or more. Returns how many were refreshed. */

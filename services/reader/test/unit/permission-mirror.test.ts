@@ -97,6 +97,32 @@ describe('permission mirror', () => {
     expect(told).toEqual([]);
   });
 
+  it('a refused token the sign-in side can renew is not a revocation; one it cannot renew is', async () => {
+    const renewed = new Map<number, string>();
+    const { store, gh, readable } = setup();
+    const tokens = { renew: 0 };
+    const told: number[] = [];
+    const withRenewal = new PermissionMirror({
+      store,
+      github: gh.access,
+      tokens: (userId, options) => {
+        if (options?.renew) tokens.renew += 1;
+        return Promise.resolve(options?.renew ? (renewed.get(userId) ?? 'tok-alice') : 'tok-alice');
+      },
+    });
+    withRenewal.onRevoked((id) => void told.push(id));
+    await withRenewal.resolveOnSignIn('tok-alice');
+    gh.state.refused.add('tok-alice');
+    readable.set('tok-alice-2', [SITE]);
+    renewed.set(ALICE, 'tok-alice-2');
+    expect(await withRenewal.refresh(ALICE)).toBe(true);
+    expect(await withRenewal.readable(ALICE)).toEqual(new Set([SITE]));
+    renewed.delete(ALICE);
+    expect(await withRenewal.refresh(ALICE)).toBe(false);
+    expect(told).toEqual([ALICE]);
+    expect(tokens.renew).toBe(2);
+  });
+
   it('every revocation listener is called even when one fails, and the failure reaches the caller', async () => {
     const { mirror } = setup();
     const told: string[] = [];
