@@ -2,7 +2,7 @@
 // down, or refuses a token) and the in-memory store; the engines and the stand-in run the same
 // mirror in test/integration/permission-mirror.test.ts.
 import type { RepositoryDocument } from '@gitdex/contracts';
-import { GitHubTokenRefused, MemoryPermissionStore, PermissionMirror, personAccess, personPrincipal, type GitHubUserAccess } from '../../src/people';
+import { GitHubTokenRefused, MemoryPermissionStore, PermissionMirror, personAccess, personPrincipal, startPermissionRefresh, type GitHubUserAccess } from '../../src/people';
 
 const ALICE = 7;
 const SDK = 100;
@@ -164,6 +164,23 @@ describe('permission mirror', () => {
     openGate();
     await mirror.settled();
     expect(await sets()).toEqual([[SITE], [SITE], [SITE], [SITE], [SITE], [SITE]]);
+  });
+
+  it('the refresh timer sweeps every tenth of the period (at least 5 s) until stopped', async () => {
+    jest.useFakeTimers();
+    try {
+      const { mirror } = setup();
+      const sweeps = jest.spyOn(mirror, 'refreshDue');
+      const stop = startPermissionRefresh(mirror);
+      // A 60 s period: a sweep every 6 s.
+      await jest.advanceTimersByTimeAsync(6_000);
+      expect(sweeps).toHaveBeenCalledTimes(1);
+      stop();
+      await jest.advanceTimersByTimeAsync(20_000);
+      expect(sweeps).toHaveBeenCalledTimes(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('refuses a refresh period that is not a positive number of seconds', () => {
