@@ -1,2 +1,3 @@
 export { SqliteIndexStore, MAX_FOLDERS, type SqliteIndexStoreOptions, INDEX_SCHEMA_VERSION, type BlobMigrationProgress, SqliteLeases } from './index-store';
 export { SqliteEventLog, type SqliteEventLogOptions, SqliteDeadLetters } from './event-log';
+export { SqliteSignInStore } from './sign-in/sqlite-sign-in-store';
