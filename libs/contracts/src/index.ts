@@ -120,3 +120,4 @@ export {
   BlobSymbolsSchema,
   type BlobSymbols,
 } from './symbols';
+export { encryptionKeyBytes } from './config';
