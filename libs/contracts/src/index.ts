@@ -121,3 +121,4 @@ export {
   type BlobSymbols,
 } from './symbols';
 export { encryptionKeyBytes } from './config';
+export { PermissionEventSchema, type PermissionEvent } from './permission-events';
