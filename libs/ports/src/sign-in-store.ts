@@ -2,9 +2,9 @@
  * The kinds of record sign-in keeps: registered clients, authorizations waiting for GitHub's
  * answer, authorization codes, grants (one person signed in through one client: the family of
  * their refresh tokens), refresh tokens, spent codes and refresh tokens (kept to tell a replay
- * from a typo) and access tokens.
+ * from a typo), access tokens, and each person's GitHub token (sealed).
  */
-export type SignInRecordKind = 'client' | 'pending' | 'code' | 'grant' | 'refresh' | 'spent' | 'access';
+export type SignInRecordKind = 'client' | 'pending' | 'code' | 'grant' | 'refresh' | 'spent' | 'access' | 'person';
 
 /**
  * Sign-in state shared by every reader replica, in the engine the deployment already has

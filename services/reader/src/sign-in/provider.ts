@@ -8,7 +8,7 @@ import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthToke
 import type { SignInStore } from '@gitdex/ports';
 import type { GitHubOAuth } from './github-oauth';
 import type { SignInPeople } from './people';
-import type { AccessRecord, CodeRecord, GrantRecord, PendingRecord, RefreshRecord, SpentRecord } from './records';
+import type { AccessRecord, CodeRecord, GrantRecord, PendingRecord, PersonRecord, RefreshRecord, SpentRecord } from './records';
 import { digestOf, newSecret, type Sealer } from './secrets';
 
 /** How long each thing lives. Access tokens are short so that a revoked grant or a withdrawn permission ends within minutes even for a client that never asks again. */
@@ -94,9 +94,11 @@ export class SignInProvider implements OAuthServerProvider {
     const back = (params: Record<string, string>) => ({ redirect: withQuery(pending.redirectUri, { ...params, ...(pending.state !== undefined ? { state: pending.state } : {}) }) });
     if (typeof query.code !== 'string') return back({ error: 'access_denied', error_description: 'The sign-in with GitHub was not approved.' });
     const token = await this.options.github.exchange(query.code, this.options.callbackUrl);
-    const person = await this.options.people.signedIn(token.accessToken);
+    const person = await this.options.people.resolveOnSignIn(token.accessToken);
     const client = await this.options.store.get<OAuthClientInformationFull>('client', pending.clientId, this.now());
     const at = this.now().toISOString();
+    const sealed: PersonRecord = { userId: person.userId, login: person.login, github: this.options.sealer.seal(token.accessToken), updatedAt: at };
+    await this.options.store.put('person', String(person.userId), sealed, this.after(this.life.grantMs));
     const grant: GrantRecord = {
       grantId: randomUUID(),
       userId: person.userId,
@@ -105,7 +107,6 @@ export class SignInProvider implements OAuthServerProvider {
       ...(client?.client_name ? { clientName: client.client_name } : {}),
       resource: pending.resource,
       scopes: pending.scopes,
-      github: this.options.sealer.seal(token.accessToken),
       signedInAt: at,
       usedAt: at,
       revokedAt: null,
@@ -172,6 +173,7 @@ export class SignInProvider implements OAuthServerProvider {
 
   /** Ends every grant of a person (GitHub authorization revoked, or an operator's decision). */
   async endSessionsOf(userId: number, because: string): Promise<number> {
+    await this.options.store.delete('person', String(userId));
     let ended = 0;
     for (const { value } of await this.options.store.list<GrantRecord>('grant', this.now(), 10_000)) {
       if (value.userId === userId && value.revokedAt === null) {
@@ -183,16 +185,16 @@ export class SignInProvider implements OAuthServerProvider {
   }
 
   /** Who is signed in (live grants), for the operator. */
-  async signedIn(limit = 1000): Promise<Omit<GrantRecord, 'github'>[]> {
+  async signedIn(limit = 1000): Promise<GrantRecord[]> {
     const grants = await this.options.store.list<GrantRecord>('grant', this.now(), limit);
-    return grants.filter(({ value }) => value.revokedAt === null).map(({ value: { github: _sealed, ...rest } }) => rest);
+    return grants.filter(({ value }) => value.revokedAt === null).map(({ value }) => value);
   }
 
-  /** The person's GitHub token, for the permission mirror's refresh; null when the grant ended. */
-  async gitHubTokenOf(grantId: string): Promise<string | null> {
-    const grant = await this.options.store.get<GrantRecord>('grant', grantId, this.now());
-    return grant && grant.revokedAt === null ? this.options.sealer.open(grant.github) : null;
-  }
+  /** The person's newest GitHub token (the mirror's GitHubTokenSource, for its refresh); null when none is held. */
+  readonly gitHubTokenOf = async (userId: number): Promise<string | null> => {
+    const person = await this.options.store.get<PersonRecord>('person', String(userId), this.now());
+    return person ? this.options.sealer.open(person.github) : null;
+  };
 
   private async revokeGrant(grant: GrantRecord, because: string): Promise<void> {
     await this.options.store.put('grant', grant.grantId, { ...grant, revokedAt: this.now().toISOString(), revokedBecause: because }, this.grantExpiry(grant));

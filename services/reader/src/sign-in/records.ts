@@ -31,8 +31,6 @@ export interface GrantRecord {
   clientName?: string;
   resource: string;
   scopes: string[];
-  /** The person's GitHub token, sealed (AES-256-GCM); never sent to the client. */
-  github: string;
   signedInAt: string;
   /** Last time its refresh token was turned in. */
   usedAt: string;
@@ -60,4 +58,12 @@ export interface AccessRecord {
   scopes: string[];
   /** Epoch milliseconds. */
   expiresAt: number;
+}
+
+/** A person's newest GitHub token, sealed (AES-256-GCM), under their GitHub user id: the mirror's refresh asks GitHub with it; never sent to a client. */
+export interface PersonRecord {
+  userId: number;
+  login: string;
+  github: string;
+  updatedAt: string;
 }
