@@ -15,8 +15,9 @@ import {
   parseAuditDestination,
   readerTokenEntries,
   readAheadMetrics,
-  scopedAccess,
+  personAccess,
   type ReaderHttpOptions,
+  type SignIn,
   type ReaderOptions,
   composeIndex,
 } from '@gitdex/reader';
@@ -66,8 +67,8 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
     },
     logger: log,
     sites: env.GITDEX_PUBLISHED_SITES,
-    // Public repositories for every caller; private ones for the tokens whose patterns name them.
-    access: scopedAccess,
+    // Public repositories for every caller; private ones for the tokens whose patterns name them, and for the people the permission mirror says may read them.
+    access: personAccess,
     // A repository gitdex never saw is looked up on GitHub (with the indexer's credentials) before it is queued.
     lookup: (fullName) => adapters.source.repositoryByName(fullName),
     queueUnseen: env.GITDEX_QUEUE_UNSEEN,
@@ -81,8 +82,11 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
  * GITDEX_READER_TOKENS_FILE), anonymous callers unless GITDEX_REQUIRE_AUTH, the Host
  * allow-list against DNS rebinding and the per-caller rate limit.
  */
-export function readerHttpOptions(env: Env): Omit<ReaderHttpOptions, 'registry'> {
+export function readerHttpOptions(env: Env, signIn?: SignIn): Omit<ReaderHttpOptions, 'registry'> {
   const tokens = readerTokenEntries([...env.GITDEX_READER_TOKENS, ...env.GITDEX_READER_TOKENS_FILE]);
+  const machines = tokens.length > 0 ? bearerTokens(tokens) : undefined;
+  // Signed-in people first (their tokens say so by prefix), then the static tokens, unchanged.
+  const authenticate = signIn ? signIn.authenticate(machines) : machines;
   const allowedHosts = allowedHostsFor(env.HOST, env.GITDEX_ALLOWED_HOSTS);
   // Bound to every interface with no list, the DNS-rebinding check would be off: refuse to start instead.
   if (!allowedHosts && !env.GITDEX_ALLOWED_HOSTS.includes('*')) {
@@ -96,7 +100,8 @@ export function readerHttpOptions(env: Env): Omit<ReaderHttpOptions, 'registry'>
   return {
     allowedOrigins: env.GITDEX_ALLOWED_ORIGINS,
     ...(allowedHosts ? { allowedHosts } : {}),
-    ...(tokens.length > 0 ? { authenticate: bearerTokens(tokens), anonymous: !env.GITDEX_REQUIRE_AUTH } : {}),
+    ...(authenticate ? { authenticate, anonymous: !env.GITDEX_REQUIRE_AUTH } : {}),
+    ...(signIn ? { resourceMetadataUrl: signIn.resourceMetadataUrl } : {}),
     ...(env.GITDEX_READER_RATE_LIMIT > 0 ? { rateLimit: { perMinute: env.GITDEX_READER_RATE_LIMIT, ...(env.GITDEX_READER_RATE_BURST ? { burst: env.GITDEX_READER_RATE_BURST } : {}) } } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SignInStore } from '@gitdex/ports';
 import type { Authenticate } from '../http/auth';
 import type { PermissionMirror } from '../people';
@@ -52,6 +53,7 @@ export function createSignIn(options: SignInOptions): SignIn {
     callbackUrl: new URL('/oauth/callback', publicUrl).href,
     ...(options.now ? { now: options.now } : {}),
     ...(options.lifetimes ? { lifetimes: options.lifetimes } : {}),
+    builtInClients: [consoleClient(publicUrl)],
   });
   // A person who revoked gitdex on GitHub (or whose token GitHub refuses) is signed out everywhere.
   // A failure reaches the mirror's revoke, which rethrows it to whoever delivered the revocation.
@@ -63,5 +65,17 @@ export function createSignIn(options: SignInOptions): SignIn {
     router: createSignInRouter(provider, { publicUrl }),
     resourceMetadataUrl: resourceMetadataUrl(publicUrl),
     authenticate: (machines) => signInAuthenticate(provider, options.people, machines),
+  };
+}
+
+/** The web console at / signs people in as a public client of its own gitdex (PKCE, redirected back to the page). */
+export function consoleClient(publicUrl: URL): OAuthClientInformationFull {
+  return {
+    client_id: 'gitdex-console',
+    client_name: 'gitdex console',
+    redirect_uris: [new URL('/', publicUrl).href],
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
   };
 }

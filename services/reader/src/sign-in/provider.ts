@@ -37,6 +37,8 @@ export interface SignInProviderOptions {
   callbackUrl: string;
   now?: () => Date;
   lifetimes?: Partial<typeof SIGN_IN_LIFETIMES>;
+  /** Clients gitdex knows without registration (its own console), by client id. */
+  builtInClients?: readonly OAuthClientInformationFull[];
 }
 
 /** Where the callback sends the person's browser: back to their client, with a code or an error. */
@@ -62,7 +64,8 @@ export class SignInProvider implements OAuthServerProvider {
   get clientsStore(): OAuthRegisteredClientsStore {
     const { store } = this.options;
     return {
-      getClient: (clientId) => store.get<OAuthClientInformationFull>('client', clientId, this.now()).then((client) => client ?? undefined),
+      getClient: async (clientId) =>
+        this.options.builtInClients?.find((client) => client.client_id === clientId) ?? (await store.get<OAuthClientInformationFull>('client', clientId, this.now())) ?? undefined,
       registerClient: async (client) => {
         const full = { ...client, client_id: randomUUID(), client_id_issued_at: Math.floor(this.now().getTime() / 1000) } as OAuthClientInformationFull;
         await store.put('client', full.client_id, full, null);
@@ -95,7 +98,7 @@ export class SignInProvider implements OAuthServerProvider {
     if (typeof query.code !== 'string') return back({ error: 'access_denied', error_description: 'The sign-in with GitHub was not approved.' });
     const token = await this.options.github.exchange(query.code, this.options.callbackUrl);
     const person = await this.options.people.resolveOnSignIn(token.accessToken);
-    const client = await this.options.store.get<OAuthClientInformationFull>('client', pending.clientId, this.now());
+    const client = await this.clientsStore.getClient(pending.clientId);
     const at = this.now().toISOString();
     const sealed: PersonRecord = { userId: person.userId, login: person.login, github: this.options.sealer.seal(token.accessToken), updatedAt: at };
     await this.options.store.put('person', String(person.userId), sealed, this.after(this.life.grantMs));

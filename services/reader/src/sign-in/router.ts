@@ -6,6 +6,7 @@ import { clientRegistrationHandler } from '@modelcontextprotocol/sdk/server/auth
 import { revocationHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/revoke.js';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { GitHubSignInError } from './github-oauth';
 import type { SignInProvider } from './provider';
 
@@ -61,6 +62,18 @@ export function createSignInRouter(provider: SignInProvider, options: SignInRout
   router.use('/oauth/token', tokenHandler({ provider, rateLimit }));
   router.use('/oauth/register', clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit }));
   router.use('/oauth/revoke', revocationHandler({ provider, rateLimit }));
+  // Who a gitdex access token belongs to (the console shows it); 401 for any other token.
+  router.get('/oauth/me', (req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    provider
+      .verifyAccessToken(token)
+      .then((info) => res.json({ login: info.extra?.login, user_id: info.extra?.userId, client_id: info.clientId, expires_at: info.expiresAt }))
+      .catch((error: unknown) => {
+        if (error instanceof InvalidTokenError) res.status(401).json(error.toResponseObject());
+        else next(error);
+      });
+  });
   router.get('/oauth/callback', (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     provider
