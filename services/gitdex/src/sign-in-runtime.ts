@@ -10,7 +10,8 @@ export function signInFromEnv(env: Env, store: SignInStore, mirror: Pick<Permiss
   const clientId = env.GITDEX_GITHUB_OAUTH_CLIENT_ID;
   if (!clientId) return undefined;
   const key = encryptionKeyBytes(env.GITDEX_TOKEN_ENCRYPTION_KEY ?? '');
-  if (!key || !env.GITDEX_GITHUB_OAUTH_CLIENT_SECRET || !env.GITDEX_PUBLIC_URL) throw new TypeError('sign-in needs GITDEX_GITHUB_OAUTH_CLIENT_SECRET, GITDEX_TOKEN_ENCRYPTION_KEY and GITDEX_PUBLIC_URL (loadEnv checks them)');
+  if (!key || !env.GITDEX_GITHUB_OAUTH_CLIENT_SECRET || !env.GITDEX_PUBLIC_URL)
+    throw new TypeError('sign-in needs GITDEX_GITHUB_OAUTH_CLIENT_SECRET, GITDEX_TOKEN_ENCRYPTION_KEY and GITDEX_PUBLIC_URL (loadEnv checks them)');
   return createSignIn({
     store,
     people: mirror,

@@ -101,7 +101,11 @@ function unauthorized(error: ApiError): void {
     hadToken ? 'The reader token was refused (401).' : 'This gitdex needs a reader token (401).',
     h('span', { class: 'api-message' }, error.message),
     ' ',
-    hadToken ? 'Check the token and enter it again above.' : signInBox.hidden ? 'Enter a token from GITDEX_READER_TOKENS in the “Reader token” field above.' : 'Sign in with GitHub above, or enter a token from GITDEX_READER_TOKENS.',
+    hadToken
+      ? 'Check the token and enter it again above.'
+      : signInBox.hidden
+        ? 'Enter a token from GITDEX_READER_TOKENS in the “Reader token” field above.'
+        : 'Sign in with GitHub above, or enter a token from GITDEX_READER_TOKENS.',
   );
 }
 

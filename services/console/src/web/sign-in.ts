@@ -23,7 +23,11 @@ function store(key: string, value: string | null): void {
   }
 }
 
-const base64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const randomText = (): string => base64url(crypto.getRandomValues(new Uint8Array(32)));
 /** This page, as registered for the console client: the callback comes back here. */
 const redirectUri = (): string => `${location.origin}${location.pathname}`;
@@ -52,7 +56,11 @@ export async function startSignIn(): Promise<void> {
 }
 
 async function token(params: Record<string, string>): Promise<boolean> {
-  const response = await fetch(endpoint('oauth/token'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: CLIENT_ID, ...params }) }).catch(() => null);
+  const response = await fetch(endpoint('oauth/token'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: CLIENT_ID, ...params }),
+  }).catch(() => null);
   const body = (await response?.json().catch(() => null)) as { access_token?: string; refresh_token?: string } | null;
   if (!response?.ok || !body?.access_token) return false;
   saveToken(body.access_token);
@@ -94,7 +102,12 @@ export async function refreshSignIn(): Promise<boolean> {
 /** Ends this tab's sign-in at gitdex (revoking it ends the grant) and forgets its tokens. */
 export async function signOut(): Promise<void> {
   const tokenToRevoke = stored(KEYS.refresh) ?? readToken();
-  if (tokenToRevoke) await fetch(endpoint('oauth/revoke'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: CLIENT_ID, token: tokenToRevoke }) }).catch(() => null);
+  if (tokenToRevoke)
+    await fetch(endpoint('oauth/revoke'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: CLIENT_ID, token: tokenToRevoke }),
+    }).catch(() => null);
   store(KEYS.refresh, null);
   store(KEYS.login, null);
   saveToken(null);

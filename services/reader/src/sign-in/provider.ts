@@ -167,7 +167,9 @@ export class SignInProvider implements OAuthServerProvider {
     const key = digestOf(request.token);
     const now = this.now();
     const found =
-      (await this.options.store.get<AccessRecord>('access', key, now)) ?? (await this.options.store.get<RefreshRecord>('refresh', key, now)) ?? (await this.options.store.get<SpentRecord>('spent', key, now));
+      (await this.options.store.get<AccessRecord>('access', key, now)) ??
+      (await this.options.store.get<RefreshRecord>('refresh', key, now)) ??
+      (await this.options.store.get<SpentRecord>('spent', key, now));
     // RFC 7009: an unknown token, or one of another client, is answered the same way, and nothing changes.
     if (!found) return;
     const grant = await this.options.store.get<GrantRecord>('grant', found.grantId, now);

@@ -54,10 +54,7 @@ export function createSignInRouter(provider: SignInProvider, options: SignInRout
   const router = express.Router();
   router.use(mcpAuthMetadataRouter({ oauthMetadata: metadata, resourceServerUrl: new URL(issuer), scopesSupported: SIGN_IN_SCOPES, resourceName: 'gitdex' }));
   // Clients that look the metadata up under the MCP endpoint's path (RFC 9728 §3.1) find the same document.
-  router.use(
-    '/.well-known/oauth-protected-resource/mcp',
-    metadataHandler({ resource: issuer, authorization_servers: [issuer], scopes_supported: SIGN_IN_SCOPES, resource_name: 'gitdex' }),
-  );
+  router.use('/.well-known/oauth-protected-resource/mcp', metadataHandler({ resource: issuer, authorization_servers: [issuer], scopes_supported: SIGN_IN_SCOPES, resource_name: 'gitdex' }));
   router.use('/oauth/authorize', authorizationHandler({ provider, rateLimit }));
   router.use('/oauth/token', tokenHandler({ provider, rateLimit }));
   router.use('/oauth/register', clientRegistrationHandler({ clientsStore: provider.clientsStore, rateLimit }));
