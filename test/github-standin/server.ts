@@ -23,6 +23,9 @@ import { reposRouter } from './routes-repos';
 import { tarballRouter } from './routes-tarball';
 import { deliverAllPushes, deliverPush, type PushOptions, type PushResult } from './push-delivery';
 import { WebhookSender, type DeliveryRecord } from './webhooks';
+import { adminUsersRouter } from './routes-admin-users';
+import { oauthRouter } from './routes-oauth';
+import { UserStore } from './users';
 
 export type { GitHubStandInOptions, StandInConfig } from './context';
 
@@ -37,6 +40,8 @@ export interface GitHubStandIn {
   deliveries: WebhookSender;
   rateLimit: RateLimiter;
   repos: RepoStore;
+  /** People, teams, organisation members and OAuth state (POST /_admin/users, /_admin/teams, /login/oauth/*). */
+  users: UserStore;
   /** Changes runtime settings (same as POST /_admin/config; null clears a setting). */
   configure(patch: ConfigPatch): void;
   /** The stable numeric id of a repository (registers it on first use). */
@@ -68,12 +73,13 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
     sleep: options.sleep ?? ((ms) => sleep(ms)),
   };
 
+  const users = new UserStore();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(githubHeaders);
   const adminNotFound: express.RequestHandler = (req, res) => void res.status(404).json({ message: `No admin route ${req.method} ${req.path}` });
-  app.use('/_admin', adminRouter(ctx), adminReposRouter(ctx), adminPullsRouter(ctx), adminNotFound, adminErrors);
+  app.use('/_admin', adminRouter(ctx), adminReposRouter(ctx), adminPullsRouter(ctx), adminUsersRouter(ctx, users), adminNotFound, adminErrors);
   const log = requestLogMiddleware(ctx.requests);
   app.use(log);
   if (options.onRequestLog) {
@@ -88,6 +94,8 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
     sendJson(req, res, 200, ctx.rateLimiter.body());
   });
   app.use(repositoriesById(ctx));
+  // Before reposRouter: a person's token gets their own /user/repos; any other token falls through to it.
+  app.use(oauthRouter(ctx, users));
   app.use(reposRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx), pullsRouter(ctx), graphqlRouter(ctx));
   app.use(...apiChain(ctx), () => {
     throw notFound();
@@ -117,6 +125,7 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
     deliveries: ctx.webhooks,
     rateLimit: ctx.rateLimiter,
     repos: ctx.store,
+    users,
     configure: (patch) => applyConfig(ctx, patch),
     repoId: async (owner, repo) => (await find(owner, repo)).id,
     push: async (owner, repo, pushOptions) => deliverPush(ctx, await find(owner, repo), pushOptions),
