@@ -28,7 +28,13 @@ class SignInAs implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: `sdk client of ${this.login}`, redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: `sdk client of ${this.login}`,
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -79,17 +85,33 @@ describe('sign in with GitHub', () => {
   afterAll(() => world?.close());
 
   const form = (url: string, body: Record<string, string>) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string> }));
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body) }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as Record<string, string>,
+    }));
   const readFile = (token: string, base = world.url) => fetch(`${base}/v1/repositories/acme/sdk/files/src/index.ts`, { headers: { authorization: `Bearer ${token}` } });
 
   /** A client registered by DCR, signed in as `login`: its code and verifier, ready to trade. */
   async function authorized(login: string, extra: Record<string, string> = {}, base = world.url) {
     const registered = (await (
-      await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'raw' }) })
+      await fetch(`${base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'raw' }),
+      })
     ).json()) as { client_id: string };
     const verifier = randomBytes(32).toString('base64url');
     const url = new URL(`${base}/oauth/authorize`);
-    const params = { response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: challengeOf(verifier), code_challenge_method: 'S256', state: 'st-1', resource: `${base}/`, ...extra };
+    const params = {
+      response_type: 'code',
+      client_id: registered.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: challengeOf(verifier),
+      code_challenge_method: 'S256',
+      state: 'st-1',
+      resource: `${base}/`,
+      ...extra,
+    };
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     const back = await browse(world, url.href, login);
     return { clientId: registered.client_id, verifier, back, code: back.searchParams.get('code') ?? '' };
@@ -155,7 +177,14 @@ describe('sign in with GitHub', () => {
     expect(await trade(a, { code_verifier: randomBytes(32).toString('base64url') })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(await trade(a, { redirect_uri: 'http://127.0.0.1:33418/elsewhere' })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     const foreign = new URL(`${world.url}/oauth/authorize`);
-    for (const [key, value] of Object.entries({ response_type: 'code', client_id: a.clientId, redirect_uri: 'https://attacker.example/cb', code_challenge: challengeOf('x'.repeat(43)), code_challenge_method: 'S256' })) foreign.searchParams.set(key, value);
+    for (const [key, value] of Object.entries({
+      response_type: 'code',
+      client_id: a.clientId,
+      redirect_uri: 'https://attacker.example/cb',
+      code_challenge: challengeOf('x'.repeat(43)),
+      code_challenge_method: 'S256',
+    }))
+      foreign.searchParams.set(key, value);
     const refused = await fetch(foreign, { redirect: 'manual' });
     expect(refused.status).toBe(400);
     expect(refused.headers.get('location')).toBeNull();

@@ -70,7 +70,13 @@ export async function startSignInWorld(): Promise<SignInWorld> {
     const deps = resolveDeps({ index, publisher: { publish: () => Promise.resolve(), ping: () => Promise.resolve(true), close: () => Promise.resolve() } as never, access: personAccess });
     const app = express();
     app.use(made.router);
-    app.use(createReaderApp(deps, { registry: new Registry(), authenticate: made.authenticate(bearerTokens([{ token: MACHINE_TOKEN, principal: { id: 'ci' } }])), resourceMetadataUrl: made.resourceMetadataUrl }));
+    app.use(
+      createReaderApp(deps, {
+        registry: new Registry(),
+        authenticate: made.authenticate(bearerTokens([{ token: MACHINE_TOKEN, principal: { id: 'ci' } }])),
+        resourceMetadataUrl: made.resourceMetadataUrl,
+      }),
+    );
     server.on('request', app);
   };
   const main = await listening();

@@ -122,7 +122,10 @@ export class SignInProvider implements OAuthServerProvider {
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, authorizationCode: string): Promise<string> {
-    const record = await this.options.store.get<CodeRecord>('code', digestOf(authorizationCode), this.now());
+    const key = digestOf(authorizationCode);
+    const record = await this.options.store.get<CodeRecord>('code', key, this.now());
+    // The SDK asks for the challenge before the exchange: a replayed code is caught here first.
+    if (!record) await this.revokeIfSpent(key, 'authorization code replayed', 'authorization code');
     if (!record || record.clientId !== client.client_id) throw new InvalidGrantError('The authorization code is unknown, expired or already used; sign in again.');
     return record.codeChallenge;
   }
@@ -217,13 +220,19 @@ export class SignInProvider implements OAuthServerProvider {
     if (record) await this.options.store.put('spent', key, { grantId: record.grantId } satisfies SpentRecord, this.after(this.life.grantMs));
     const taken = record ? await this.options.store.take<T>(kind, key, now) : null;
     if (taken) return taken;
+    const what = kind === 'code' ? 'authorization code' : 'refresh token';
+    await this.revokeIfSpent(key, reuse, what);
+    throw new InvalidGrantError(`The ${what} is unknown or expired; sign in again.`);
+  }
+
+  /** A code or refresh token presented again after it was turned in: its whole grant ends, and the caller is told so. */
+  private async revokeIfSpent(key: string, because: string, what: string): Promise<void> {
+    const now = this.now();
     const spent = await this.options.store.get<SpentRecord>('spent', key, now);
-    if (spent) {
-      const grant = await this.options.store.get<GrantRecord>('grant', spent.grantId, now);
-      if (grant && grant.revokedAt === null) await this.revokeGrant(grant, reuse);
-      throw new InvalidGrantError(`This ${kind === 'code' ? 'authorization code' : 'refresh token'} was already used, so every token of its sign-in is revoked; sign in again.`);
-    }
-    throw new InvalidGrantError(`The ${kind === 'code' ? 'authorization code' : 'refresh token'} is unknown or expired; sign in again.`);
+    if (!spent) return;
+    const grant = await this.options.store.get<GrantRecord>('grant', spent.grantId, now);
+    if (grant && grant.revokedAt === null) await this.revokeGrant(grant, because);
+    throw new InvalidGrantError(`This ${what} was already used, so every token of its sign-in is revoked; sign in again.`);
   }
 
   private async liveGrant(grantId: string, error: typeof InvalidGrantError | typeof InvalidTokenError = InvalidGrantError): Promise<GrantRecord> {
