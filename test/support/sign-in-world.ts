@@ -10,6 +10,7 @@ import { Registry } from 'prom-client';
 import { SqliteIndexStore, SqliteSignInStore } from '@gitdex/sqlite';
 import type { SignInStore } from '@gitdex/ports';
 import { bearerTokens, createReaderApp, createSignIn, MemoryPermissionStore, PermissionMirror, personAccess, resolveDeps, type SignIn } from '@gitdex/reader';
+import { createConsoleRouter } from '@gitdex/console';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { createRepo, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { seedRepository } from '../../services/reader/test/support/documents';
@@ -70,6 +71,7 @@ export async function startSignInWorld(): Promise<SignInWorld> {
     const deps = resolveDeps({ index, publisher: { publish: () => Promise.resolve(), ping: () => Promise.resolve(true), close: () => Promise.resolve() } as never, access: personAccess });
     const app = express();
     app.use(made.router);
+    app.use(createConsoleRouter());
     app.use(
       createReaderApp(deps, {
         registry: new Registry(),
