@@ -21,3 +21,4 @@ export { toPortError } from './errors';
 export { type ReindexResult } from './setup';
 export { ElasticsearchLeases } from './leases';
 export { ElasticsearchSignInStore } from './sign-in-store';
+export { ElasticsearchPermissions } from './permissions';

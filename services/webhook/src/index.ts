@@ -5,3 +5,5 @@ export { receiveDelivery, type WebhookDeps, type IncomingDelivery, type WebhookA
 export { normalizeDelivery, PayloadError, type Normalized } from './normalize';
 export { verifySignature, sign } from './signature';
 export { createWebhookMetrics, type WebhookMetrics } from './metrics';
+export { permissionEventOf, PERMISSION_EVENTS } from './permission-payloads';
+export { type PermissionSink } from './permission-delivery';

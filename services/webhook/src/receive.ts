@@ -6,6 +6,7 @@ import { verifySignature } from './signature';
 import { eventLabel } from './admission';
 import type { WebhookMetrics } from './metrics';
 import type { RecentDeliveries } from './recent-deliveries';
+import { deliverPermission, type PermissionSink } from './permission-delivery';
 
 export interface WebhookDeps {
   secrets: readonly string[];
@@ -15,6 +16,8 @@ export interface WebhookDeps {
   log?: Log;
   /** Delivery ids published recently: a repeat within the window is answered 202 without publishing. */
   recentDeliveries?: RecentDeliveries;
+  /** The permission mirror: member, membership, team, organization, repository and github_app_authorization deliveries go to it. */
+  permissions?: PermissionSink;
 }
 
 export interface IncomingDelivery {
@@ -55,6 +58,9 @@ export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookD
     count('invalid');
     return { status: 400, body: { error: 'json_invalid', message: 'the body is not valid JSON' } };
   }
+
+  const permission = await deliverPermission(event, deliveryId, payload, deps);
+  if (permission) return permission;
 
   let normalized;
   try {

@@ -1,5 +1,5 @@
 export { PermissionMirror, type PermissionMirrorOptions, type SignedInPerson, type RevocationListener } from './mirror';
-export { type GitHubUserAccess, type GitHubPerson, type GitHubTokenSource, GitHubTokenRefused } from './github-user';
+export { type GitHubUserAccess, type GitHubPerson, type GitHubTokenSource, GitHubTokenRefused, isTokenRefused } from './github-user';
 export { type PersonPrincipal, personPrincipal, isPersonPrincipal } from './principal';
 export { personAccess } from './access';
 export { startPermissionRefresh, type RefreshLoopOptions } from './refresh-loop';

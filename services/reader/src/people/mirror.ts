@@ -1,6 +1,6 @@
 import type { PermissionEvent } from '@gitdex/contracts';
 import type { PermissionStore } from '@gitdex/ports';
-import { GitHubTokenRefused, type GitHubTokenSource, type GitHubUserAccess } from './github-user';
+import { isTokenRefused, type GitHubTokenSource, type GitHubUserAccess } from './github-user';
 import { personPrincipal, type PersonPrincipal } from './principal';
 
 /** Told when a person's authorization ended (revoked on GitHub, or GitHub refuses their token): end their tokens. */
@@ -136,7 +136,7 @@ export class PermissionMirror {
     try {
       ids = await this.github.readableRepositoryIds(token);
     } catch (error) {
-      if (error instanceof GitHubTokenRefused) {
+      if (isTokenRefused(error)) {
         await this.revoke(userId);
         return false;
       }
