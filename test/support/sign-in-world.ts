@@ -14,7 +14,7 @@ import { createConsoleRouter } from '@gitdex/console';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { createRepo, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { seedRepository } from '../../services/reader/test/support/documents';
-import { gitHubUserAccess } from './github-user-access';
+import { GitHubUserAccessClient } from '@gitdex/github';
 
 export const CANARY = 'CANARY-sign-in-sdk-4f7a';
 export const OAUTH_APP = { clientId: 'Iv1.gitdex-sign-in', clientSecret: 'sign-in-app-secret-0123456789' };
@@ -60,7 +60,12 @@ export async function startSignInWorld(): Promise<SignInWorld> {
   const clock = () => new Date(now);
   const store = new SqliteSignInStore({ file: join(root, 'sign-in.sqlite') });
   let signIn: SignIn | undefined;
-  const mirror = new PermissionMirror({ store: new MemoryPermissionStore(), github: gitHubUserAccess(standIn.url), tokens: (userId) => signIn!.provider.gitHubTokenOf(userId), now: clock });
+  const mirror = new PermissionMirror({
+    store: new MemoryPermissionStore(),
+    github: new GitHubUserAccessClient({ baseUrl: standIn.url }),
+    tokens: (userId) => signIn!.provider.gitHubTokenOf(userId),
+    now: clock,
+  });
   const encryptionKey = new Uint8Array(32).fill(7);
 
   const mount = (url: string): SignIn => {

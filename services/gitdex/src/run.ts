@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { ConfigError, type Env } from '@gitdex/contracts';
+import { ConfigError, type Env, type PermissionEvent } from '@gitdex/contracts';
 import { errorFields, mountHealth, type HealthOptions, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import {
@@ -22,6 +22,7 @@ import {
   composeIndex,
 } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
+import { peopleFromEnv } from './sign-in-runtime';
 import { createHttpServer } from './http-server';
 import { checkEngineAccess } from './engine-access';
 import { startIndexer } from './indexer-runtime';
@@ -129,9 +130,13 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   const notes: NonNullable<HealthOptions['notes']> = {};
   const stops: (() => Promise<void>)[] = [];
 
+  // Sign-in with GitHub and the permission mirror, when configured: the webhook role feeds the mirror, the reader role signs people in.
+  const people = role === 'indexer' ? undefined : peopleFromEnv(env, adapters, log);
+  if (people) stops.push(() => Promise.resolve(people.stop()));
   if (role === 'all' || role === 'webhook') {
     if (env.GITHUB_WEBHOOK_SECRETS.length === 0) log.warn('GITHUB_WEBHOOK_SECRETS is not set: every webhook delivery will be refused with 401');
-    app.use(createWebhookRouter({ secrets: env.GITHUB_WEBHOOK_SECRETS, publisher: adapters.publisher, metrics: createWebhookMetrics(registry), log }));
+    const permissions = people ? (event: PermissionEvent) => people.mirror.onWebhook(event) : undefined;
+    app.use(createWebhookRouter({ secrets: env.GITHUB_WEBHOOK_SECRETS, publisher: adapters.publisher, metrics: createWebhookMetrics(registry), log, ...(permissions ? { permissions } : {}) }));
     checks.eventLog = () => adapters.publisher.ping();
   }
   if (role === 'all' || role === 'reader' || role === 'indexer') {
@@ -140,10 +145,14 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   }
   if (role === 'all' || role === 'reader') {
     if (audit) stops.push(() => audit.close());
+    if (people) {
+      app.use(people.signIn.router);
+      people.startTimers();
+    }
     app.use(
       createReaderRouter(readerOptions(env, adapters, log, registry), {
         registry,
-        ...readerHttpOptions(env),
+        ...readerHttpOptions(env, people?.signIn),
         callerLabels: env.GITDEX_METRICS_CALLERS,
         ...(audit ? { audit: audit.observe } : {}),
       }),
