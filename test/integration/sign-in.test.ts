@@ -156,7 +156,7 @@ describe('sign in with GitHub', () => {
     expect(bob.answers.sdk.isError).toBe(true);
     expect(bob.answers.sdk.text.replaceAll('acme/sdk', 'NAME')).toBe(bob.answers.ghost.text.replaceAll('acme/sdq', 'NAME'));
     // GitHub's token never reaches the client, and the store holds it sealed only.
-    const person = await world.store.get<{ github: string }>('person', String((await world.standIn.users.user('alice'))?.id), new Date('2026-06-01T00:00:01Z'));
+    const person = await world.store.get<{ github: string }>('person', String(world.standIn.users.user('alice')?.id), new Date('2026-06-01T00:00:01Z'));
     expect(person?.github.startsWith('v1.')).toBe(true);
   });
 
@@ -236,7 +236,7 @@ describe('sign in with GitHub', () => {
     const a = await authorized('alice');
     const tokens = (await trade(a)).body;
     expect((await readFile(tokens.access_token!)).status).toBe(200);
-    const aliceId = (await world.standIn.users.user('alice'))!.id;
+    const aliceId = world.standIn.users.user('alice')!.id;
     await world.mirror.revoke(aliceId);
     expect((await readFile(tokens.access_token!)).status).toBe(401);
     expect((await world.signIn.provider.signedIn()).filter((grant) => grant.login === 'alice')).toEqual([]);

@@ -59,11 +59,10 @@ export async function startSignInWorld(): Promise<SignInWorld> {
   let now = Date.parse('2026-06-01T00:00:00Z');
   const clock = () => new Date(now);
   const store = new SqliteSignInStore({ file: join(root, 'sign-in.sqlite') });
-  let signIn: SignIn | undefined;
   const mirror = new PermissionMirror({
     store: new MemoryPermissionStore(),
     github: new GitHubUserAccessClient({ baseUrl: standIn.url }),
-    tokens: (userId) => signIn!.provider.gitHubTokenOf(userId),
+    tokens: (userId) => signIn.provider.gitHubTokenOf(userId),
     now: clock,
   });
   const encryptionKey = new Uint8Array(32).fill(7);
@@ -73,7 +72,7 @@ export async function startSignInWorld(): Promise<SignInWorld> {
     return made;
   };
   const serve = (server: Server, made: SignIn) => {
-    const deps = resolveDeps({ index, publisher: { publish: () => Promise.resolve(), ping: () => Promise.resolve(true), close: () => Promise.resolve() } as never, access: personAccess });
+    const deps = resolveDeps({ index, publisher: { publish: () => Promise.resolve(), ping: () => Promise.resolve(true), close: () => Promise.resolve() }, access: personAccess });
     const app = express();
     app.use(made.router);
     app.use(createConsoleRouter());
@@ -87,7 +86,7 @@ export async function startSignInWorld(): Promise<SignInWorld> {
     server.on('request', app);
   };
   const main = await listening();
-  signIn = mount(main.url);
+  const signIn = mount(main.url);
   serve(main.server, signIn);
   const second = await listening();
   const otherSignIn = mount(second.url);

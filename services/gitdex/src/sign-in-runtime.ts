@@ -28,15 +28,14 @@ export function peopleFromEnv(env: Env, adapters: Pick<Adapters, 'signIn' | 'per
   const key = encryptionKeyBytes(env.GITDEX_TOKEN_ENCRYPTION_KEY ?? '');
   if (!key || !env.GITDEX_GITHUB_OAUTH_CLIENT_SECRET || !env.GITDEX_PUBLIC_URL)
     throw new TypeError('sign-in needs GITDEX_GITHUB_OAUTH_CLIENT_SECRET, GITDEX_TOKEN_ENCRYPTION_KEY and GITDEX_PUBLIC_URL (loadEnv checks them)');
-  let signIn: SignIn | undefined;
   const mirror = new PermissionMirror({
     store: adapters.permissions,
     github: new GitHubUserAccessClient({ baseUrl: env.GITHUB_API_URL }),
     // The mirror's refresh asks GitHub with the person's own token, which sign-in keeps sealed.
-    tokens: (userId) => signIn?.provider.gitHubTokenOf(userId) ?? Promise.resolve(null),
+    tokens: (userId) => signIn.provider.gitHubTokenOf(userId),
     onError: (userId, error) => log.warn({ ...errorFields(error), userId }, 'permission refresh failed; the person keeps their last known permissions until the next pass'),
   });
-  signIn = createSignIn({
+  const signIn: SignIn = createSignIn({
     store: adapters.signIn,
     people: mirror,
     github: { webUrl: env.GITHUB_WEB_URL, clientId, clientSecret: env.GITDEX_GITHUB_OAUTH_CLIENT_SECRET },

@@ -35,14 +35,12 @@ export async function peopleCommand(ctx: CliContext, options: { json?: boolean }
         String(r.readableRepositories),
         age(r.permissionsRefreshedAt),
         r.signIns.map((s) => s.client).join(', ') || '- (no live sign-in)',
-        r.signIns.length > 0
-          ? age(
-              r.signIns
-                .map((s) => s.lastUsedAt)
-                .sort()
-                .at(-1)!,
-            )
-          : '-',
+        age(
+          r.signIns
+            .map((s) => s.lastUsedAt)
+            .sort()
+            .at(-1),
+        ),
       ]),
     ),
   );
