@@ -6,75 +6,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { CANARY, MACHINE_TOKEN, startSignInWorld, type SignInWorld } from '../support/sign-in-world';
+import { browse as browseTo, REDIRECT, SignInAs } from '../support/sign-in-client';
 
-const REDIRECT = 'http://127.0.0.1:33418/callback';
-
-/** What a CLI client keeps (Claude Code's, in memory); its "browser" approves at GitHub as `login`. */
-class SignInAs implements OAuthClientProvider {
-  private client: OAuthClientInformationMixed | undefined;
-  private saved: OAuthTokens | undefined;
-  private verifier = '';
-  code: string | null = null;
-
-  constructor(
-    private readonly world: () => SignInWorld,
-    private readonly login: string,
-  ) {}
-
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: `sdk client of ${this.login}`,
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    const back = await browse(this.world(), url.href, this.login);
-    this.code = back.searchParams.get('code');
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
-/** A browser that follows redirects from gitdex to GitHub's consent (approved as `login`) and back, up to the client's redirect URI. */
-async function browse(world: SignInWorld, start: string, login: string): Promise<URL> {
-  let url = new URL(start);
-  for (let hop = 0; hop < 6; hop += 1) {
-    if (url.origin === world.standIn.url && url.pathname === '/login/oauth/authorize') url.searchParams.set('login', login);
-    const response = await fetch(url, { redirect: 'manual' });
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`${url.pathname} answered ${response.status}: ${await response.text()}`);
-    const next = new URL(location, url);
-    if (next.href.startsWith(REDIRECT)) return next;
-    url = next;
-  }
-  throw new Error('too many redirects');
-}
-
+const browse = (world: SignInWorld, start: string, login: string) => browseTo(world.standIn.url, start, login);
 const challengeOf = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 describe('sign in with GitHub', () => {
@@ -135,7 +71,7 @@ describe('sign in with GitHub', () => {
 
   test('the MCP SDK OAuth client signs alice in and she reads the private file; bob, signed in, gets the nonexistent answer', async () => {
     const read = async (login: string) => {
-      const provider = new SignInAs(() => world, login);
+      const provider = new SignInAs(() => world.standIn.url, login);
       const first = new StreamableHTTPClientTransport(new URL(`${world.url}/mcp`), { authProvider: provider });
       await expect(new Client({ name: 'sign-in-test', version: '1.0.0' }).connect(first)).rejects.toThrow(UnauthorizedError);
       await first.finishAuth(provider.code ?? '');
