@@ -106,7 +106,7 @@ export function oauthRouter(ctx: StandInContext, users: UserStore): Router {
 
   /** The consent page; `login=NAME` in the query approves at once as that person (for tests). */
   router.get('/login/oauth/authorize', (req, res) => {
-    const params = authorizeParams(req.query as Record<string, unknown>);
+    const params = authorizeParams(req.query);
     if (!checkAuthorize(res, params)) return;
     if (typeof req.query.login === 'string' && req.query.login !== '') return approve(res, params, req.query.login, 'approve');
     res.status(200).type('html').send(consentPage(params, null));
@@ -183,7 +183,8 @@ export function oauthRouter(ctx: StandInContext, users: UserStore): Router {
   // A machine token (the stand-in's own, an installation's) skips to reposRouter's /user/repos: every repository.
   const peopleOnly: express.RequestHandler = (req, _res, next) => {
     const token = presentedToken(req);
-    next(token && users.tokenOwner(token) ? undefined : 'route');
+    // ghu_ is GitHub's prefix for user tokens: an ended one is refused here, not taken as a machine's.
+    next(token && (users.tokenOwner(token) || token.startsWith('ghu_')) ? undefined : 'route');
   };
   router.get('/user/repos', peopleOnly, ...chain, async (req, res) => {
     const user = person(req, res);

@@ -289,6 +289,8 @@ export const EnvSchema = z.object({
     .refine((v) => v === undefined || encryptionKeyBytes(v) !== null, '32 random bytes as 64 hex digits or base64 (openssl rand -hex 32)'),
   GITDEX_READER_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
   GITDEX_READER_RATE_BURST: positiveInt.optional(),
+  /** Seconds after which a signed-in person's readable repositories are resolved from GitHub again (catches a lost permission webhook). */
+  GITDEX_PERMISSION_REFRESH_SECONDS: positiveInt.default(900),
   /** The reader's audit log, one JSON line per tool call: off, stdout, or a file path appended to. */
   GITDEX_AUDIT_LOG: z.string().trim().min(1, 'off, stdout, or the path of a file to append to').default('off'),
   /** Callers named in gitdex_reader_caller_calls_total (the rest count as "other"). */

@@ -1,7 +1,24 @@
 export { createReaderApp, createReaderRouter, type ReaderHttpOptions } from './app';
 export { DEFAULT_LIMITS, publicOnly, resolveDeps, type Principal, type ReaderDeps, type ReaderLimits, type ReaderOptions } from './deps';
 export { patternMatches, readablePatterns, scopedAccess } from './access';
-export * from './people';
+export {
+  PermissionMirror,
+  type PermissionMirrorOptions,
+  type SignedInPerson,
+  type RevocationListener,
+  type GitHubUserAccess,
+  type GitHubPerson,
+  type GitHubTokenSource,
+  GitHubTokenRefused,
+  isTokenRefused,
+  type PersonPrincipal,
+  personPrincipal,
+  isPersonPrincipal,
+  personAccess,
+  startPermissionRefresh,
+  type RefreshLoopOptions,
+  MemoryPermissionStore,
+} from './people';
 export { bearerTokens, parseReaderTokens, readerTokenEntries, type Authenticate } from './http/auth';
 export { allowedHostsFor, hostAllowed } from './http/host';
 export { originAllowed } from './http/origin';
