@@ -31,6 +31,7 @@ export function peopleFromEnv(env: Env, adapters: Pick<Adapters, 'signIn' | 'per
   const mirror = new PermissionMirror({
     store: adapters.permissions,
     github: new GitHubUserAccessClient({ baseUrl: env.GITHUB_API_URL }),
+    refreshSeconds: env.GITDEX_PERMISSION_REFRESH_SECONDS,
     // The mirror's refresh asks GitHub with the person's own token, which sign-in keeps sealed.
     tokens: (userId) => signIn.provider.gitHubTokenOf(userId),
     onError: (userId, error) => log.warn({ ...errorFields(error), userId }, 'permission refresh failed; the person keeps their last known permissions until the next pass'),
