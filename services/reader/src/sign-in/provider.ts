@@ -20,6 +20,11 @@ export const SIGN_IN_LIFETIMES = {
   codeMs: 60_000,
   /** A person reading GitHub's sign-in page. */
   pendingMs: 10 * 60_000,
+  /**
+   * A registered client that never signs anyone in is forgotten after a day (registration is
+   * open to anyone, so its records must not pile up); each sign-in keeps it as long as its grant.
+   */
+  unusedClientMs: 24 * 3600_000,
 };
 
 export const ACCESS_TOKEN_PREFIX = 'gdx_at_';
@@ -68,7 +73,7 @@ export class SignInProvider implements OAuthServerProvider {
         this.options.builtInClients?.find((client) => client.client_id === clientId) ?? (await store.get<OAuthClientInformationFull>('client', clientId, this.now())) ?? undefined,
       registerClient: async (client) => {
         const full = { ...client, client_id: randomUUID(), client_id_issued_at: Math.floor(this.now().getTime() / 1000) } as OAuthClientInformationFull;
-        await store.put('client', full.client_id, full, null);
+        await store.put('client', full.client_id, full, this.after(this.life.unusedClientMs));
         return full;
       },
     };
@@ -115,6 +120,8 @@ export class SignInProvider implements OAuthServerProvider {
       revokedAt: null,
     };
     await this.options.store.put('grant', grant.grantId, grant, this.after(this.life.grantMs));
+    if (client && !this.options.builtInClients?.some((builtIn) => builtIn.client_id === client.client_id))
+      await this.options.store.put('client', client.client_id, client, this.after(this.life.grantMs));
     const code = newSecret(CODE_PREFIX);
     const record: CodeRecord = { grantId: grant.grantId, clientId: pending.clientId, redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge, resource: pending.resource };
     await this.options.store.put('code', digestOf(code), record, this.after(this.life.codeMs));
