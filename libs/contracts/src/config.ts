@@ -201,6 +201,13 @@ function readerTokensFile(path: string | undefined, ctx: Issues): ReaderTokenSpe
   return tokens;
 }
 
+/** GITDEX_TOKEN_ENCRYPTION_KEY as its 32 bytes (64 hex digits or base64); null when it is not that. */
+export function encryptionKeyBytes(text: string): Uint8Array | null {
+  const trimmed = text.trim();
+  const bytes = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed) ? Buffer.from(trimmed, 'base64') : null;
+  return bytes && bytes.length === 32 ? new Uint8Array(bytes) : null;
+}
+
 /**
  * Every environment variable gitdex reads, with its default. Only entry points call
  * loadConfig; libraries take the typed parts they need.
@@ -270,6 +277,16 @@ export const EnvSchema = z.object({
   GITDEX_READER_TOKENS: z.string().optional().transform(readerTokens),
   GITDEX_READER_TOKENS_FILE: z.string().optional().transform(readerTokensFile),
   GITDEX_REQUIRE_AUTH: flag.default(false),
+  /** Where people and clients reach gitdex (https outside a laptop): the issuer and the protected resource of sign-in with GitHub. */
+  GITDEX_PUBLIC_URL: z.string().url().optional(),
+  /** Sign-in with GitHub: the client id and secret of the GitHub App (or OAuth app) people authorize; unset: no sign-in. */
+  GITDEX_GITHUB_OAUTH_CLIENT_ID: z.string().min(1).optional(),
+  GITDEX_GITHUB_OAUTH_CLIENT_SECRET: z.string().min(1).optional(),
+  /** 32 random bytes as base64 or hex (openssl rand -hex 32): encrypts signed-in people's GitHub tokens at rest (AES-256-GCM). */
+  GITDEX_TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || encryptionKeyBytes(v) !== null, '32 random bytes as 64 hex digits or base64 (openssl rand -hex 32)'),
   GITDEX_READER_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
   GITDEX_READER_RATE_BURST: positiveInt.optional(),
   /** Seconds after which a signed-in person's readable repositories are resolved from GitHub again (catches a lost permission webhook). */
@@ -346,8 +363,16 @@ export function loadEnv(env: Record<string, string | undefined>): Env {
   if (value.GITDEX_READER_TOKENS.length > 0 && value.GITDEX_READER_TOKENS_FILE.length > 0) {
     for (const message of duplicates(tokens)) problems.push({ variable: 'GITDEX_READER_TOKENS_FILE', message: `${message} (with GITDEX_READER_TOKENS)` });
   }
-  if (value.GITDEX_REQUIRE_AUTH && tokens.length === 0) {
-    problems.push({ variable: 'GITDEX_REQUIRE_AUTH', message: 'needs reader tokens (GITDEX_READER_TOKENS or GITDEX_READER_TOKENS_FILE): without any, every reader request would be refused' });
+  if (value.GITDEX_REQUIRE_AUTH && tokens.length === 0 && !value.GITDEX_GITHUB_OAUTH_CLIENT_ID) {
+    problems.push({
+      variable: 'GITDEX_REQUIRE_AUTH',
+      message: 'needs reader tokens (GITDEX_READER_TOKENS or GITDEX_READER_TOKENS_FILE) or sign-in with GitHub (GITDEX_GITHUB_OAUTH_CLIENT_ID): without either, every reader request would be refused',
+    });
+  }
+  if (value.GITDEX_GITHUB_OAUTH_CLIENT_ID) {
+    for (const variable of ['GITDEX_GITHUB_OAUTH_CLIENT_SECRET', 'GITDEX_TOKEN_ENCRYPTION_KEY', 'GITDEX_PUBLIC_URL'] as const) {
+      if (!value[variable]) problems.push({ variable, message: 'sign-in with GitHub (GITDEX_GITHUB_OAUTH_CLIENT_ID is set) needs it: see docs/design/sign-in.md' });
+    }
   }
   problems.push(...engineSecurityProblems(value));
   if (problems.length > 0) throw new ConfigError(problems);

@@ -120,4 +120,5 @@ export {
   BlobSymbolsSchema,
   type BlobSymbols,
 } from './symbols';
+export { encryptionKeyBytes } from './config';
 export { PermissionEventSchema, type PermissionEvent } from './permission-events';

@@ -20,4 +20,5 @@ export { HAS_CONTENT_WORD, withContentTrigrams } from './content-terms';
 export { toPortError } from './errors';
 export { type ReindexResult } from './setup';
 export { ElasticsearchLeases } from './leases';
+export { ElasticsearchSignInStore } from './sign-in-store';
 export { ElasticsearchPermissions } from './permissions';

@@ -35,4 +35,5 @@ export {
 } from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';
 export { type Lease, type LeaseStore } from './lease';
+export { type SignInStore, type SignInRecordKind } from './sign-in-store';
 export { type PersonPermissions, type PermissionStore } from './permissions';

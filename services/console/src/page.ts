@@ -25,6 +25,11 @@ export const INDEX_HTML = `<!doctype html>
     <button type="button" class="button" id="token-forget">Forget</button>
     <span id="token-state" class="muted"></span>
   </form>
+  <div id="sign-in" class="token" hidden>
+    <button type="button" class="button" id="sign-in-button">Sign in with GitHub</button>
+    <span id="signed-in" class="muted" aria-live="polite"></span>
+    <button type="button" class="button" id="sign-out" hidden>Sign out</button>
+  </div>
 </header>
 <main id="main" tabindex="-1">
   <h1 class="visually-hidden">gitdex console</h1>

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { elasticsearchSecurity, kafkaSecurity, type DeadLetter, type Env } from '@gitdex/contracts';
 import { errorFields, type Log } from '@gitdex/observability';
-import type { DeadLetterStore, EventConsumer, EventPublisher, IndexStore, LeaseStore, Source } from '@gitdex/ports';
+import type { DeadLetterStore, EventConsumer, EventPublisher, IndexStore, LeaseStore, PermissionStore, SignInStore, Source } from '@gitdex/ports';
 import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@gitdex/kafka';
-import { ElasticsearchIndexStore, ElasticsearchLeases } from '@gitdex/elasticsearch';
-import { SqliteEventLog, SqliteIndexStore, SqliteLeases } from '@gitdex/sqlite';
+import { ElasticsearchIndexStore, ElasticsearchLeases, ElasticsearchPermissions, ElasticsearchSignInStore } from '@gitdex/elasticsearch';
+import { SqliteEventLog, SqliteIndexStore, SqliteLeases, SqlitePermissions, SqliteSignInStore } from '@gitdex/sqlite';
 import { GitHubSource } from '@gitdex/github';
 import { prepareDataDir } from './data-dir';
 
@@ -17,6 +17,10 @@ export interface Adapters {
   source: Source;
   /** The reconciler's lease, beside the index (one pass at a time across processes). */
   leases: LeaseStore;
+  /** Sign-in with GitHub's clients, codes, grants and tokens, beside the index (shared by reader replicas). */
+  signIn: SignInStore;
+  /** The permission mirror's people and what each may read, beside the index (shared by every replica). */
+  permissions: PermissionStore;
   /** Which engines are in use, for logs and /readyz. */
   engines: { eventLog: 'kafka' | 'sqlite'; index: 'elasticsearch' | 'sqlite' };
   close(): Promise<void>;
@@ -34,6 +38,8 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
 
   let index: IndexStore;
   let leases: LeaseStore;
+  let signIn: SignInStore;
+  let permissions: PermissionStore;
   if (env.ELASTICSEARCH_URL) {
     const store = new ElasticsearchIndexStore({
       node: env.ELASTICSEARCH_URL,
@@ -46,11 +52,19 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     });
     index = store;
     leases = new ElasticsearchLeases(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
+    signIn = new ElasticsearchSignInStore(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
+    permissions = new ElasticsearchPermissions(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
   } else {
     index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite'), log });
     const sqliteLeases = new SqliteLeases({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
     leases = sqliteLeases;
     closers.push(() => Promise.resolve(sqliteLeases.close()));
+    const sqliteSignIn = new SqliteSignInStore({ file: join(env.GITDEX_DATA_DIR, 'sign-in.sqlite') });
+    signIn = sqliteSignIn;
+    closers.push(() => Promise.resolve(sqliteSignIn.close()));
+    const sqlitePermissions = new SqlitePermissions({ file: join(env.GITDEX_DATA_DIR, 'sign-in.sqlite') });
+    permissions = sqlitePermissions;
+    closers.push(() => Promise.resolve(sqlitePermissions.close()));
   }
   closers.push(() => index.close());
 
@@ -95,6 +109,8 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     deadLetters,
     source,
     leases,
+    signIn,
+    permissions,
     engines: { eventLog: env.KAFKA_BROKERS ? 'kafka' : 'sqlite', index: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite' },
     async close() {
       // Every adapter gets its chance to close; a failure is told, not swallowed.

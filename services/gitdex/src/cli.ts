@@ -10,6 +10,7 @@ import { backfillCommand, type BackfillOptions } from './cli/backfill-command';
 import { indexCommand } from './cli/index-command';
 import { dlqListCommand, dlqReplayCommand, reconcileCommand, reindexCommand } from './cli/maintenance-commands';
 import { statusCommand } from './cli/status-command';
+import { peopleCommand } from './cli/people-command';
 import { serveStdio } from './stdio';
 
 /** Runs one CLI command with adapters from the environment, and always closes them. */
@@ -51,6 +52,11 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output')
     .option('--server <url>', "the running indexer, asked for the reconciler's last pass (default http://HOST:PORT)")
     .action(action((ctx, options: { json?: boolean; server?: string }) => statusCommand(ctx, options)));
+  program
+    .command('people')
+    .description('Who is signed in with GitHub, through which clients, and when their permissions were last refreshed')
+    .option('--json', 'machine-readable output')
+    .action(action((ctx, options: { json?: boolean }) => peopleCommand(ctx, options)));
   program
     .command('reindex')
     .description('Copy the index into new physical indices and swap the aliases (Elasticsearch)')

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { ConfigError, type Env } from '@gitdex/contracts';
+import { ConfigError, type Env, type PermissionEvent } from '@gitdex/contracts';
 import { errorFields, mountHealth, type HealthOptions, type Logger } from '@gitdex/observability';
 import { createWebhookMetrics, createWebhookRouter } from '@gitdex/webhook';
 import {
@@ -15,12 +15,14 @@ import {
   parseAuditDestination,
   readerTokenEntries,
   readAheadMetrics,
-  scopedAccess,
+  personAccess,
   type ReaderHttpOptions,
+  type SignIn,
   type ReaderOptions,
   composeIndex,
 } from '@gitdex/reader';
 import { createAdapters, type Adapters } from './adapters';
+import { peopleFromEnv } from './sign-in-runtime';
 import { createHttpServer } from './http-server';
 import { checkEngineAccess } from './engine-access';
 import { startIndexer } from './indexer-runtime';
@@ -66,8 +68,8 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
     },
     logger: log,
     sites: env.GITDEX_PUBLISHED_SITES,
-    // Public repositories for every caller; private ones for the tokens whose patterns name them.
-    access: scopedAccess,
+    // Public repositories for every caller; private ones for the tokens whose patterns name them, and for the people the permission mirror says may read them.
+    access: personAccess,
     // A repository gitdex never saw is looked up on GitHub (with the indexer's credentials) before it is queued.
     lookup: (fullName) => adapters.source.repositoryByName(fullName),
     queueUnseen: env.GITDEX_QUEUE_UNSEEN,
@@ -81,8 +83,11 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
  * GITDEX_READER_TOKENS_FILE), anonymous callers unless GITDEX_REQUIRE_AUTH, the Host
  * allow-list against DNS rebinding and the per-caller rate limit.
  */
-export function readerHttpOptions(env: Env): Omit<ReaderHttpOptions, 'registry'> {
+export function readerHttpOptions(env: Env, signIn?: SignIn): Omit<ReaderHttpOptions, 'registry'> {
   const tokens = readerTokenEntries([...env.GITDEX_READER_TOKENS, ...env.GITDEX_READER_TOKENS_FILE]);
+  const machines = tokens.length > 0 ? bearerTokens(tokens) : undefined;
+  // Signed-in people first (their tokens say so by prefix), then the static tokens, unchanged.
+  const authenticate = signIn ? signIn.authenticate(machines) : machines;
   const allowedHosts = allowedHostsFor(env.HOST, env.GITDEX_ALLOWED_HOSTS);
   // Bound to every interface with no list, the DNS-rebinding check would be off: refuse to start instead.
   if (!allowedHosts && !env.GITDEX_ALLOWED_HOSTS.includes('*')) {
@@ -96,7 +101,8 @@ export function readerHttpOptions(env: Env): Omit<ReaderHttpOptions, 'registry'>
   return {
     allowedOrigins: env.GITDEX_ALLOWED_ORIGINS,
     ...(allowedHosts ? { allowedHosts } : {}),
-    ...(tokens.length > 0 ? { authenticate: bearerTokens(tokens), anonymous: !env.GITDEX_REQUIRE_AUTH } : {}),
+    ...(authenticate ? { authenticate, anonymous: !env.GITDEX_REQUIRE_AUTH } : {}),
+    ...(signIn ? { resourceMetadataUrl: signIn.resourceMetadataUrl } : {}),
     ...(env.GITDEX_READER_RATE_LIMIT > 0 ? { rateLimit: { perMinute: env.GITDEX_READER_RATE_LIMIT, ...(env.GITDEX_READER_RATE_BURST ? { burst: env.GITDEX_READER_RATE_BURST } : {}) } } : {}),
   };
 }
@@ -124,9 +130,13 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   const notes: NonNullable<HealthOptions['notes']> = {};
   const stops: (() => Promise<void>)[] = [];
 
+  // Sign-in with GitHub and the permission mirror, when configured: the webhook role feeds the mirror, the reader role signs people in.
+  const people = role === 'indexer' ? undefined : peopleFromEnv(env, adapters, log);
+  if (people) stops.push(() => Promise.resolve(people.stop()));
   if (role === 'all' || role === 'webhook') {
     if (env.GITHUB_WEBHOOK_SECRETS.length === 0) log.warn('GITHUB_WEBHOOK_SECRETS is not set: every webhook delivery will be refused with 401');
-    app.use(createWebhookRouter({ secrets: env.GITHUB_WEBHOOK_SECRETS, publisher: adapters.publisher, metrics: createWebhookMetrics(registry), log }));
+    const permissions = people ? (event: PermissionEvent) => people.mirror.onWebhook(event) : undefined;
+    app.use(createWebhookRouter({ secrets: env.GITHUB_WEBHOOK_SECRETS, publisher: adapters.publisher, metrics: createWebhookMetrics(registry), log, ...(permissions ? { permissions } : {}) }));
     checks.eventLog = () => adapters.publisher.ping();
   }
   if (role === 'all' || role === 'reader' || role === 'indexer') {
@@ -135,10 +145,14 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
   }
   if (role === 'all' || role === 'reader') {
     if (audit) stops.push(() => audit.close());
+    if (people) {
+      app.use(people.signIn.router);
+      people.startTimers();
+    }
     app.use(
       createReaderRouter(readerOptions(env, adapters, log, registry), {
         registry,
-        ...readerHttpOptions(env),
+        ...readerHttpOptions(env, people?.signIn),
         callerLabels: env.GITDEX_METRICS_CALLERS,
         ...(audit ? { audit: audit.observe } : {}),
       }),

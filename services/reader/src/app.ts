@@ -23,6 +23,8 @@ export interface ReaderHttpOptions {
    * (public repositories only) instead of 401. Wrong credentials are refused either way.
    */
   anonymous?: boolean;
+  /** Sign-in with GitHub: the protected resource metadata URL named in every 401 (RFC 9728). */
+  resourceMetadataUrl?: string;
   /** Host names /mcp and /v1 answer to, against DNS rebinding (allowedHostsFor builds it); omitted: any. */
   allowedHosts?: readonly string[] | undefined;
   /** Per-caller budget shared by /mcp and /v1 (per token, or per address when anonymous); omitted: unlimited. */
@@ -59,6 +61,7 @@ export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: Re
     ...(http.allowedHosts ? { allowedHosts: http.allowedHosts } : {}),
     ...(http.authenticate ? { authenticate: http.authenticate } : {}),
     ...(http.anonymous ? { anonymous: true } : {}),
+    ...(http.resourceMetadataUrl ? { resourceMetadataUrl: http.resourceMetadataUrl } : {}),
     ...(limiter ? { limiter, onLimited: rateLimitedCounter(registry) } : {}),
     ...(http.body ? { body: http.body } : {}),
   };

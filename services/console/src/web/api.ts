@@ -46,7 +46,14 @@ let memoryToken: string | null = readToken();
 
 type Params = Record<string, string | number | undefined>;
 
-async function get<T>(path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+let renew: (() => Promise<boolean>) | null = null;
+
+/** How a refused token is renewed once before the 401 reaches the page (a signed-in tab's refresh token). */
+export function renewTokenWith(refresh: () => Promise<boolean>): void {
+  renew = refresh;
+}
+
+async function get<T>(path: string, params: Params = {}, signal?: AbortSignal, renewed = false): Promise<T> {
   const url = new URL(path, document.baseURI);
   for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -59,6 +66,7 @@ async function get<T>(path: string, params: Params = {}, signal?: AbortSignal): 
     if (isAbort(error)) throw error;
     throw new ApiError(0, 'NETWORK', 'gitdex does not answer: check that it is running and reachable from this browser.');
   }
+  if (response.status === 401 && token && renew && !renewed && (await renew())) return get<T>(path, params, signal, true);
   const body: unknown = await response.json().catch((error: unknown) => {
     if (isAbort(error) || signal?.aborted) throw error;
     return null;

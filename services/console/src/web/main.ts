@@ -1,11 +1,12 @@
 // The gitdex console: wires the token form, the repositories table (polled every 2 s), the
 // file browser and the live announcements together. Talks to gitdex only through /v1.
-import { ApiError, api, readToken, saveToken } from './api.js';
+import { ApiError, api, readToken, renewTokenWith, saveToken } from './api.js';
 import { Browser } from './browser.js';
 import { byId, fill, h } from './dom.js';
 import { RepositoryTable } from './repositories.js';
 import { parseRoute, routeRepository } from './route.js';
 import { SearchBox } from './search.js';
+import { finishSignIn, refreshSignIn, signedInLogin, signInOffered, signOut, startSignIn } from './sign-in.js';
 
 const POLL_MS = 2000;
 
@@ -61,10 +62,19 @@ let lastOk: number | null = null;
 /** Longer after a 429 or 503 that says when to come back. */
 let nextDelayMs = POLL_MS;
 
+const signInBox = byId('sign-in');
+const signedIn = byId('signed-in');
+const signOutButton = byId<HTMLButtonElement>('sign-out');
+const signInButton = byId<HTMLButtonElement>('sign-in-button');
+
 function showTokenState(): void {
   const token = readToken();
-  tokenState.textContent = token ? 'A token is set for this tab.' : 'No token set.';
+  const login = signedInLogin();
+  tokenState.textContent = login ? '' : token ? 'A token is set for this tab.' : 'No token set.';
   forget.disabled = !token;
+  signedIn.textContent = login ? `Signed in as ${login}` : '';
+  signOutButton.hidden = !login;
+  signInButton.hidden = Boolean(login);
 }
 
 function showAlert(title: string, ...body: (Node | string)[]): void {
@@ -91,7 +101,11 @@ function unauthorized(error: ApiError): void {
     hadToken ? 'The reader token was refused (401).' : 'This gitdex needs a reader token (401).',
     h('span', { class: 'api-message' }, error.message),
     ' ',
-    hadToken ? 'Check the token and enter it again above.' : 'Enter a token from GITDEX_READER_TOKENS in the “Reader token” field above.',
+    hadToken
+      ? 'Check the token and enter it again above.'
+      : signInBox.hidden
+        ? 'Enter a token from GITDEX_READER_TOKENS in the “Reader token” field above.'
+        : 'Sign in with GitHub above, or enter a token from GITDEX_READER_TOKENS.',
   );
 }
 
@@ -206,7 +220,24 @@ document.querySelector('a.skip')?.addEventListener('click', (event) => {
   main.focus();
 });
 
-byId('boot').remove();
-showTokenState();
-startPolling();
-showRoute(false);
+signInButton.addEventListener('click', () => void startSignIn());
+signOutButton.addEventListener('click', () => {
+  void signOut().then(() => forget.click());
+});
+renewTokenWith(refreshSignIn);
+
+async function boot(): Promise<void> {
+  const returned = await finishSignIn();
+  signInBox.hidden = !(await signInOffered());
+  if (returned) {
+    if (returned.ok) hideAlert();
+    else showAlert('Sign-in failed.', returned.message);
+    announce(returned.message);
+  }
+  byId('boot').remove();
+  showTokenState();
+  startPolling();
+  showRoute(false);
+}
+
+void boot();

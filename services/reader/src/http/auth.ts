@@ -22,6 +22,11 @@ export interface AuthGuardOptions {
   anonymous?: boolean;
   /** Asked before a refusal: true when it answered the request itself (429 for a caller that keeps failing). */
   throttle?: (req: Request, res: Response) => boolean;
+  /**
+   * Where a client learns how to sign in (RFC 9728): the protected resource metadata URL,
+   * named in every 401's WWW-Authenticate. Omitted: a plain Bearer challenge.
+   */
+  resourceMetadataUrl?: string;
 }
 
 /** Runs the authenticate hook, if any: a refused request gets 401 with a Bearer challenge. */
@@ -37,7 +42,7 @@ export function authGuard(authenticate: Authenticate | undefined, refuse: (res: 
       .then((principal) => {
         if (!principal) {
           if (options.throttle?.(req, res)) return;
-          res.setHeader('WWW-Authenticate', 'Bearer realm="gitdex"');
+          res.setHeader('WWW-Authenticate', challenge(options.resourceMetadataUrl, hasCredentials(req)));
           refuse(
             res,
             hasCredentials(req)
@@ -51,6 +56,16 @@ export function authGuard(authenticate: Authenticate | undefined, refuse: (res: 
       })
       .catch(next);
   };
+}
+
+/**
+ * With sign-in, RFC 6750 §3 and RFC 9728 §5.1: a presented token that failed is
+ * `invalid_token` (the client refreshes or signs in again), and every 401 names the resource
+ * metadata. Without sign-in, the plain challenge static-token callers have always had.
+ */
+function challenge(resourceMetadataUrl: string | undefined, presented: boolean): string {
+  if (!resourceMetadataUrl) return 'Bearer realm="gitdex"';
+  return ['Bearer realm="gitdex"', ...(presented ? ['error="invalid_token"'] : []), `resource_metadata="${resourceMetadataUrl}"`].join(', ');
 }
 
 function hasCredentials(req: Request): boolean {

@@ -15,6 +15,8 @@ export interface ReaderGuardOptions {
   authenticate?: Authenticate;
   /** With authenticate: requests without credentials go on as anonymous (public repositories only). */
   anonymous?: boolean;
+  /** Sign-in: the protected resource metadata URL every 401 names (RFC 9728). */
+  resourceMetadataUrl?: string;
   /** Per-caller request budget, shared by /mcp and /v1; undefined: unlimited. */
   limiter?: RateLimiter;
   /** Told of each request refused for the rate limit, with "principal" or "address". */
@@ -42,7 +44,11 @@ export function entryGuards(options: ReaderGuardOptions, refuse: Refusals): Requ
 /** Who calls, then whether they may call now. */
 export function callerGuards(options: ReaderGuardOptions, refuse: Refusals): RequestHandler[] {
   return [
-    authGuard(options.authenticate, refuse.unauthenticated, { ...(options.anonymous ? { anonymous: true } : {}), throttle: throttleRefusals(options.limiter, refuse.rateLimited, options.onLimited) }),
+    authGuard(options.authenticate, refuse.unauthenticated, {
+      ...(options.anonymous ? { anonymous: true } : {}),
+      ...(options.resourceMetadataUrl ? { resourceMetadataUrl: options.resourceMetadataUrl } : {}),
+      throttle: throttleRefusals(options.limiter, refuse.rateLimited, options.onLimited),
+    }),
     rateLimitGuard(options.limiter, principalOf, refuse.rateLimited, options.onLimited),
   ];
 }

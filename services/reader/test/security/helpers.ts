@@ -2,18 +2,21 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { IndexStore } from '@gitdex/ports';
 import { Registry } from 'prom-client';
-import { scopedAccess } from '../../src/access';
+import { personAccess } from '../../src/people';
 import { createReaderApp, type ReaderHttpOptions } from '../../src/app';
 import { resolveDeps, type ReaderDeps, type ReaderOptions } from '../../src/deps';
 import { bearerTokens, parseReaderTokens } from '../../src/http/auth';
-import { TOKENS_ENV, type SecurityWorld } from './world';
+import { PRINCIPALS, TOKENS, TOKENS_ENV, type SecurityWorld } from './world';
 
 export const NOW = () => new Date('2025-02-01T00:00:00.000Z');
 
 /** Reader deps over the security world with the product's access rule (fresh backfill memory each time). */
 export function depsFor(world: SecurityWorld, options: Partial<ReaderOptions> = {}): ReaderDeps {
-  return resolveDeps({ index: world.index, publisher: world.publisher, access: scopedAccess, now: NOW, ...options });
+  return resolveDeps({ index: world.index, publisher: world.publisher, access: personAccess, now: NOW, ...options });
 }
+
+/** Signed-in people's tokens as the reader's authenticate hook turns them into Principals (the real path: test/integration/sign-in.test.ts). */
+const SIGNED_IN = (['aliceSignedIn', 'bobSignedIn'] as const).map((caller) => ({ token: TOKENS[caller], principal: PRINCIPALS[caller] }));
 
 export interface Served {
   url: string;
@@ -24,7 +27,7 @@ export interface Served {
 /** The reader app on a free port, with the world's tokens (anonymous callers allowed unless told). */
 export async function serve(deps: ReaderDeps, http: Partial<ReaderHttpOptions> = {}): Promise<Served> {
   const registry = new Registry();
-  const app = createReaderApp(deps, { registry, authenticate: bearerTokens(parseReaderTokens(TOKENS_ENV)), anonymous: true, ...http });
+  const app = createReaderApp(deps, { registry, authenticate: bearerTokens([...parseReaderTokens(TOKENS_ENV), ...SIGNED_IN]), anonymous: true, ...http });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

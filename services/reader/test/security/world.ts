@@ -4,6 +4,7 @@ import { SqliteIndexStore } from '@gitdex/sqlite';
 import type { Principal } from '../../src/deps';
 import { repositoryDocument, seedRepository } from '../support/documents';
 import { RecordingPublisher } from '../support/world';
+import { personPrincipal } from '../../src/people';
 
 /**
  * The world of the security suites: two public repositories and two private ones whose
@@ -61,7 +62,13 @@ export const PRINCIPALS = {
   acmeToken: { id: 'acme-team', repositories: ['acme/*'] },
   vaultToken: { id: 'vault-reader', repositories: ['hidden-org/vault-q7'] },
   adminToken: { id: 'admin', repositories: ['*'] },
+  // Signed in with GitHub: what the permission mirror says each may read (alice: acme/internal-x9, id 103; bob: nothing private).
+  aliceSignedIn: personPrincipal(9001, 'alice', new Set([103])),
+  bobSignedIn: personPrincipal(9002, 'bob', new Set()),
 } satisfies Record<string, Principal | null>;
+
+/** Ids of the world's private repositories (createSecurityWorld), for the people's readable sets. */
+const PRIVATE_IDS: Record<string, number> = { [ACME_PRIVATE]: 103, [VAULT]: 104, [UNINDEXED_PRIVATE]: 105 };
 
 export type Caller = keyof typeof PRINCIPALS;
 
@@ -71,6 +78,8 @@ export const TOKENS = {
   acmeToken: 'acme-tok=+/~.-_:0123456789',
   vaultToken: 'vault-tok-fedcba9876543210',
   adminToken: 'admin-tok-00112233445566778899',
+  aliceSignedIn: 'gdx_at_alice-signed-in-0123456789',
+  bobSignedIn: 'gdx_at_bob-signed-in-0123456789',
 } as const;
 
 export const TOKENS_ENV = [
@@ -83,6 +92,7 @@ export const TOKENS_ENV = [
 /** Whether a caller may read a private repository of the world. */
 export function mayRead(caller: Caller, repository: string): boolean {
   const principal = PRINCIPALS[caller];
+  if (principal && 'readableRepositoryIds' in principal) return principal.readableRepositoryIds.has(PRIVATE_IDS[repository] ?? -1);
   const patterns = principal && 'repositories' in principal ? principal.repositories : [];
   const name = repository.toLowerCase();
   return patterns.some((p) => p === '*' || p === name || (p.endsWith('/*') && name.startsWith(p.slice(0, -1))));
