@@ -168,6 +168,25 @@ describe('sign in with GitHub', () => {
     expect((await form(`${world.url}/oauth/token`, { ...refresh, refresh_token: rotated.body.refresh_token! })).status).toBe(400);
   });
 
+  test('an expiring GitHub user token is renewed with its refresh token before it ends, so the permission refresh keeps the person', async () => {
+    const admin = (body: unknown) => fetch(`${world.standIn.url}/_admin/oauth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await admin({ token_seconds: 8 * 3600 });
+    try {
+      await trade(await authorized('alice'));
+      const aliceId = world.standIn.users.user('alice')!.id;
+      const first = await world.signIn.provider.gitHubTokenOf(aliceId);
+      world.advance(60_000);
+      expect(await world.signIn.provider.gitHubTokenOf(aliceId)).toBe(first);
+      world.advance(8 * 3600_000 - 3 * 60_000);
+      const renewed = await world.signIn.provider.gitHubTokenOf(aliceId);
+      expect(renewed).not.toBe(first);
+      expect(world.standIn.users.tokenOwner(renewed!)?.login).toBe('alice');
+      expect(await world.mirror.refresh(aliceId)).toBe(true);
+    } finally {
+      await admin({ token_seconds: null });
+    }
+  });
+
   test('a person whose GitHub authorization is revoked is signed out everywhere', async () => {
     const a = await authorized('alice');
     const tokens = (await trade(a)).body;

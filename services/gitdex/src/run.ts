@@ -132,7 +132,7 @@ export async function runGitdex(env: Env, role: Role, log: Logger): Promise<Runn
 
   // Sign-in with GitHub and the permission mirror, when configured: the webhook role feeds the mirror, the reader role signs people in.
   const people = role === 'indexer' ? undefined : peopleFromEnv(env, adapters, log);
-  if (people) stops.push(() => Promise.resolve(people.stop()));
+  if (people) stops.push(() => people.stop());
   if (role === 'all' || role === 'webhook') {
     if (env.GITHUB_WEBHOOK_SECRETS.length === 0) log.warn('GITHUB_WEBHOOK_SECRETS is not set: every webhook delivery will be refused with 401');
     const permissions = people ? (event: PermissionEvent) => people.mirror.onWebhook(event) : undefined;

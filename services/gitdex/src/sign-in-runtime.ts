@@ -14,7 +14,8 @@ export interface People {
   signIn: SignIn;
   /** Starts the periodic permission refresh and the sweep of expired sign-in records (the reader role runs them). */
   startTimers(): void;
-  stop(): void;
+  /** Stops the timers and waits for refreshes a team or organisation webhook left running. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -55,8 +56,9 @@ export function peopleFromEnv(env: Env, adapters: Pick<Adapters, 'signIn' | 'per
       sweep.unref();
       stops.push(() => clearInterval(sweep));
     },
-    stop() {
+    async stop() {
       for (const stop of stops.splice(0)) stop();
+      await mirror.settled();
     },
   };
 }

@@ -6,10 +6,13 @@ import { InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@model
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SignInStore } from '@gitdex/ports';
-import type { GitHubOAuth } from './github-oauth';
+import { GitHubSignInError, type GitHubOAuth, type GitHubUserToken } from './github-oauth';
 import type { SignInPeople } from './people';
 import type { AccessRecord, CodeRecord, GrantRecord, PendingRecord, PersonRecord, RefreshRecord, SpentRecord } from './records';
 import { digestOf, newSecret, type Sealer } from './secrets';
+
+/** An expiring GitHub token is renewed this long before it ends, so a refresh pass never meets it expired. */
+const RENEW_AHEAD_MS = 5 * 60_000;
 
 /** How long each thing lives. Access tokens are short so that a revoked grant or a withdrawn permission ends within minutes even for a client that never asks again. */
 export const SIGN_IN_LIFETIMES = {
@@ -105,8 +108,7 @@ export class SignInProvider implements OAuthServerProvider {
     const person = await this.options.people.resolveOnSignIn(token.accessToken);
     const client = await this.clientsStore.getClient(pending.clientId);
     const at = this.now().toISOString();
-    const sealed: PersonRecord = { userId: person.userId, login: person.login, github: this.options.sealer.seal(token.accessToken), updatedAt: at };
-    await this.options.store.put('person', String(person.userId), sealed, this.after(this.life.grantMs));
+    await this.options.store.put('person', String(person.userId), this.personRecord(person, token), this.after(this.life.grantMs));
     const grant: GrantRecord = {
       grantId: randomUUID(),
       userId: person.userId,
@@ -206,10 +208,40 @@ export class SignInProvider implements OAuthServerProvider {
   }
 
   /** The person's newest GitHub token (the mirror's GitHubTokenSource, for its refresh); null when none is held. */
-  readonly gitHubTokenOf = async (userId: number): Promise<string | null> => {
-    const person = await this.options.store.get<PersonRecord>('person', String(userId), this.now());
-    return person ? this.options.sealer.open(person.github) : null;
+  /**
+   * The person's GitHub token for the permission mirror. An expiring one is renewed with its
+   * refresh token when it is about to end or when `renew` asks (GitHub refused it); a refused
+   * renewal answers null on `renew`, which the mirror takes as the authorization's end.
+   */
+  readonly gitHubTokenOf = async (userId: number, options: { renew?: boolean } = {}): Promise<string | null> => {
+    const now = this.now();
+    const person = await this.options.store.get<PersonRecord>('person', String(userId), now);
+    if (!person) return null;
+    const current = this.options.sealer.open(person.github);
+    const ending = person.githubExpiresAt !== undefined && Date.parse(person.githubExpiresAt) - RENEW_AHEAD_MS <= now.getTime();
+    if (!person.githubRefresh || !(options.renew || ending)) return current;
+    let token: GitHubUserToken;
+    try {
+      token = await this.options.github.renew(this.options.sealer.open(person.githubRefresh));
+    } catch (error) {
+      if (error instanceof GitHubSignInError) return options.renew ? null : current;
+      throw error;
+    }
+    await this.options.store.put('person', String(userId), this.personRecord(person, token), this.after(this.life.grantMs));
+    return token.accessToken;
   };
+
+  private personRecord(person: { userId: number; login: string }, token: GitHubUserToken): PersonRecord {
+    const now = this.now();
+    return {
+      userId: person.userId,
+      login: person.login,
+      github: this.options.sealer.seal(token.accessToken),
+      ...(token.refreshToken ? { githubRefresh: this.options.sealer.seal(token.refreshToken) } : {}),
+      ...(token.refreshToken && token.expiresInSeconds !== undefined ? { githubExpiresAt: new Date(now.getTime() + token.expiresInSeconds * 1000).toISOString() } : {}),
+      updatedAt: now.toISOString(),
+    };
+  }
 
   private async revokeGrant(grant: GrantRecord, because: string): Promise<void> {
     await this.options.store.put('grant', grant.grantId, { ...grant, revokedAt: this.now().toISOString(), revokedBecause: because }, this.grantExpiry(grant));

@@ -65,5 +65,8 @@ export interface PersonRecord {
   userId: number;
   login: string;
   github: string;
+  /** Sealed refresh token and expiry of an expiring user token (a GitHub App's, 8 hours): renewed before it ends. */
+  githubRefresh?: string;
+  githubExpiresAt?: string;
   updatedAt: string;
 }

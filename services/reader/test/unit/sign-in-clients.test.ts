@@ -18,6 +18,7 @@ describe('registered clients', () => {
         return 'https://github.invalid/login/oauth/authorize';
       },
       exchange: () => Promise.resolve({ accessToken: 'ghu_token' }),
+      renew: () => Promise.resolve({ accessToken: 'ghu_token' }),
     },
     people: new PermissionMirror({
       store: new MemoryPermissionStore(),
