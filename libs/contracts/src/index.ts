@@ -4,6 +4,7 @@ export {
   EVENTS_TOPIC,
   DEAD_LETTER_TOPIC,
   ZERO_SHA,
+  MAX_PUSH_COMMITS,
   RepositoryIdentitySchema,
   type RepositoryIdentity,
   PushEventSchema,
@@ -37,6 +38,8 @@ export {
   RetainedCommitSchema,
   type RetainedCommit,
   RefStateSchema,
+  MAX_RECENT_COMMITS,
+  MAX_CHANGED_PATHS,
   type RefState,
   RepositoryDocumentSchema,
   type RepositoryDocument,
@@ -120,3 +123,4 @@ export {
   BlobSymbolsSchema,
   type BlobSymbols,
 } from './symbols';
+export { MAX_WAIT_MS, DEFAULT_WAIT_MS, waitForCommit, freshnessWaitFields, ServedCommitSchema, type ServedCommit, ChangesOutputSchema, type ChangesOutput } from './read-your-own-push';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ref, repository, strictInput, wholeNumber } from './tool-inputs';
 import { FreshnessSchema } from './tools';
+import { waitForCommit } from './read-your-own-push';
 
 // search_code's input and output (moved out of tools.ts unchanged).
 
@@ -33,6 +34,7 @@ export const SearchCodeInputSchema = strictInput({
     .optional()
     .describe('Repositories to search: "owner/name" or "owner/*". Omitted (and no repository): every repository you can read.'),
   ref: ref.describe("Branch, full ref or indexed commit to search; only with repository. Default: each repository's default branch."),
+  ...waitForCommit,
   refs: z
     .array(
       z.string({ error: 'refs: a list of ref names or globs such as ["main", "pull/*"]' }).trim().min(1, 'refs: a ref name or glob cannot be empty').max(300, 'refs: at most 300 characters a ref'),

@@ -13,6 +13,7 @@ export const TOOL_NAMES = ['read_file', 'list_files', 'repository_overview', 're
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 import { lineNumber, ref, repository, strictInput, wholeNumber } from './tool-inputs';
+import { freshnessWaitFields, waitForCommit } from './read-your-own-push';
 
 /** What a result shows and whether it is the newest: the indexed commit and any push not indexed yet. */
 export const FreshnessSchema = z.object({
@@ -22,6 +23,7 @@ export const FreshnessSchema = z.object({
   pending_commit: z.string().optional().describe('The pushed commit that is being indexed, when pending.'),
   older_commit: z.literal(true).optional().describe("This answer shows an older commit the index still holds, not the ref's newest (ref_head)."),
   ref_head: z.string().optional().describe('With older_commit: the newest indexed commit of the ref.'),
+  ...freshnessWaitFields,
 });
 export type Freshness = z.infer<typeof FreshnessSchema>;
 
@@ -51,6 +53,7 @@ export const ReadFileInputSchema = strictInput({
       'The file path from the repository root, e.g. "src/index.ts" (a leading slash is ignored), or a GitHub URL ".../blob/<ref>/<path>#L10-L20", which also gives ref and lines, or the published URL of a document of a configured site (repository may then be left out).',
     ),
   ref,
+  ...waitForCommit,
   start_line: lineNumber('start_line').describe('First line to read, from 1. Default 1. Past the end of the file, the last line is read.'),
   end_line: lineNumber('end_line').describe('Last line to read, inclusive. Default: as far as the limits allow (400 lines, 16,000 characters).'),
   // Byte-addressed reading (read fidelity): any of these three reads bytes instead of lines.
@@ -117,6 +120,7 @@ export const ListFilesInputSchema = strictInput({
     .optional()
     .describe('The folder from the repository root, e.g. "src/api"; "" or "/" or omitted for the root. A GitHub URL ".../tree/<ref>/<folder>" also gives ref.'),
   ref,
+  ...waitForCommit,
   depth: wholeNumber('depth', 1, 64, "a whole number from 1 (the folder's own entries) to 64")
     .optional()
     .describe("How many levels to list: 1 = the folder's own entries (default), 2 = theirs too, up to 64."),
@@ -192,7 +196,7 @@ const pullRequests = {
 
 // ---------------------------------------------------------------- repository_overview
 
-export const RepositoryOverviewInputSchema = strictInput({ repository, ref });
+export const RepositoryOverviewInputSchema = strictInput({ repository, ref, ...waitForCommit });
 export type RepositoryOverviewInput = z.infer<typeof RepositoryOverviewInputSchema>;
 
 export const RepositoryOverviewOutputSchema = z.object({
@@ -272,6 +276,7 @@ export const SuggestPathsInputSchema = strictInput({
     .max(1000, 'query: at most 1,000 characters')
     .describe('A path as remembered, misspelt, partial (as typed so far) or misplaced, e.g. "src/compnents/Buton.tsx" or "butto".'),
   ref,
+  ...waitForCommit,
   limit: wholeNumber('limit', 1, 50, 'a whole number from 1 to 50').optional().describe('Most suggestions, 1 to 50. Default 10.'),
 });
 export type SuggestPathsInput = z.infer<typeof SuggestPathsInputSchema>;
