@@ -6,6 +6,7 @@ import type { Authenticate } from './http/auth';
 import type { ReaderBodyOptions } from './http/body';
 import { rateLimitedCounter, RateLimiter, type RateLimitOptions } from './http/rate-limit';
 import { createMcpRouter } from './mcp/http';
+import type { McpSessions } from './mcp/sessions';
 import { callerMetrics, DEFAULT_CALLER_LABELS } from './caller-metrics';
 import { readerMetrics } from './metrics';
 import { createRestRouter } from './rest/router';
@@ -35,6 +36,8 @@ export interface ReaderHttpOptions {
   callerLabels?: number;
   /** How request bodies are read: budgets in flight (all and per address), deadline, minimum rate (http/body.ts). */
   body?: ReaderBodyOptions;
+  /** Where MCP sessions (resource subscriptions) are kept; default: a store of the router's own. */
+  sessions?: McpSessions;
 }
 
 /**
@@ -63,7 +66,7 @@ export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: Re
     ...(http.body ? { body: http.body } : {}),
   };
   const router = express.Router();
-  router.use(createMcpRouter(deps, { ...shared, ...(http.maxBodyBytes ? { maxBodyBytes: http.maxBodyBytes } : {}) }));
+  router.use(createMcpRouter(deps, { ...shared, ...(http.maxBodyBytes ? { maxBodyBytes: http.maxBodyBytes } : {}), ...(http.sessions ? { sessions: http.sessions } : {}) }));
   router.use(createRestRouter(deps, shared));
   return router;
 }

@@ -2,7 +2,7 @@ import type { RefState } from '@gitdex/contracts';
 import type { Log } from '@gitdex/observability';
 import type { Repeat } from '../index-layers/metadata/keep-fresh';
 
-/** Told after a poll of a repository's ref states: all of them, and those that serve a new generation since the last poll. */
+/** Told after a poll of a repository's ref states: all of them, and those that serve a new generation since this listener last saw them. */
 export type StatesListener = (states: RefState[], flipped: RefState[]) => void;
 
 export interface RepositoryWatchersOptions {
@@ -13,10 +13,14 @@ export interface RepositoryWatchersOptions {
   logger?: Log | undefined;
 }
 
+interface Listening {
+  listener: StatesListener;
+  /** Generation of each ref this listener has seen; null until its first poll. */
+  seen: Map<string, number> | null;
+}
+
 interface Watch {
-  /** Generation served by each ref at the last poll; null before the first poll answered. */
-  generations: Map<string, number> | null;
-  listeners: Set<StatesListener>;
+  listeners: Set<Listening>;
   stop: () => void;
   polling: boolean;
 }
@@ -36,19 +40,23 @@ export class RepositoryWatchers {
     private readonly options: RepositoryWatchersOptions,
   ) {}
 
-  /** Starts hearing a repository's polls; the returned function stops. */
-  listen(repositoryId: number, listener: StatesListener): () => void {
+  /**
+   * Starts hearing a repository's polls; the returned function stops. `baseline`, the states
+   * the caller already knows, makes the first poll report what flipped since them.
+   */
+  listen(repositoryId: number, listener: StatesListener, baseline?: RefState[]): () => void {
     let watch = this.watches.get(repositoryId);
     if (!watch) {
-      const made: Watch = { generations: null, listeners: new Set(), polling: false, stop: () => undefined };
+      const made: Watch = { listeners: new Set(), polling: false, stop: () => undefined };
       made.stop = this.options.repeat(this.options.intervalMs, () => void this.poll(repositoryId, made));
       this.watches.set(repositoryId, made);
       watch = made;
     }
-    watch.listeners.add(listener);
+    const entry: Listening = { listener, seen: baseline ? generationsOf(baseline) : null };
+    watch.listeners.add(entry);
     const current = watch;
     return () => {
-      current.listeners.delete(listener);
+      current.listeners.delete(entry);
       if (current.listeners.size > 0 || this.watches.get(repositoryId) !== current) return;
       current.stop();
       this.watches.delete(repositoryId);
@@ -67,9 +75,13 @@ export class RepositoryWatchers {
     watch.polling = true;
     try {
       const states = await this.read(repositoryId);
-      const flipped = states.filter((state) => watch.generations !== null && state.commitSha !== null && state.generation > (watch.generations.get(state.ref) ?? 0));
-      watch.generations = new Map(states.map((state) => [state.ref, state.generation]));
-      for (const listener of [...watch.listeners]) listener(states, flipped);
+      const now = generationsOf(states);
+      for (const entry of [...watch.listeners]) {
+        const seen = entry.seen;
+        const flipped = seen === null ? [] : states.filter((state) => state.commitSha !== null && state.generation > (seen.get(state.ref) ?? 0));
+        entry.seen = now;
+        entry.listener(states, flipped);
+      }
     } catch (error) {
       // The next poll tries again; a waiter's own deadline still ends its wait.
       this.options.logger?.warn({ err: error, repositoryId }, 'reader: reading ref states for waiters failed');
@@ -77,4 +89,8 @@ export class RepositoryWatchers {
       watch.polling = false;
     }
   }
+}
+
+function generationsOf(states: RefState[]): Map<string, number> {
+  return new Map(states.map((state) => [state.ref, state.generation]));
 }

@@ -81,7 +81,9 @@ describe('read your own push: min_commit', () => {
 
   test('a cancelled call leaves no waiter behind', async () => {
     const controller = new AbortController();
-    const pending = client.callTool({ name: 'read_file', arguments: { repository: 'octo/api', path: 'README.md', min_commit: commitSha('octo/api@5'), wait_ms: 10_000 } }, undefined, { signal: controller.signal });
+    const pending = client.callTool({ name: 'read_file', arguments: { repository: 'octo/api', path: 'README.md', min_commit: commitSha('octo/api@5'), wait_ms: 10_000 } }, undefined, {
+      signal: controller.signal,
+    });
     for (let step = 0; step < 20 && world.deps.watchers.counts().listeners === 0; step += 1) await clock.advance(100);
     expect(world.deps.watchers.counts().listeners).toBe(1);
     controller.abort();
@@ -101,7 +103,14 @@ describe('read your own push: min_commit', () => {
   });
 
   test('servesCommit follows the parents held commits record', () => {
-    const state = { ...readyLike(), commitSha: 'c3', history: [{ commitSha: 'c3', generation: 3, parentShas: ['c2'], committedAt: null, indexedAt: '2025-01-01T00:00:00.000Z' }, { commitSha: 'c2', generation: 2, parentShas: ['c1'], committedAt: null, indexedAt: '2025-01-01T00:00:00.000Z' }] };
+    const state = {
+      ...readyLike(),
+      commitSha: 'c3',
+      history: [
+        { commitSha: 'c3', generation: 3, parentShas: ['c2'], committedAt: null, indexedAt: '2025-01-01T00:00:00.000Z' },
+        { commitSha: 'c2', generation: 2, parentShas: ['c1'], committedAt: null, indexedAt: '2025-01-01T00:00:00.000Z' },
+      ],
+    };
     expect(servesCommit(state, 'c1')).toBe(true);
     expect(servesCommit(state, 'c9')).toBe(false);
     expect(servesCommit(undefined, 'c1')).toBe(false);
