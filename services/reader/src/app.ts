@@ -9,6 +9,7 @@ import { createMcpRouter } from './mcp/http';
 import type { McpSessions } from './mcp/sessions';
 import { callerMetrics, DEFAULT_CALLER_LABELS } from './caller-metrics';
 import { readerMetrics } from './metrics';
+import { watcherMetrics } from './waiting/metrics';
 import { createRestRouter } from './rest/router';
 import type { ToolObserver } from './tools/call-tool';
 
@@ -49,6 +50,7 @@ export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: Re
   const registry = http.registry ?? new Registry();
   const metrics = readerMetrics(registry);
   const perCaller = callerMetrics(registry, http.callerLabels ?? DEFAULT_CALLER_LABELS);
+  watcherMetrics(registry, deps.watchers);
   const audit = http.audit;
   const observe: ToolObserver = (call) => {
     metrics(call);
