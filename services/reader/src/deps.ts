@@ -7,7 +7,7 @@ import { ReadHints } from './address/read-hints';
 import { PromiseLru } from './promise-lru';
 import { ANONYMOUS_BACKFILL_CAP, ANONYMOUS_LOOKUPS_PER_DAY, DailyBudget, unseenLimiter, type BackfillCap, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 import type { Log } from '@gitdex/observability';
-import { repeatEvery, type Repeat } from './index-layers/metadata/keep-fresh';
+import { repeatEvery, type Repeat } from './waiting/repeat';
 import { RepositoryWatchers } from './waiting/repository-watchers';
 
 export type { Principal } from './principal';

@@ -53,7 +53,7 @@ export function registerSubscriptions(server: McpServer, deps: ReaderDeps, princ
     subscribed.set(uri, stop);
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  server.server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
     subscribed.get(request.params.uri)?.();
     subscribed.delete(request.params.uri);
     return {};

@@ -1,6 +1,6 @@
 import type { RefState } from '@gitdex/contracts';
 import type { Log } from '@gitdex/observability';
-import type { Repeat } from '../index-layers/metadata/keep-fresh';
+import type { Repeat } from './repeat';
 
 /** Told after a poll of a repository's ref states: all of them, and those that serve a new generation since this listener last saw them. */
 export type StatesListener = (states: RefState[], flipped: RefState[]) => void;

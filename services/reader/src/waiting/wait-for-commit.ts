@@ -95,9 +95,7 @@ export function markStale<T>(answer: ToolAnswer<T>, outcome: WaitOutcome | null)
   const next: Record<string, unknown> = { ...structured };
   if ('freshness' in structured) next.freshness = mark(structured.freshness);
   if (Array.isArray(structured.repositories))
-    next.repositories = structured.repositories.map((entry: unknown) =>
-      entry && typeof entry === 'object' && 'freshness' in entry ? { ...entry, freshness: mark((entry as { freshness: unknown }).freshness) } : entry,
-    );
+    next.repositories = structured.repositories.map((entry: unknown) => (entry && typeof entry === 'object' && 'freshness' in entry ? { ...entry, freshness: mark(entry.freshness) } : entry));
   if (!marked) return answer;
   const line = `\nNote: commit ${shortSha(outcome.wanted)} is not served yet (waited for it); this shows ${shortSha(outcome.seen)}.`;
   return { structured: next as T, text: `${answer.text}${line}` };

@@ -45,9 +45,14 @@ describe('read your own push: resource subscriptions', () => {
     await pushCommit(world.index, { repositoryId: 1, ref: 'refs/heads/main', label: 'octo/api@2', put: { 'README.md': 'two\n' } });
     expect(await pollUntil(update)).toBe('gitdex://octo/api');
 
-    const hidden = await client.subscribeResource({ uri: 'gitdex://octo/secret' }).catch((error: Error) => error.message);
-    const absent = await client.subscribeResource({ uri: 'gitdex://octo/nothing' }).catch((error: Error) => error.message);
-    expect(String(hidden).replaceAll('secret', 'nothing')).toBe(absent);
+    const refusal = (uri: string) =>
+      client.subscribeResource({ uri }).then(
+        () => 'subscribed',
+        (error: Error) => error.message,
+      );
+    const hidden = await refusal('gitdex://octo/secret');
+    const absent = await refusal('gitdex://octo/nothing');
+    expect(hidden.replaceAll('secret', 'nothing')).toBe(absent);
     expect(absent).toMatch(/not found/);
 
     const overview = await client.readResource({ uri: 'gitdex://octo/api' });
