@@ -34,7 +34,6 @@ export const SearchCodeInputSchema = strictInput({
     .optional()
     .describe('Repositories to search: "owner/name" or "owner/*". Omitted (and no repository): every repository you can read.'),
   ref: ref.describe("Branch, full ref or indexed commit to search; only with repository. Default: each repository's default branch."),
-  ...waitForCommit,
   refs: z
     .array(
       z.string({ error: 'refs: a list of ref names or globs such as ["main", "pull/*"]' }).trim().min(1, 'refs: a ref name or glob cannot be empty').max(300, 'refs: at most 300 characters a ref'),
@@ -58,6 +57,7 @@ export const SearchCodeInputSchema = strictInput({
     .max(8192, 'cursor: not a cursor this server returned')
     .optional()
     .describe('next_cursor of the previous page, with the same other arguments. Later pages search the commits the first page searched.'),
+  ...waitForCommit,
 });
 export type SearchCodeInput = z.infer<typeof SearchCodeInputSchema>;
 

@@ -53,7 +53,6 @@ export const ReadFileInputSchema = strictInput({
       'The file path from the repository root, e.g. "src/index.ts" (a leading slash is ignored), or a GitHub URL ".../blob/<ref>/<path>#L10-L20", which also gives ref and lines, or the published URL of a document of a configured site (repository may then be left out).',
     ),
   ref,
-  ...waitForCommit,
   start_line: lineNumber('start_line').describe('First line to read, from 1. Default 1. Past the end of the file, the last line is read.'),
   end_line: lineNumber('end_line').describe('Last line to read, inclusive. Default: as far as the limits allow (400 lines, 16,000 characters).'),
   // Byte-addressed reading (read fidelity): any of these three reads bytes instead of lines.
@@ -67,6 +66,7 @@ export const ReadFileInputSchema = strictInput({
     .enum(['text', 'base64'], { error: 'encoding: "text" (default) or "base64"' })
     .optional()
     .describe('A byte read\'s content: "text" (default: the bytes decoded in the file\'s encoding) or "base64" (the exact bytes, for binary files too).'),
+  ...waitForCommit,
 });
 export type ReadFileInput = z.infer<typeof ReadFileInputSchema>;
 
@@ -120,7 +120,6 @@ export const ListFilesInputSchema = strictInput({
     .optional()
     .describe('The folder from the repository root, e.g. "src/api"; "" or "/" or omitted for the root. A GitHub URL ".../tree/<ref>/<folder>" also gives ref.'),
   ref,
-  ...waitForCommit,
   depth: wholeNumber('depth', 1, 64, "a whole number from 1 (the folder's own entries) to 64")
     .optional()
     .describe("How many levels to list: 1 = the folder's own entries (default), 2 = theirs too, up to 64."),
@@ -133,6 +132,7 @@ export const ListFilesInputSchema = strictInput({
     .max(4096, 'cursor: not a cursor this server returned')
     .optional()
     .describe('next_cursor of the previous page, passed back exactly as returned (opaque). It keeps listing the commit the first page showed, even after a newer push.'),
+  ...waitForCommit,
 });
 export type ListFilesInput = z.infer<typeof ListFilesInputSchema>;
 
@@ -276,8 +276,8 @@ export const SuggestPathsInputSchema = strictInput({
     .max(1000, 'query: at most 1,000 characters')
     .describe('A path as remembered, misspelt, partial (as typed so far) or misplaced, e.g. "src/compnents/Buton.tsx" or "butto".'),
   ref,
-  ...waitForCommit,
   limit: wholeNumber('limit', 1, 50, 'a whole number from 1 to 50').optional().describe('Most suggestions, 1 to 50. Default 10.'),
+  ...waitForCommit,
 });
 export type SuggestPathsInput = z.infer<typeof SuggestPathsInputSchema>;
 

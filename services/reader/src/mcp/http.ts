@@ -8,11 +8,23 @@ import { callerGuards, entryGuards, type ReaderGuardOptions, type Refusals } fro
 import { batchRateLimit } from '../http/rate-limit';
 import type { ToolObserver } from '../tools/call-tool';
 import { createMcpServer, type McpServerContext } from './server';
-import { McpSessions } from './sessions';
+import { McpSessions, type McpSession } from './sessions';
 
 function sessionIdOf(req: Request): string | undefined {
   const id = req.headers['mcp-session-id'];
   return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * What a notifications/cancelled from the client would do, for each request of a POST whose
+ * connection closed before its answer: the session's server aborts those calls (their signals).
+ */
+function cancelRequestsOf(session: McpSession, body: unknown): void {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const id = (message as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    session.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the connection' } });
+  }
 }
 
 function isInitialize(body: unknown): boolean {
@@ -113,6 +125,10 @@ export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}):
     const principal = principalOf(res);
     const session = sessions.use(sessionIdOf(req), principal?.id ?? null);
     if (session) {
+      // A session outlives its requests, so the client going away cancels only this POST's calls.
+      res.on('close', () => {
+        if (!res.writableFinished) cancelRequestsOf(session, req.body);
+      });
       session.transport.handleRequest(req, res, req.body).catch((error: unknown) => failed(deps, res, error));
       return;
     }
