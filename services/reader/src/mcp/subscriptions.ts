@@ -3,6 +3,7 @@ import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema }
 import type { RepositoryDocument } from '@gitdex/contracts';
 import type { Principal, ReaderDeps } from '../deps';
 import { lookupByName } from '../target';
+import { parseRepositoryName } from '../address/repository-name';
 import { asToolError, withCallDeadline } from '../tools/call-tool';
 import { repositoryOverview } from '../tools/repository-overview';
 import { ToolError } from '../tool-error';
@@ -15,7 +16,25 @@ export const MAX_SUBSCRIPTIONS = 100;
 /** The repository a gitdex:// URI names: gitdex://owner/repo, or any file of it (gitdex://owner/repo/path). */
 export function repositoryOfUri(uri: string): string | null {
   const match = /^gitdex:\/\/([^/]+)\/([^/]+)(?:\/.*)?$/.exec(uri);
-  return match ? `${decodeURIComponent(match[1]!)}/${decodeURIComponent(match[2]!)}` : null;
+  return match ? `${safeDecode(match[1]!)}/${safeDecode(match[2]!)}` : null;
+}
+
+/** The repository name in the reader's own form, or null when it is not one (then: not found). */
+function validName(deps: ReaderDeps, name: string | null): string | null {
+  if (name === null) return null;
+  try {
+    return parseRepositoryName(name, deps.githubWebUrl);
+  } catch {
+    return null;
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -67,7 +86,7 @@ export function registerSubscriptions(server: McpServer, deps: ReaderDeps, princ
 }
 
 async function readable(deps: ReaderDeps, principal: Principal | null, uri: string): Promise<RepositoryDocument> {
-  const name = repositoryOfUri(uri);
+  const name = validName(deps, repositoryOfUri(uri));
   const repository = name ? await lookupByName(deps, name) : null;
   if (repository && deps.access(repository, principal)) return repository;
   // The same words for a private repository and a missing one.
@@ -89,14 +108,19 @@ export function registerRepositoryResource(server: McpServer, deps: ReaderDeps, 
     async (uri, variables, extra) => {
       const value = (name: string) => {
         const v = variables[name];
-        return decodeURIComponent(Array.isArray(v) ? v.join('/') : (v ?? ''));
+        return safeDecode(Array.isArray(v) ? v.join('/') : (v ?? ''));
       };
       try {
         const answer = await withCallDeadline(deps, (scoped) => repositoryOverview(scoped, principal, { repository: `${value('owner')}/${value('repo')}` }), extra.signal);
         return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: answer.text }] };
       } catch (error) {
         const toolError = error instanceof ToolError ? error : asToolError(deps, 'resources/read', error);
-        const code = toolError.code === 'NOT_FOUND' || toolError.code === 'REPOSITORY_NOT_FOUND' || toolError.code === 'NOT_INDEXED' ? RESOURCE_NOT_FOUND : ErrorCode.InternalError;
+        const code =
+          toolError.code === 'NOT_FOUND' || toolError.code === 'REPOSITORY_NOT_FOUND' || toolError.code === 'NOT_INDEXED'
+            ? RESOURCE_NOT_FOUND
+            : toolError.code === 'INVALID_ARGUMENT'
+              ? ErrorCode.InvalidParams
+              : ErrorCode.InternalError;
         throw new McpError(code, toolError.message, { code: toolError.code });
       }
     },

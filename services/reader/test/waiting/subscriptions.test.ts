@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createReaderApp } from '../../src/app';
+import { bearerTokens } from '../../src/http/auth';
 import { McpSessions } from '../../src/mcp/sessions';
 import { pushCommit } from '../support/documents';
 import { manualClock } from '../support/manual-clock';
@@ -96,6 +97,48 @@ describe('read your own push: resource subscriptions', () => {
     await client.close();
     expect(sessions.size).toBe(0);
     expect(world.deps.watchers.counts()).toEqual({ repositories: 0, listeners: 0 });
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('a session answers only its own principal: another token naming it reaches nothing of it', async () => {
+    const sessions = new McpSessions();
+    const authenticate = bearerTokens([
+      { token: 'alice-token-0123456789', principal: { id: 'alice' } },
+      { token: 'bob-token-0123456789ab', principal: { id: 'bob' } },
+    ]);
+    const app = createReaderApp(world.deps, { sessions, authenticate });
+    const server: Server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const post = (token: string, body: unknown, session?: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          ...(session ? { 'mcp-session-id': session } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+    const init = await post('alice-token-0123456789', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'alice', version: '1' } },
+    });
+    const session = init.headers.get('mcp-session-id') ?? undefined;
+    expect(session).toBeDefined();
+    await post('alice-token-0123456789', { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    const bob = await post('bob-token-0123456789ab', { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'gitdex://octo/api' } }, session);
+    expect(JSON.stringify(await bob.json())).toMatch(/needs a session/);
+    const stream = await fetch(url, { headers: { authorization: 'Bearer bob-token-0123456789ab', accept: 'text/event-stream', 'mcp-session-id': session! } });
+    expect(stream.status).toBe(405);
+    expect(world.deps.watchers.counts()).toEqual({ repositories: 0, listeners: 0 });
+    await sessions.closeAll();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
