@@ -37,12 +37,12 @@ function failed(deps: ReaderDeps, res: Response, error: unknown): void {
 }
 
 /** An initialize that opens a session: its server and transport stay until DELETE, idleness or the transport closing. */
-function openSession(deps: ReaderDeps, sessions: McpSessions, context: McpServerContext, req: Request, res: Response): void {
+function openSession(deps: ReaderDeps, sessions: McpSessions, context: McpServerContext, owner: string, req: Request, res: Response): void {
   const server = createMcpServer(deps, { ...context, live: true });
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     enableJsonResponse: true,
     sessionIdGenerator: () => randomUUID(),
-    onsessioninitialized: (id) => sessions.add(id, { server, transport, principalId: context.principal?.id ?? null }),
+    onsessioninitialized: (id) => sessions.add(id, { server, transport, principalId: context.principal?.id ?? null, owner }),
     onsessionclosed: (id) => {
       sessions.forget(id);
       void server.close();
@@ -133,8 +133,9 @@ export function createMcpRouter(deps: ReaderDeps, options: McpHttpOptions = {}):
       return;
     }
     const context = { principal, transport: 'http', ...(address !== undefined ? { address } : {}), ...(options.observe ? { observe: options.observe } : {}) };
-    if (isInitialize(req.body) && sessions.hasRoom()) {
-      openSession(deps, sessions, context, req, res);
+    const owner = principal ? `principal:${principal.id}` : `address:${address ?? ''}`;
+    if (isInitialize(req.body) && sessions.hasRoom(owner)) {
+      openSession(deps, sessions, context, owner, req, res);
       return;
     }
     const server = createMcpServer(deps, { ...context, live: false });

@@ -7,6 +7,8 @@ export interface McpSession {
   transport: StreamableHTTPServerTransport;
   /** The principal that opened it: a request of anyone else does not reach it. */
   principalId: string | null;
+  /** Whose share of the sessions it counts against: the principal, or an anonymous caller's address. */
+  owner: string;
   lastUsed: number;
   /** GET streams open on it: a session with one is never idle. */
   streams: number;
@@ -15,12 +17,18 @@ export interface McpSession {
 export interface SessionOptions {
   /** Sessions kept at most; past that an initialize is answered without a session (stateless). */
   maxSessions: number;
+  /** Sessions one principal (or one anonymous address) may hold; past that, the same. */
+  maxPerOwner: number;
   /** A session with no request and no open stream for this long is closed. */
   idleMs: number;
   now: () => number;
 }
 
-export const DEFAULT_SESSION_OPTIONS: SessionOptions = { maxSessions: 10_000, idleMs: 10 * 60_000, now: Date.now };
+/**
+ * An open session holds an MCP server (about 43 KB, docs/journal/2026-12-05-read-your-own-push.md):
+ * 2,000 of them about 90 MB. 16 a caller is more than an agent's tools open at once.
+ */
+export const DEFAULT_SESSION_OPTIONS: SessionOptions = { maxSessions: 2_000, maxPerOwner: 16, idleMs: 10 * 60_000, now: Date.now };
 
 /**
  * The sessions of this reader process (docs/design/read-your-own-push.md, "Sessions"). A session
@@ -33,8 +41,12 @@ export class McpSessions {
 
   constructor(private readonly options: SessionOptions = DEFAULT_SESSION_OPTIONS) {}
 
-  hasRoom(): boolean {
-    return this.sessions.size < this.options.maxSessions;
+  /** Whether `owner` may open one more session. */
+  hasRoom(owner: string): boolean {
+    if (this.sessions.size >= this.options.maxSessions) return false;
+    let held = 0;
+    for (const session of this.sessions.values()) if (session.owner === owner) held += 1;
+    return held < this.options.maxPerOwner;
   }
 
   add(id: string, session: Omit<McpSession, 'lastUsed' | 'streams'>): void {

@@ -33,6 +33,7 @@ export async function waitForCommit(deps: ReaderDeps, principal: Principal | nul
   if (!repository) return null;
   const states = await deps.index.listRefStates(repository.repositoryId);
   const ref = refOf(repository, states, input.ref);
+  if (ref === null) return null;
   const found = (known: RefState[]) => known.find((state) => state.ref === ref);
   const first = found(states);
   if (servesCommit(first, wanted)) return { served: true };
@@ -70,11 +71,17 @@ async function readableRepository(deps: ReaderDeps, principal: Principal | null,
   return repository && deps.access(repository, principal) ? repository : null;
 }
 
-/** The full ref a tool will read: the default branch, a ref the index has, or the branch of that name it may have soon. */
-function refOf(repository: RepositoryDocument, states: RefState[], input: string | undefined): string {
+/**
+ * The full ref a tool will read: the default branch, a ref the index has, or the branch of that
+ * name it may have soon; null for a commit (a sha or ref~N), which is what it is and never moves.
+ */
+function refOf(repository: RepositoryDocument, states: RefState[], input: string | undefined): string | null {
   if (input === undefined) return `refs/heads/${repository.defaultBranch}`;
   const text = input.trim();
-  return matchRef(states, text)?.ref ?? (text.startsWith('refs/') ? text : `refs/heads/${text}`);
+  const matched = /~\d+$/.test(text) ? undefined : matchRef(states, text);
+  if (matched) return matched.ref;
+  if (/^[0-9a-f]{7,40}$/i.test(text) || /~\d+$/.test(text)) return null;
+  return text.startsWith('refs/') ? text : `refs/heads/${text}`;
 }
 
 /**
