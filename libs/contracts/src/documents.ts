@@ -82,6 +82,12 @@ export const RetainedCommitSchema = z.object({
   parentShas: z.array(z.string()),
   committedAt: z.string().datetime().nullable(),
   indexedAt: z.string().datetime(),
+  /** When the push that led to this commit was received (read your own push: lag and the changes feed). */
+  receivedAt: z.string().datetime().nullable().optional(),
+  /** Paths this generation added, changed or removed against the one before (at most MAX_CHANGED_PATHS). */
+  changedPaths: z.array(z.string()).optional(),
+  /** How many paths changed in all; more than changedPaths holds when the list was cut. */
+  changedCount: z.number().int().nonnegative().optional(),
 });
 export type RetainedCommit = z.infer<typeof RetainedCommitSchema>;
 
@@ -143,7 +149,17 @@ export const RefStateSchema = z.object({
   pull: PullRequestInfoSchema.optional(),
   /** Set when the served generation is stored as changes against another ref (UnderlaySchema). */
   underlay: UnderlaySchema.optional(),
+  /**
+   * Commits the served commit is known to contain besides itself: the commits and `before` of the
+   * pushes that led to it, newest first, at most MAX_RECENT_COMMITS, emptied by a forced push
+   * (read your own push: how min_commit is known to be served without asking GitHub).
+   */
+  recentCommits: z.array(z.string()).optional(),
 });
+/** recentCommits kept at most: a few pushes' worth, small enough to ride on every ref state read. */
+export const MAX_RECENT_COMMITS = 64;
+/** changedPaths kept at most per retained commit: the ref state is read with every lookup, so it stays small. */
+export const MAX_CHANGED_PATHS = 100;
 export type RefState = z.infer<typeof RefStateSchema>;
 
 export const RepositoryDocumentSchema = z.object({

@@ -9,6 +9,8 @@ export const DEAD_LETTER_TOPIC = 'gitdex.push.v1.dlq';
 
 const sha = z.string().regex(/^[0-9a-f]{40}$/, 'a 40-digit lower-case hex git sha');
 export const ZERO_SHA = '0'.repeat(40);
+/** Commits of a push an event carries at most (the newest); GitHub's payload lists up to 2,048. */
+export const MAX_PUSH_COMMITS = 64;
 
 export const RepositoryIdentitySchema = z.object({
   id: z.number().int().positive(),
@@ -39,6 +41,8 @@ export const PushEventSchema = z.object({
   deleted: z.boolean(),
   forced: z.boolean(),
   pushedAt: z.string().datetime().optional(),
+  /** The newest commits the push brought (GitHub's list, newest last): what a reader waiting on min_commit knows the new head contains. */
+  commits: z.array(sha).max(MAX_PUSH_COMMITS).optional(),
 });
 export type PushEvent = z.infer<typeof PushEventSchema>;
 

@@ -4,6 +4,7 @@ export {
   EVENTS_TOPIC,
   DEAD_LETTER_TOPIC,
   ZERO_SHA,
+  MAX_PUSH_COMMITS,
   RepositoryIdentitySchema,
   type RepositoryIdentity,
   PushEventSchema,
@@ -37,6 +38,8 @@ export {
   RetainedCommitSchema,
   type RetainedCommit,
   RefStateSchema,
+  MAX_RECENT_COMMITS,
+  MAX_CHANGED_PATHS,
   type RefState,
   RepositoryDocumentSchema,
   type RepositoryDocument,
@@ -122,3 +125,4 @@ export {
 } from './symbols';
 export { encryptionKeyBytes } from './config';
 export { PermissionEventSchema, type PermissionEvent } from './permission-events';
+export { MAX_WAIT_MS, DEFAULT_WAIT_MS, waitForCommit, freshnessWaitFields, ServedCommitSchema, type ServedCommit, ChangesOutputSchema, type ChangesOutput } from './read-your-own-push';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ref, repository, strictInput, wholeNumber } from './tool-inputs';
 import { FreshnessSchema } from './tools';
+import { waitForCommit } from './read-your-own-push';
 
 // search_code's input and output (moved out of tools.ts unchanged).
 
@@ -56,6 +57,7 @@ export const SearchCodeInputSchema = strictInput({
     .max(8192, 'cursor: not a cursor this server returned')
     .optional()
     .describe('next_cursor of the previous page, with the same other arguments. Later pages search the commits the first page searched.'),
+  ...waitForCommit,
 });
 export type SearchCodeInput = z.infer<typeof SearchCodeInputSchema>;
 

@@ -13,6 +13,7 @@ export const TOOL_NAMES = ['read_file', 'list_files', 'repository_overview', 're
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 import { lineNumber, ref, repository, strictInput, wholeNumber } from './tool-inputs';
+import { freshnessWaitFields, waitForCommit } from './read-your-own-push';
 
 /** What a result shows and whether it is the newest: the indexed commit and any push not indexed yet. */
 export const FreshnessSchema = z.object({
@@ -22,6 +23,7 @@ export const FreshnessSchema = z.object({
   pending_commit: z.string().optional().describe('The pushed commit that is being indexed, when pending.'),
   older_commit: z.literal(true).optional().describe("This answer shows an older commit the index still holds, not the ref's newest (ref_head)."),
   ref_head: z.string().optional().describe('With older_commit: the newest indexed commit of the ref.'),
+  ...freshnessWaitFields,
 });
 export type Freshness = z.infer<typeof FreshnessSchema>;
 
@@ -64,6 +66,7 @@ export const ReadFileInputSchema = strictInput({
     .enum(['text', 'base64'], { error: 'encoding: "text" (default) or "base64"' })
     .optional()
     .describe('A byte read\'s content: "text" (default: the bytes decoded in the file\'s encoding) or "base64" (the exact bytes, for binary files too).'),
+  ...waitForCommit,
 });
 export type ReadFileInput = z.infer<typeof ReadFileInputSchema>;
 
@@ -129,6 +132,7 @@ export const ListFilesInputSchema = strictInput({
     .max(4096, 'cursor: not a cursor this server returned')
     .optional()
     .describe('next_cursor of the previous page, passed back exactly as returned (opaque). It keeps listing the commit the first page showed, even after a newer push.'),
+  ...waitForCommit,
 });
 export type ListFilesInput = z.infer<typeof ListFilesInputSchema>;
 
@@ -192,7 +196,7 @@ const pullRequests = {
 
 // ---------------------------------------------------------------- repository_overview
 
-export const RepositoryOverviewInputSchema = strictInput({ repository, ref });
+export const RepositoryOverviewInputSchema = strictInput({ repository, ref, ...waitForCommit });
 export type RepositoryOverviewInput = z.infer<typeof RepositoryOverviewInputSchema>;
 
 export const RepositoryOverviewOutputSchema = z.object({
@@ -273,6 +277,7 @@ export const SuggestPathsInputSchema = strictInput({
     .describe('A path as remembered, misspelt, partial (as typed so far) or misplaced, e.g. "src/compnents/Buton.tsx" or "butto".'),
   ref,
   limit: wholeNumber('limit', 1, 50, 'a whole number from 1 to 50').optional().describe('Most suggestions, 1 to 50. Default 10.'),
+  ...waitForCommit,
 });
 export type SuggestPathsInput = z.infer<typeof SuggestPathsInputSchema>;
 

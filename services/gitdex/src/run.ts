@@ -75,6 +75,7 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
     queueUnseen: env.GITDEX_QUEUE_UNSEEN,
     anonymousLookupsPerDay: env.GITDEX_ANONYMOUS_QUEUE_DAILY,
     anonymousBackfillCap: { maxFiles: env.GITDEX_ANONYMOUS_BACKFILL_MAX_FILES, maxBytes: env.GITDEX_ANONYMOUS_BACKFILL_MAX_BYTES },
+    waitPollMs: env.GITDEX_WAIT_POLL_MS,
   };
 }
 

@@ -5,6 +5,7 @@ import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
 import { handlePullRequest } from './handle-pull-request';
 import { DEFAULT_PULL_OPTIONS, pullNumberOf, retireClosedPulls, type PullOptions } from './pull-requests';
 import { comparePush } from './push-by-compare';
+import { pushedCommitsOf } from './served-commits';
 import { branchOf, tagOf, type RefSelection } from './ref-selection';
 
 export interface HandleEventDeps extends IndexRefDeps {
@@ -91,7 +92,8 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
       results.push({ ref, outcome: 'deleted' });
       continue;
     }
-    const outcome = await indexRef(deps, { repository, ref, head, receivedAt: event.receivedAt, ...(installationId ? { installationId } : {}) });
+    const pushed = event.kind === 'push' && event.ref === ref ? { pushed: pushedCommitsOf(event) } : {};
+    const outcome = await indexRef(deps, { repository, ref, head, receivedAt: event.receivedAt, ...(installationId ? { installationId } : {}), ...pushed });
     deps.onIndexed?.(event, ref, outcome);
     results.push({ ref, outcome });
   }
@@ -120,6 +122,7 @@ async function pushByCompare(deps: HandleEventDeps, event: PushEvent): Promise<E
     ref: event.ref,
     head: compared.head,
     receivedAt: event.receivedAt,
+    pushed: pushedCommitsOf(event),
     ...(installationId ? { installationId } : {}),
     ...(compared.prepared ? { prepared: compared.prepared } : {}),
     wide: compared.wide,

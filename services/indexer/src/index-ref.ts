@@ -9,6 +9,7 @@ import { diffTrees, diffWholeTrees, DiffTooLarge, type TreeChange } from './tree
 import { findSubmodules } from './submodules';
 import type { LeafEntry, TreeReader } from './tree-walk';
 import { WriteBuffer } from './write-buffer';
+import { ChangedPaths, recentCommitsAdded, recentCommitsAfter, type PushedCommits } from './served-commits';
 
 export interface IndexRefOptions {
   maxFileBytes: number;
@@ -59,6 +60,8 @@ export interface RefTarget {
   installationId?: number;
   /** When the event that asked for this was received: freshness is measured from it. */
   receivedAt?: string;
+  /** The push that asked for this: what the new head is known to contain (served-commits.ts). */
+  pushed?: PushedCommits;
   /** The pull request whose head this ref serves (refs/pull/N/head), stored on its ref state. */
   pull?: PullRequestInfo;
   /**
@@ -99,6 +102,7 @@ interface Plan {
   context: DocumentContext;
   previous: Snapshot;
   retired: number;
+  changed: ChangedPaths;
 }
 
 /**
@@ -112,7 +116,9 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   const state = (await index.getRefState(repositoryId, target.ref)) ?? emptyRefState(repositoryId, target.ref);
   if (state.commitSha === target.head.sha && state.status === 'ready') {
     const pull = target.pull && !samePull(state.pull, target.pull) ? { pull: target.pull } : {};
-    if (state.pendingCommitSha === target.head.sha || 'pull' in pull) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null, ...pull });
+    const recent = recentCommitsAdded(state, target.pushed);
+    const known = recent ? { recentCommits: recent } : {};
+    if (state.pendingCommitSha === target.head.sha || 'pull' in pull || recent) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null, ...pull, ...known });
     return { status: 'unchanged', commitSha: target.head.sha };
   }
 
@@ -125,6 +131,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     context,
     previous,
     retired: 0,
+    changed: new ChangedPaths(),
   };
   const reader: TreeReader = { source: deps.source, repository: target.repository, fetched: { trees: 0 }, ...(target.installationId ? { installationId: target.installationId } : {}) };
 
@@ -155,7 +162,16 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   await index.refresh();
 
   const now = deps.now().toISOString();
-  const retained: RetainedCommit = { commitSha: target.head.sha, generation, parentShas: target.head.parentShas ?? [], committedAt: target.head.committedAt, indexedAt: now };
+  const retained: RetainedCommit = {
+    commitSha: target.head.sha,
+    generation,
+    parentShas: target.head.parentShas ?? [],
+    committedAt: target.head.committedAt,
+    indexedAt: now,
+    receivedAt: target.receivedAt ?? null,
+    changedPaths: plan.changed.paths,
+    changedCount: plan.changed.count,
+  };
   const { underlay: _previousUnderlay, ...unlayered } = state;
   await index.putRefState({
     ...unlayered,
@@ -173,6 +189,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     pendingCommitSha: state.pendingCommitSha === target.head.sha ? null : state.pendingCommitSha,
     pendingSince: state.pendingCommitSha === target.head.sha ? null : state.pendingSince,
     sourceReceivedAt: target.receivedAt ?? now,
+    recentCommits: recentCommitsAfter(state, target.head, target.pushed),
     ...(target.pull ? { pull: target.pull } : {}),
     ...(underlay ? { underlay } : {}),
   });
@@ -289,6 +306,7 @@ async function tryDiff(reader: TreeReader, oldTree: string, newTree: string, max
 }
 
 async function put(plan: Plan, entry: FetchedEntry, previous: VisibleEntry | undefined): Promise<void> {
+  plan.changed.note(entry.path);
   await plan.buffer.add({ type: 'put', document: buildDocument(entry, plan.context) });
   if (previous) await retire(plan, previous);
 }
@@ -341,6 +359,7 @@ async function applyChanges(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
     if (change.type !== 'delete') continue;
     const old = previous.get(change.path);
     if (old && !upserted.has(change.path)) {
+      plan.changed.note(change.path);
       await retire(plan, old);
       delta -= 1;
     }
@@ -383,6 +402,10 @@ async function applyTarball(deps: IndexRefDeps, plan: Plan, reader: TreeReader, 
       if (!unchanged(old, submodule.sha, '160000')) await put(plan, { path: submodule.path, mode: '160000', blobSha: submodule.sha, size: 0 }, old);
     }
   }
-  for (const [path, old] of previous) if (!seen.has(path)) await retire(plan, old);
+  for (const [path, old] of previous) {
+    if (seen.has(path)) continue;
+    plan.changed.note(path);
+    await retire(plan, old);
+  }
   return seen.size;
 }

@@ -6,8 +6,10 @@ import type { Authenticate } from './http/auth';
 import type { ReaderBodyOptions } from './http/body';
 import { rateLimitedCounter, RateLimiter, type RateLimitOptions } from './http/rate-limit';
 import { createMcpRouter } from './mcp/http';
+import type { McpSessions } from './mcp/sessions';
 import { callerMetrics, DEFAULT_CALLER_LABELS } from './caller-metrics';
 import { readerMetrics } from './metrics';
+import { watcherMetrics } from './waiting/metrics';
 import { createRestRouter } from './rest/router';
 import type { ToolObserver } from './tools/call-tool';
 
@@ -37,6 +39,8 @@ export interface ReaderHttpOptions {
   callerLabels?: number;
   /** How request bodies are read: budgets in flight (all and per address), deadline, minimum rate (http/body.ts). */
   body?: ReaderBodyOptions;
+  /** Where MCP sessions (resource subscriptions) are kept; default: a store of the router's own. */
+  sessions?: McpSessions;
 }
 
 /**
@@ -48,6 +52,7 @@ export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: Re
   const registry = http.registry ?? new Registry();
   const metrics = readerMetrics(registry);
   const perCaller = callerMetrics(registry, http.callerLabels ?? DEFAULT_CALLER_LABELS);
+  watcherMetrics(registry, deps.watchers);
   const audit = http.audit;
   const observe: ToolObserver = (call) => {
     metrics(call);
@@ -66,7 +71,7 @@ export function createReaderRouter(options: ReaderOptions | ReaderDeps, http: Re
     ...(http.body ? { body: http.body } : {}),
   };
   const router = express.Router();
-  router.use(createMcpRouter(deps, { ...shared, ...(http.maxBodyBytes ? { maxBodyBytes: http.maxBodyBytes } : {}) }));
+  router.use(createMcpRouter(deps, { ...shared, ...(http.maxBodyBytes ? { maxBodyBytes: http.maxBodyBytes } : {}), ...(http.sessions ? { sessions: http.sessions } : {}) }));
   router.use(createRestRouter(deps, shared));
   return router;
 }

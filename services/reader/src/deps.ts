@@ -7,6 +7,8 @@ import { ReadHints } from './address/read-hints';
 import { PromiseLru } from './promise-lru';
 import { ANONYMOUS_BACKFILL_CAP, ANONYMOUS_LOOKUPS_PER_DAY, DailyBudget, unseenLimiter, type BackfillCap, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 import type { Log } from '@gitdex/observability';
+import { repeatEvery, type Repeat } from './waiting/repeat';
+import { RepositoryWatchers } from './waiting/repository-watchers';
 
 export type { Principal } from './principal';
 
@@ -93,6 +95,10 @@ export interface ReaderOptions {
   anonymousLookupsPerDay?: number;
   /** Size cap of a backfill queued without a token, as the indexer enforces it (GITDEX_ANONYMOUS_BACKFILL_MAX_*): said in the answer. */
   anonymousBackfillCap?: BackfillCap;
+  /** How often a repository someone waits on (min_commit, subscriptions, changes) has its ref states read (GITDEX_WAIT_POLL_MS). Default 100. */
+  waitPollMs?: number;
+  /** The timer of those reads (tests run them by hand). Default: a real interval. */
+  waitRepeat?: Repeat;
 }
 
 /** ReaderOptions with every default applied: what the tool core works with. */
@@ -123,6 +129,8 @@ export interface ReaderDeps {
   address?: string;
   /** Contents search_code verified, by blob sha (limits.searchCacheBytes). */
   searchContents: PromiseLru<string>;
+  /** One watcher per repository someone waits on (waiting/repository-watchers.ts). */
+  watchers: RepositoryWatchers;
   /**
    * Set by callTool for one call: aborted when its deadline passes or its request is
    * cancelled. deps.index is then scoped to stop with it (index-layers/call-scope.ts); a loop
@@ -130,6 +138,9 @@ export interface ReaderDeps {
    */
   signal?: AbortSignal;
 }
+
+/** Ref-state reads of a watched repository: as often as the metadata window (100 ms) renews them anyway. */
+const DEFAULT_WAIT_POLL_MS = 100;
 
 /** Files search_code keeps at most between calls (their bytes are bounded by limits.searchCacheBytes). */
 const SEARCH_CACHE_FILES = 100_000;
@@ -170,5 +181,10 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     anonymousLookups: new DailyBudget(options.anonymousLookupsPerDay ?? ANONYMOUS_LOOKUPS_PER_DAY, clock ?? Date.now),
     anonymousBackfillCap: options.anonymousBackfillCap ?? ANONYMOUS_BACKFILL_CAP,
     searchContents: new PromiseLru<string>({ maxEntries: SEARCH_CACHE_FILES, maxBytes: limits.searchCacheBytes }),
+    watchers: new RepositoryWatchers((repositoryId) => options.index.listRefStates(repositoryId), {
+      intervalMs: options.waitPollMs ?? DEFAULT_WAIT_POLL_MS,
+      repeat: options.waitRepeat ?? repeatEvery,
+      logger: options.logger,
+    }),
   };
 }

@@ -8,7 +8,16 @@ export function freshnessOf(state: RefState): Freshness {
     indexed_at: state.indexedAt,
     pending,
     ...(pending && state.pendingCommitSha ? { pending_commit: state.pendingCommitSha } : {}),
+    served_at: state.indexedAt,
+    lag_ms: lagMs(state.sourceReceivedAt, state.indexedAt),
   };
+}
+
+/** Push received → served, in milliseconds; null when either is unknown. */
+export function lagMs(receivedAt: string | null | undefined, servedAt: string | null | undefined): number | null {
+  if (!receivedAt || !servedAt) return null;
+  const lag = Date.parse(servedAt) - Date.parse(receivedAt);
+  return Number.isFinite(lag) ? Math.max(0, lag) : null;
 }
 
 /** Short form of a sha for messages. */

@@ -90,7 +90,16 @@ export async function resolveTarget(deps: ReaderDeps, repository: RepositoryDocu
 function olderTarget(repository: RepositoryDocument, held: HeldCommit): Target {
   const { state, commit } = held;
   const older = commit.commitSha !== state.commitSha;
-  const pinned = { ...state, commitSha: commit.commitSha, generation: commit.generation, indexedAt: commit.indexedAt, committedAt: commit.committedAt, pendingCommitSha: null, pendingSince: null };
+  const pinned = {
+    ...state,
+    commitSha: commit.commitSha,
+    generation: commit.generation,
+    indexedAt: commit.indexedAt,
+    committedAt: commit.committedAt,
+    pendingCommitSha: null,
+    pendingSince: null,
+    sourceReceivedAt: older ? (commit.receivedAt ?? null) : state.sourceReceivedAt,
+  };
   return {
     repository,
     state: pinned,

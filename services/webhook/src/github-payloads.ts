@@ -24,6 +24,8 @@ export const PushPayloadSchema = z.object({
   created: z.boolean(),
   deleted: z.boolean(),
   forced: z.boolean(),
+  /** Oldest first; only the ids are kept (read your own push). */
+  commits: z.array(z.object({ id: sha })).optional(),
   repository: GitHubRepositorySchema.extend({ pushed_at: z.union([z.number(), z.string()]).nullable().optional() }),
   installation,
 });

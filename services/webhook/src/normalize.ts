@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { GitdexEvent, RepositoryIdentity } from '@gitdex/contracts';
+import { MAX_PUSH_COMMITS, type GitdexEvent, type RepositoryIdentity } from '@gitdex/contracts';
 import {
   InstallationPayloadSchema,
   InstallationRepositoriesPayloadSchema,
@@ -89,6 +89,7 @@ export function normalizeDelivery({ event, deliveryId, payload, receivedAt }: De
             deleted: push.deleted,
             forced: push.forced,
             ...(at ? { pushedAt: at } : {}),
+            ...(push.commits?.length ? { commits: push.commits.slice(-MAX_PUSH_COMMITS).map((commit) => commit.id) } : {}),
           },
         ],
       };

@@ -21,6 +21,16 @@ describe('normalizeDelivery with every relevant example payload GitHub documents
     expect(event).toMatchObject({ kind: 'push', eventId: 'd-1', ref: p.ref, after: p.after, repository: { id: p.repository.id, fullName: p.repository.full_name } });
   });
 
+  it("carries the newest commit ids of a push (read your own push), at most the contract's number", () => {
+    const payload = structuredClone(byName('push')[0]) as { commits?: { id: string }[] };
+    const ids = Array.from({ length: 70 }, (_, i) => i.toString(16).padStart(40, 'a'));
+    payload.commits = ids.map((id) => ({ id, message: 'm' }) as { id: string });
+    const result = normalize('push', payload);
+    if (result.outcome !== 'events') throw new Error('expected events');
+    const event = GitdexEventSchema.parse(result.events[0]);
+    expect(event.kind === 'push' && event.commits).toEqual(ids.slice(-64));
+  });
+
   it.each(byName('create').map((p, i) => [i, p] as const))('create example %i: branches and tags are backfilled', (_i, payload) => {
     const result = normalize('create', payload);
     const { ref_type: refType, ref } = payload as { ref_type: string; ref: string };

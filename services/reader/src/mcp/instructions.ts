@@ -12,4 +12,5 @@ export const INSTRUCTIONS = [
   'suggest_paths: the files a wrong, misspelt or half-known path most likely means.',
   'Files are also resources, gitdex://owner/repo/path.',
   'Answers name the indexed commit; freshness.pending says a newer push is still being indexed.',
+  'After a push, pass its sha as min_commit to read that commit or later; subscribe to gitdex://owner/repo to hear of new commits.',
 ].join(' ');

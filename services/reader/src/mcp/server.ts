@@ -10,6 +10,7 @@ import { READER_VERSION } from '../version';
 import { ADVERTISED_INPUT } from './advertised-input';
 import { INSTRUCTIONS } from './instructions';
 import { registerFilePrompts, registerFileResources } from './resources';
+import { registerRepositoryResource, registerSubscriptions } from './subscriptions';
 
 export interface McpServerContext {
   /** Who calls: the access hook decides what they may read. Null: anonymous. */
@@ -20,6 +21,11 @@ export interface McpServerContext {
   transport?: string;
   /** The HTTP client's address (deps.address), for an anonymous caller's lookups of unseen repositories. */
   address?: string;
+  /**
+   * The connection outlives a request (stdio, an HTTP session), so resource subscriptions can
+   * notify on it. Default true; a stateless HTTP request is not.
+   */
+  live?: boolean;
 }
 
 /**
@@ -57,6 +63,8 @@ export function createMcpServer(options: ReaderOptions | ReaderDeps, context: Mc
   }
   registerFileResources(server, deps, principal);
   registerFilePrompts(server, deps, principal);
+  registerRepositoryResource(server, deps, principal);
+  registerSubscriptions(server, deps, principal, context.live ?? true);
   return server;
 }
 

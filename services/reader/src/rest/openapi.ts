@@ -1,4 +1,6 @@
 import {
+  ChangesOutputSchema,
+  ServedCommitSchema,
   ErrorBodySchema,
   ListFilesInputSchema,
   ListFilesOutputSchema,
@@ -49,6 +51,40 @@ function responses(output: string) {
     '404': error('NOT_FOUND, REPOSITORY_NOT_FOUND or NOT_INDEXED, with suggestions of what was meant.'),
     '410': error('CURSOR_EXPIRED: the listing the cursor continued is gone; start again without cursor.'),
     '503': error('UNAVAILABLE: the index cannot be reached; retry after Retry-After seconds.'),
+  };
+}
+
+/** GET .../changes (rest/changes-route.ts): JSON, a long poll with wait_ms, or server-sent events. */
+function changesPath() {
+  const base = responses('ChangesOutput');
+  return {
+    get: {
+      operationId: 'repository_changes',
+      summary: 'Commits a repository served',
+      description:
+        'The commits the refs of a repository started serving after since (a commit, e.g. the cursor of the last answer), oldest first, each with its ref, sha, when its push was received and when it was served, and the paths it changed. JSON answers at once, or with wait_ms waits until there is one (a long poll). With Accept: text/event-stream the answer is a stream of `commit` events (data: a ServedCommit) until the client closes it. An unknown since starts from now.',
+      parameters: [
+        ...ownerRepo,
+        { name: 'since', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9a-fA-F]{7,40}$' }, description: 'A commit served before; the answer lists what was served after it.' },
+        {
+          name: 'wait_ms',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: 0, maximum: 10_000 },
+          description: 'With JSON: wait this long for a change when there is none yet (default 0).',
+        },
+      ],
+      responses: {
+        ...base,
+        '200': {
+          description: 'The changes, as JSON; or, with Accept: text/event-stream, one `commit` event per served commit.',
+          content: {
+            'application/json': { schema: { $ref: '#/components/schemas/ChangesOutput' } },
+            'text/event-stream': { schema: { type: 'string', description: 'Events `commit`, each data a ServedCommit as JSON.' } },
+          },
+        },
+      },
+    },
   };
 }
 
@@ -123,6 +159,7 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses('SuggestPathsOutput'),
         },
       },
+      '/v1/repositories/{owner}/{repo}/changes': changesPath(),
       '/v1/search': {
         get: {
           operationId: 'search_code',
@@ -151,6 +188,8 @@ export function openApiDocument(): Record<string, unknown> {
         RepositoriesStateOutput: jsonSchema(RepositoriesStateOutputSchema, 'output'),
         SuggestPathsOutput: jsonSchema(SuggestPathsOutputSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
+        ChangesOutput: jsonSchema(ChangesOutputSchema, 'output'),
+        ServedCommit: jsonSchema(ServedCommitSchema, 'output'),
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },

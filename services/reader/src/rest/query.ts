@@ -1,7 +1,7 @@
 import { invalid } from '../tool-error';
 
 /** Query parameters that are whole numbers in the tool inputs. */
-const NUMBERS = new Set(['depth', 'limit', 'start_line', 'end_line', 'context_lines', 'offset', 'max_bytes']);
+const NUMBERS = new Set(['depth', 'limit', 'start_line', 'end_line', 'context_lines', 'offset', 'max_bytes', 'wait_ms']);
 
 /**
  * Tool arguments from a query string: numbers parsed, a parameter given twice refused,

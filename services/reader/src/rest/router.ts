@@ -8,6 +8,7 @@ import { asToolError, callTool, type ToolObserver } from '../tools/call-tool';
 import { HTTP_STATUS, ToolError } from '../tool-error';
 import { openApiDocument } from './openapi';
 import { listParam, queryArgs, searchArgs } from './query';
+import { changesRoute } from './changes-route';
 
 export interface RestOptions extends ReaderGuardOptions {
   observe?: ToolObserver;
@@ -50,7 +51,12 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
       return;
     }
     const address = req.ip ?? req.socket.remoteAddress;
-    callTool(deps, tool, input, principalOf(res), { transport: 'rest', ...(address !== undefined ? { address } : {}), ...(options.observe ? { observe: options.observe } : {}) })
+    // A client that goes away ends its call (a wait for min_commit above all).
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableEnded) gone.abort();
+    });
+    callTool(deps, tool, input, principalOf(res), { transport: 'rest', signal: gone.signal, ...(address !== undefined ? { address } : {}), ...(options.observe ? { observe: options.observe } : {}) })
       .then((answer) => {
         res.json(answer.structured);
       })
@@ -87,6 +93,7 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
     '/v1/repositories/:owner/:repo/suggest',
     serve('suggest_paths', (req) => ({ ...queryArgs(req.query, { q: 'query' }), repository: repository(req) })),
   );
+  router.get('/v1/repositories/:owner/:repo/changes', changesRoute(deps, sendError));
   router.get(
     '/v1/search',
     serve('search_code', (req) => searchArgs(req.query)),

@@ -6,6 +6,7 @@ import { CallScopedIndex, untilAborted } from '../index-layers/call-scope';
 import type { Principal, ReaderDeps } from '../deps';
 import { indexUnavailable, invalid, ToolError } from '../tool-error';
 import type { ToolAnswer } from './answer';
+import { markStale, waitForCommit, type WaitInput } from '../waiting/wait-for-commit';
 import { TOOLS, type ToolDefinition } from './registry';
 
 export type ToolOutcome = 'ok' | ToolErrorCode;
@@ -62,7 +63,9 @@ export async function callTool(deps: ReaderDeps, name: ToolName, args: unknown, 
     // The input was parsed by this tool's own schema: any definition takes it as its own.
     const definition: ToolDefinition = tool;
     const caller = options.address !== undefined ? { ...deps, address: options.address } : deps;
-    const answer = await withCallDeadline(caller, (scoped) => definition.run(scoped, principal, input), options.signal);
+    // A wait for min_commit comes before the call's deadline starts: wait_ms is the caller's own bound.
+    const waited = await waitForCommit(caller, principal, input as WaitInput, options.signal);
+    const answer = markStale(await withCallDeadline(caller, (scoped) => definition.run(scoped, principal, input), options.signal), waited);
     finish('ok', answer);
     return answer;
   } catch (error) {

@@ -108,7 +108,7 @@ async function continueListing(deps: ReaderDeps, principal: Principal | null, in
     snapshot: snapshotOf(current.state, cursor.g),
     commit: cursor.c,
     indexedAt: cursor.t,
-    freshness: { ...current.freshness, commit: cursor.c, indexed_at: cursor.t },
+    freshness: { ...current.freshness, commit: cursor.c, indexed_at: cursor.t, ...(cursor.c === current.freshness.commit ? {} : { served_at: cursor.t, lag_ms: null }) },
     folder: cursor.f,
     depth: cursor.d,
     subtreeFiles: cursor.n,

@@ -106,7 +106,13 @@ async function pinnedSnapshots(deps: ReaderDeps, principal: Principal | null, in
     if (state.generation !== pin.g && (await deps.index.stats(snapshot)).fileCount !== pin.n) {
       throw expired(`the index has moved on to ${shortSha(state.commitSha)} and no longer keeps every file of ${shortSha(pin.c)}`);
     }
-    out.push({ repository: repository.fullName, snapshot, commit: pin.c, freshness: { ...freshnessOf(state), commit: pin.c, indexed_at: pin.t }, fileCount: pin.n });
+    out.push({
+      repository: repository.fullName,
+      snapshot,
+      commit: pin.c,
+      freshness: { ...freshnessOf(state), commit: pin.c, indexed_at: pin.t, ...(pin.c === state.commitSha ? {} : { served_at: pin.t, lag_ms: null }) },
+      fileCount: pin.n,
+    });
   }
   return out;
 }

@@ -132,10 +132,10 @@ describe('REST /v1', () => {
       Object.values(document.paths)
         .map((p) => p.get.operationId)
         .sort(),
-    ).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'search_code_in_repository', 'suggest_paths']);
+    ).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_changes', 'repository_overview', 'search_code', 'search_code_in_repository', 'suggest_paths']);
     expect(document.paths['/v1/search']!.get.parameters.map((p) => p.name)).toContain('q');
     expect(document.paths['/v1/repositories/{owner}/{repo}/search']!.get.parameters.map((p) => p.name)).toContain('refs');
-    expect(document.paths['/v1/repositories/{owner}/{repo}/suggest']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'q', 'ref', 'limit']);
+    expect(document.paths['/v1/repositories/{owner}/{repo}/suggest']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'q', 'ref', 'limit', 'min_commit', 'wait_ms']);
     expect(document.paths['/v1/repositories/{owner}/{repo}/files/{path}']!.get.parameters.map((p) => p.name)).toEqual([
       'owner',
       'repo',
@@ -146,6 +146,8 @@ describe('REST /v1', () => {
       'offset',
       'max_bytes',
       'encoding',
+      'min_commit',
+      'wait_ms',
     ]);
     expect(Object.keys(document.components.schemas.ReadFileOutput!.properties)).toContain('next_start_line');
     expect(document.components.schemas.ErrorBody).toBeDefined();

@@ -33,7 +33,7 @@ describe('what the MCP server offers', () => {
     const world = await createWorld();
     const { client, close } = await connectInMemory(world.deps);
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['gitdex://{owner}/{repo}/{+path}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['gitdex://{owner}/{repo}/{+path}', 'gitdex://{owner}/{repo}']);
     const resource = await client.readResource({ uri: 'gitdex://octo/api/src/index.ts' });
     expect(resource.contents[0]).toMatchObject({ uri: 'gitdex://octo/api/src/index.ts', mimeType: 'text/plain', text: "import { start } from './server/http-server';\n\nstart();\n" });
     await expect(client.readResource({ uri: 'gitdex://octo/api/src/nope.ts' })).rejects.toThrow(/No file src\/nope.ts/);

@@ -177,7 +177,14 @@ describe.each<IndexKind>(['sqlite'])('read_file (%s index)', (kind) => {
     const state = (await world.index.getRefState(1, 'refs/heads/main'))!;
     await world.index.putRefState({ ...state, pendingCommitSha: commitSha('octo/api@9'), pendingSince: '2025-01-05T00:00:00.000Z' });
     const result = await read({ path: 'README.md' });
-    expect(ok<ReadFileOutput>(result).freshness).toEqual({ commit: API_COMMIT, indexed_at: '2025-01-02T03:04:05.000Z', pending: true, pending_commit: commitSha('octo/api@9') });
+    expect(ok<ReadFileOutput>(result).freshness).toEqual({
+      commit: API_COMMIT,
+      indexed_at: '2025-01-02T03:04:05.000Z',
+      pending: true,
+      pending_commit: commitSha('octo/api@9'),
+      served_at: '2025-01-02T03:04:05.000Z',
+      lag_ms: 0,
+    });
     expect(textOf(result)).toMatch(/Note: a newer push \([0-9a-f]{12}\) is being indexed/);
     const early = failed(await read({ path: 'README.md', ref: commitSha('octo/api@9').slice(0, 10) }));
     expect(early.code).toBe('NOT_INDEXED');
