@@ -14,10 +14,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SqliteIndexStore } from '@gitdex/sqlite';
-import { callTool, composeIndex, connectMcpServer, resolveDeps, type ReaderDeps } from '@gitdex/reader';
+import { callTool, composeIndex, connectMcpServer, resolveDeps, waitForCommit, type ReaderDeps } from '@gitdex/reader';
 import { median, percentile } from '../measure/stats';
 import { pushCommit, seedRepository } from '../../services/reader/test/support/documents';
-import { waitForCommit } from '../../services/reader/src/waiting/wait-for-commit';
 
 const REPOSITORIES = 100;
 const NEVER = 'f'.repeat(40);

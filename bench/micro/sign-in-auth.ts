@@ -33,6 +33,7 @@ async function signedInToken(store: SignInStore): Promise<{ authenticate: Authen
         return 'https://github.invalid/';
       },
       exchange: () => Promise.resolve({ accessToken: 'ghu_bench' }),
+      renew: () => Promise.resolve({ accessToken: 'ghu_bench' }),
     },
     people: mirror,
     sealer: aesGcmSealer(new Uint8Array(32).fill(3)),

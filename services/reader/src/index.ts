@@ -41,3 +41,4 @@ export { type ReadAheadLoad } from './index-layers/read-ahead-load';
 export { type ReaderIndex } from './index-layers/reader-index';
 export { type LookedUpRepository, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 export { createSignIn, type SignIn, type SignInOptions, SignInProvider, signInAuthenticate, aesGcmSealer, type GrantRecord } from './sign-in';
+export { waitForCommit } from './waiting/wait-for-commit';
