@@ -21,7 +21,14 @@ import type {
   SuggestCandidate,
   SuggestQuery,
   VisibleEntry,
+  FileSymbols,
+  IdentifierCursor,
+  IdentifierFile,
+  SymbolHit,
+  SymbolNameQuery,
+  SymbolScope,
 } from '@gitdex/ports';
+import type { BlobSymbols, SymbolKind } from '@gitdex/contracts';
 import { BodyBuffers } from './bulk-body';
 import * as catalog from './catalog';
 import * as contentSearch from './content-search';
@@ -307,5 +314,30 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]> {
     return this.read('readContents', options, (ctx) => contentSearch.readContents(ctx, snapshot, paths));
+  }
+
+  findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]> {
+    (void snapshots, query, options);
+    return Promise.reject(new PortError('UNAVAILABLE', 'findSymbols is not built yet'));
+  }
+
+  fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
+    (void snapshot, path, options);
+    return Promise.reject(new PortError('UNAVAILABLE', 'fileSymbols is not built yet'));
+  }
+
+  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
+    (void snapshots, query, options);
+    return Promise.reject(new PortError('UNAVAILABLE', 'filesWithIdentifier is not built yet'));
+  }
+
+  symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    (void snapshots, name, limit, options);
+    return Promise.reject(new PortError('UNAVAILABLE', 'symbolNamesLike is not built yet'));
+  }
+
+  storedSymbols(blobs: { blobSha: string; language: string | null }[], extractor: number): Promise<Map<string, BlobSymbols>> {
+    (void blobs, extractor);
+    return Promise.resolve(new Map());
   }
 }

@@ -35,3 +35,15 @@ export {
 } from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';
 export { type Lease, type LeaseStore } from './lease';
+export {
+  type SymbolNameQuery,
+  type SymbolScope,
+  type SymbolFile,
+  type SymbolHit,
+  type BlobOutline,
+  type FileSymbols,
+  type IdentifierFile,
+  type IdentifierCursor,
+  type SymbolReads,
+  type StoredSymbols,
+} from './symbol-reads';

@@ -21,7 +21,14 @@ import {
   type SuggestCandidate,
   type SuggestQuery,
   type VisibleEntry,
+  type FileSymbols,
+  type IdentifierCursor,
+  type IdentifierFile,
+  type SymbolHit,
+  type SymbolNameQuery,
+  type SymbolScope,
 } from '@gitdex/ports';
+import type { BlobSymbols, SymbolKind } from '@gitdex/contracts';
 import { silentLog, type Log } from '@gitdex/observability';
 import { prepareBlobMigration, type BlobMigration, type BlobMigrationProgress } from './blob-migration';
 import * as contentSearch from './content-search';
@@ -397,5 +404,30 @@ export class SqliteIndexStore implements IndexStore {
 
   readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]> {
     return this.atSnapshot('readContents', options, snapshot, [], ({ content, s }) => contentSearch.readContents(content, s, snapshot.generation, paths));
+  }
+
+  findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]> {
+    (void snapshots, query, options);
+    return Promise.reject(new PortError('UNAVAILABLE', 'findSymbols is not built yet'));
+  }
+
+  fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
+    (void snapshot, path, options);
+    return Promise.reject(new PortError('UNAVAILABLE', 'fileSymbols is not built yet'));
+  }
+
+  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
+    (void snapshots, query, options);
+    return Promise.reject(new PortError('UNAVAILABLE', 'filesWithIdentifier is not built yet'));
+  }
+
+  symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    (void snapshots, name, limit, options);
+    return Promise.reject(new PortError('UNAVAILABLE', 'symbolNamesLike is not built yet'));
+  }
+
+  storedSymbols(blobs: { blobSha: string; language: string | null }[], extractor: number): Promise<Map<string, BlobSymbols>> {
+    (void blobs, extractor);
+    return Promise.resolve(new Map());
   }
 }
