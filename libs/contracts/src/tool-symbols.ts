@@ -21,7 +21,7 @@ const repositories = z
   .min(1, 'repositories: name at least one, or leave it out for every repository you can read')
   .max(100, 'repositories: at most 100 a call')
   .optional()
-  .describe('"owner/name" or "owner/*" each. Default: every repository you can read.');
+  .describe('"owner/name" or "owner/*" each. Default: all you can read.');
 
 const glob = z
   .string({ error: 'path: give a glob such as "src/**/*.ts"' })
@@ -31,7 +31,7 @@ const glob = z
 const path = z
   .union([glob, z.array(glob).min(1).max(20, 'path: at most 20 globs')], { error: 'path: a glob such as "src/**/*.ts", or a list of them' })
   .optional()
-  .describe('Glob(s) a path must match ("src/**/*.ts", "*.go").');
+  .describe('Path glob(s): "src/**/*.ts", "*.go".');
 
 const language = z.string().trim().min(1).max(100).optional().describe('Only this language ("TypeScript").');
 const scopedRef = ref.describe('Only with repository. Default: the default branch.');
@@ -40,19 +40,19 @@ const cursor = z
   .min(1)
   .max(8192, 'cursor: not a cursor this server returned')
   .optional()
-  .describe('next_cursor of the previous page, with the same other arguments.');
+  .describe('next_cursor, same other arguments.');
 
 // ---------------------------------------------------------------- find_symbol
 
 export const FindSymbolInputSchema = strictInput({
-  name: symbolName('a symbol name ("IndexStore"), "Container.name", or a pattern with * ("flip*")').describe('Exact name (case-sensitive), "Container.name", or a * pattern.'),
+  name: symbolName('a symbol name ("IndexStore"), "Container.name", or a pattern with * ("flip*")').describe('Name (case-sensitive), "Container.name" or "pat*tern".'),
   kind: SymbolKindSchema.optional().describe('Only this kind.'),
   repository: repository.optional(),
   repositories,
   ref: scopedRef,
   path,
   language,
-  limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100').optional().describe('Most results a page, 1 to 100. Default 20.'),
+  limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100').optional().describe('Results a page (default 20).'),
   cursor,
 });
 export type FindSymbolInput = z.infer<typeof FindSymbolInputSchema>;
@@ -73,9 +73,7 @@ export const SymbolResultSchema = z.object({
 });
 export type SymbolResult = z.infer<typeof SymbolResultSchema>;
 
-const searchedRepositories = z
-  .array(z.object({ repository: z.string(), ref: z.string(), freshness: FreshnessSchema }))
-  .describe('Each repository searched, the ref and commit it searched.');
+const searchedRepositories = z.array(z.object({ repository: z.string(), ref: z.string(), freshness: FreshnessSchema })).describe('Each repository searched, the ref and commit it searched.');
 
 export const FindSymbolOutputSchema = z.object({
   name: z.string(),
@@ -144,7 +142,7 @@ export const FindReferencesInputSchema = strictInput({
   ref: scopedRef,
   path,
   language,
-  limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100 files a page').optional().describe('Most files a page, 1 to 100. Default 20.'),
+  limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100 files a page').optional().describe('Files a page (default 20).'),
   cursor,
 });
 export type FindReferencesInput = z.infer<typeof FindReferencesInputSchema>;

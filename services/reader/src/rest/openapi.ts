@@ -1,5 +1,11 @@
 import {
   ErrorBodySchema,
+  FileOutlineInputSchema,
+  FileOutlineOutputSchema,
+  FindReferencesInputSchema,
+  FindReferencesOutputSchema,
+  FindSymbolInputSchema,
+  FindSymbolOutputSchema,
   ListFilesInputSchema,
   ListFilesOutputSchema,
   ReadFileInputSchema,
@@ -61,7 +67,8 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: 'gitdex reader',
       version: READER_VERSION,
-      description: 'Read and search indexed GitHub repositories: files, folders, overviews, index state, path suggestions and code search. The same operations as the MCP tools of /mcp.',
+      description:
+        'Read and search indexed GitHub repositories: files, folders, overviews, index state, path suggestions, code search and symbols (definitions, file outlines, references). The same operations as the MCP tools of /mcp.',
     },
     paths: {
       '/v1/repositories': {
@@ -141,6 +148,37 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses('SearchCodeOutput'),
         },
       },
+      '/v1/symbols': {
+        get: {
+          operationId: 'find_symbol',
+          summary: TOOLS.find_symbol.title,
+          description: `${TOOLS.find_symbol.description} name may be given as q; repositories is repeated or comma-separated; path is repeated for several globs.`,
+          parameters: queryParameters(FindSymbolInputSchema, []),
+          responses: responses('FindSymbolOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/outline/{path}': {
+        get: {
+          operationId: 'file_outline',
+          summary: TOOLS.file_outline.title,
+          description: TOOLS.file_outline.description,
+          parameters: [
+            ...ownerRepo,
+            { name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: 'The file path from the repository root; its slashes stay as they are (outline/src/index.ts).' },
+            ...queryParameters(FileOutlineInputSchema, ['repository', 'path']),
+          ],
+          responses: responses('FileOutlineOutput'),
+        },
+      },
+      '/v1/references': {
+        get: {
+          operationId: 'find_references',
+          summary: TOOLS.find_references.title,
+          description: `${TOOLS.find_references.description} name may be given as q; repositories is repeated or comma-separated; path is repeated for several globs.`,
+          parameters: queryParameters(FindReferencesInputSchema, []),
+          responses: responses('FindReferencesOutput'),
+        },
+      },
     },
     components: {
       schemas: {
@@ -150,6 +188,9 @@ export function openApiDocument(): Record<string, unknown> {
         RepositoryOverviewOutput: jsonSchema(RepositoryOverviewOutputSchema, 'output'),
         RepositoriesStateOutput: jsonSchema(RepositoriesStateOutputSchema, 'output'),
         SuggestPathsOutput: jsonSchema(SuggestPathsOutputSchema, 'output'),
+        FindSymbolOutput: jsonSchema(FindSymbolOutputSchema, 'output'),
+        FileOutlineOutput: jsonSchema(FileOutlineOutputSchema, 'output'),
+        FindReferencesOutput: jsonSchema(FindReferencesOutputSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

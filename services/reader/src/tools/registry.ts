@@ -11,11 +11,20 @@ import {
   SearchCodeOutputSchema,
   SuggestPathsInputSchema,
   SuggestPathsOutputSchema,
+  FindSymbolInputSchema,
+  FindSymbolOutputSchema,
+  FileOutlineInputSchema,
+  FileOutlineOutputSchema,
+  FindReferencesInputSchema,
+  FindReferencesOutputSchema,
   type ToolName,
 } from '@gitdex/contracts';
 import type { z } from 'zod';
 import type { Principal, ReaderDeps } from '../deps';
 import type { ToolAnswer } from './answer';
+import { fileOutline } from './file-outline';
+import { findReferences } from './find-references';
+import { findSymbol } from './find-symbol';
 import { listFiles } from './list-files';
 import { readFile } from './read-file';
 import { repositoriesState } from './repositories-state';
@@ -75,7 +84,7 @@ export const TOOLS = {
     title: 'Repository overview',
     description: [
       'Describe an indexed repository: indexed commit and time, file counts, languages, top-level folders and files, open pull requests, and the start of the README (read_file reads the rest).',
-      'A good first call on an unfamiliar repository.',
+      'A good first call on an unfamiliar repository; then find_symbol, file_outline and find_references navigate its code by symbols.',
     ].join(' '),
     input: RepositoryOverviewInputSchema,
     output: RepositoryOverviewOutputSchema,
@@ -118,6 +127,40 @@ export const TOOLS = {
     input: SearchCodeInputSchema,
     output: SearchCodeOutputSchema,
     run: searchCode,
+  }),
+  find_symbol: define({
+    name: 'find_symbol',
+    title: 'Find a symbol definition',
+    description: [
+      'Find where functions, classes, methods and types are defined (parsed with tree-sitter), by name, "Container.name" or a * pattern, in every repository you can read by default.',
+      'Best first, each with path, line, end_line, signature and URL; read it with read_file start_line/end_line.',
+      'Nothing found gives did_you_mean; search_code finds any text.',
+    ].join(' '),
+    input: FindSymbolInputSchema,
+    output: FindSymbolOutputSchema,
+    run: findSymbol,
+  }),
+  file_outline: define({
+    name: 'file_outline',
+    title: 'Outline a file',
+    description: [
+      "A file's definitions in file order, nested (children), each with kind, line, end_line and signature.",
+      'The cheap first look at a large file: then read_file start_line/end_line reads the part you need.',
+    ].join(' '),
+    input: FileOutlineInputSchema,
+    output: FileOutlineOutputSchema,
+    run: fileOutline,
+  }),
+  find_references: define({
+    name: 'find_references',
+    title: 'Find references',
+    description: [
+      'Find where an identifier is used in code (not comments or strings), by file, each occurrence marked definition, reference or import, plus the definitions it may mean.',
+      'Search-based, not compiler-resolved: same-named symbols mix (narrow with repository, path or language).',
+    ].join(' '),
+    input: FindReferencesInputSchema,
+    output: FindReferencesOutputSchema,
+    run: findReferences,
   }),
 } satisfies Record<ToolName, ToolDefinition<z.ZodType, z.ZodType>>;
 
