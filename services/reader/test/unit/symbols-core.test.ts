@@ -1,4 +1,4 @@
-import type { SymbolDefinition } from '@gitdex/contracts';
+import type { FileFlags, SymbolDefinition } from '@gitdex/contracts';
 import { closestNames } from '../../src/symbols/did-you-mean';
 import { parseSymbolName } from '../../src/symbols/name-query';
 import { countNodes, nestOutline } from '../../src/symbols/outline';
@@ -27,7 +27,12 @@ describe('find_symbol names', () => {
 });
 
 describe('ranking definitions', () => {
-  const hit = (path: string, definition: SymbolDefinition, flags = {}) => ({ repository: 'octo/api', path, flags, definition });
+  const hit = (path: string, definition: SymbolDefinition, flags: Partial<FileFlags> = {}) => ({
+    repository: 'octo/api',
+    path,
+    flags: { binary: false, vendored: false, generated: false, tooLarge: false, ...flags },
+    definition,
+  });
   test('exact case, then source before tests before vendored, then outer before nested, then fewer folders', () => {
     const ranked = rankHits(
       [
