@@ -1,5 +1,8 @@
 import type { FileOutlineOutput, FindReferencesOutput, FindSymbolOutput } from '@gitdex/contracts';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
 import { scopedAccess } from '../../src/access';
+import { createReaderApp } from '../../src/app';
 import { seedRepository } from '../support/documents';
 import { call, connectInMemory, failed, ok, textOf } from '../support/mcp-client';
 import { code, def, occurrencesIn, SYMBOL_FILES } from '../support/symbol-files';
@@ -124,5 +127,31 @@ describe('find_references', () => {
     expect(imports.files.map((f) => f.matches.map((m) => m.roles[0]))).toEqual([['import', 'reference']]);
     expect(failed(await call(client, 'find_references', { name: 'a.b' })).text).toMatch(/not one identifier/);
     await close();
+  });
+});
+
+describe('REST mirrors', () => {
+  test('/v1/symbols, /v1/repositories/{owner}/{repo}/outline/{path} and /v1/references answer as the tools do', async () => {
+    const app = createReaderApp(world.deps, { registry: new Registry() });
+    const server = await new Promise<import('node:http').Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = async <T>(path: string) => {
+      const response = await fetch(`${base}${path}`);
+      return { status: response.status, body: (await response.json()) as T };
+    };
+    try {
+      const symbols = await get<FindSymbolOutput>('/v1/symbols?q=IndexStore&path=src/**&repositories=octo/sym,octo/api');
+      expect({ status: symbols.status, found: symbols.body.symbols.map(where) }).toEqual({ status: 200, found: ['octo/sym src/store.ts:3'] });
+      const outline = await get<FileOutlineOutput>('/v1/repositories/octo/sym/outline/src/store.ts');
+      expect({ status: outline.status, count: outline.body.symbol_count }).toEqual({ status: 200, count: 4 });
+      const references = await get<FindReferencesOutput>('/v1/references?name=flipGeneration&repository=octo/sym&limit=1');
+      expect({ status: references.status, files: references.body.files.map((f) => f.path), more: references.body.next_cursor !== null }).toEqual({ status: 200, files: ['src/store.ts'], more: true });
+      const wrong = await get<{ error: { code: string; message: string } }>('/v1/symbols?q=x&kind=gadget');
+      expect({ status: wrong.status, code: wrong.body.error.code }).toEqual({ status: 400, code: 'INVALID_ARGUMENT' });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
