@@ -398,8 +398,12 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
       case 'find_references':
         return {
           repository: optional(repository, 1, 2),
-          repositories: optional(v(fc.array(fc.oneof(repository, fc.constantFrom('acme/*', 'vault/*', '*')), { maxLength: 4 })), 3),
-          name: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('start', 'Store.flip', 'flip*', 'CANARY', 'secret') }, { weight: 1, arbitrary: path }),
+          // Rarely with repository too (refused): most calls should reach the index.
+          repositories: optional(v(fc.array(fc.oneof(repository, fc.constantFrom('acme/*', 'vault/*', '*')), { maxLength: 4 })), 6),
+          name: fc.oneof(
+            { weight: 6, arbitrary: fc.constantFrom('start', 'CANARY', 'secret', 'IndexStore', ...(tool === 'find_symbol' ? ['Store.flip', 'flip*'] : [])) },
+            { weight: 1, arbitrary: path },
+          ),
           ...(tool === 'find_symbol' ? { kind: optional(v(fc.constantFrom('function', 'class', 'nope'))) } : {}),
           path: optional(v(hostileGlobs), 4),
           language: optional(v(fc.constantFrom('TypeScript', 'Go'))),
