@@ -37,6 +37,7 @@ import { toPortError } from './errors';
 import * as reads from './file-reads';
 import * as writes from './file-writes';
 import * as listings from './listings';
+import * as symbolReads from './symbol-reads';
 import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
@@ -317,27 +318,22 @@ export class ElasticsearchIndexStore implements IndexStore {
   }
 
   findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]> {
-    (void snapshots, query, options);
-    return Promise.reject(new PortError('UNAVAILABLE', 'findSymbols is not built yet'));
+    return this.read('findSymbols', options, (ctx) => symbolReads.findSymbols(ctx, snapshots, query));
   }
 
   fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
-    (void snapshot, path, options);
-    return Promise.reject(new PortError('UNAVAILABLE', 'fileSymbols is not built yet'));
+    return this.read('fileSymbols', options, (ctx) => symbolReads.fileSymbols(ctx, snapshot, path));
   }
 
   filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
-    (void snapshots, query, options);
-    return Promise.reject(new PortError('UNAVAILABLE', 'filesWithIdentifier is not built yet'));
+    return this.read('filesWithIdentifier', options, (ctx) => symbolReads.filesWithIdentifier(ctx, snapshots, query));
   }
 
   symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
-    (void snapshots, name, limit, options);
-    return Promise.reject(new PortError('UNAVAILABLE', 'symbolNamesLike is not built yet'));
+    return this.read('symbolNamesLike', options, (ctx) => symbolReads.symbolNamesLike(ctx, snapshots, name, limit));
   }
 
   storedSymbols(blobs: { blobSha: string; language: string | null }[], extractor: number): Promise<Map<string, BlobSymbols>> {
-    (void blobs, extractor);
-    return Promise.resolve(new Map());
+    return this.call('storedSymbols', (ctx) => symbolReads.storedSymbols(ctx, blobs, extractor));
   }
 }
