@@ -128,6 +128,7 @@ export const FileOutlineOutputSchema = z.object({
   reason: z.string().optional().describe('Why it was skipped or failed.'),
   symbols: z.array(OutlineNodeSchema).describe('Definitions in file order, nested definitions under children.'),
   symbol_count: z.number().int().describe('Definitions at any depth.'),
+  omitted: z.number().int().describe('Definitions left out to fit the answer: the last ones in file order.'),
   url: z.string().describe('GitHub URL of the file at the indexed commit.'),
   freshness: FreshnessSchema,
 });

@@ -110,6 +110,28 @@ describe('file_outline', () => {
   });
 });
 
+describe('file_outline of a very long file', () => {
+  test('keeps within the answer budget: the first definitions in file order, how many were left out, and where to read on', async () => {
+    const lines = Array.from({ length: 6_000 }, (_, i) => `export function generated${i}(value: number): number { return value + ${i}; }`);
+    const definitions = lines.map((text, i) => def(`generated${i}`, 'function', i + 1, i + 1, null, text));
+    await seedRepository(world.index, { id: 12, fullName: 'octo/generated', files: { 'src/all.ts': code(`${lines.join('\n')}\n`, definitions, []) } });
+    const { client, close } = await connectInMemory(world.deps);
+    const result = await call(client, 'file_outline', { repository: 'octo/generated', path: 'src/all.ts' });
+    const outline = ok<FileOutlineOutput>(result);
+    expect(outline.symbol_count).toBe(6_000);
+    expect(outline.omitted).toBeGreaterThan(0);
+    expect(outline.symbols).toHaveLength(6_000 - outline.omitted);
+    expect(outline.symbols.map((n) => n.line)).toEqual(Array.from({ length: outline.symbols.length }, (_, i) => i + 1));
+    expect(JSON.stringify(outline).length + textOf(result).length).toBeLessThanOrEqual(world.deps.limits.maxResultChars);
+    expect(textOf(result)).toMatch(
+      new RegExp(
+        `\\[${outline.omitted.toLocaleString('en-US')} more definitions after line ${outline.symbols.length} left out to fit the answer: read_file from line ${outline.symbols.length + 1} reads on\\]`,
+      ),
+    );
+    await close();
+  });
+});
+
 describe('find_references', () => {
   test('occurrences in code grouped by file, each marked, with the definitions the name may mean; comments and strings are left out', async () => {
     const { client, close } = await connectInMemory(world.deps);
