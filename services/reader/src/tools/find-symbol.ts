@@ -2,7 +2,7 @@ import type { FindSymbolInput, FindSymbolOutput, SymbolResult } from '@gitdex/co
 import type { SymbolHit } from '@gitdex/ports';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
-import { formatCount } from '../format/text';
+import { formatCount, resultChars } from '../format/text';
 import { blobUrl } from '../github-links';
 import { closestNames } from '../symbols/did-you-mean';
 import { bareName, parseSymbolName } from '../symbols/name-query';
@@ -52,21 +52,29 @@ export async function findSymbol(deps: ReaderDeps, principal: Principal | null, 
     hits.map((h) => ({ ...h, repository: (targets[h.snapshotIndex] as SymbolTarget).repository })),
     bareName(query),
   );
-  const page = ranked.slice(paging.offset, paging.offset + limit);
-  const symbols = page.map((h) => symbolResult(deps, targets[h.snapshotIndex] as SymbolTarget, h));
-  const shownEnd = paging.offset + symbols.length;
-
   const didYouMean = ranked.length === 0 && targets.length > 0 ? closestNames(bareName(query), await deps.index.symbolNamesLike(snapshots, bareName(query), NAME_CANDIDATES)) : [];
-  const structured: FindSymbolOutput = {
-    name: input.name,
-    symbols,
-    total: ranked.length,
-    offset: paging.offset,
-    next_cursor: shownEnd < ranked.length ? paging.next(shownEnd) : null,
-    did_you_mean: didYouMean,
-    repositories: searchedOf(targets),
+  const answer = (count: number): ToolAnswer<FindSymbolOutput> => {
+    const symbols = ranked.slice(paging.offset, paging.offset + count).map((h) => symbolResult(deps, targets[h.snapshotIndex] as SymbolTarget, h));
+    const shownEnd = paging.offset + symbols.length;
+    const structured: FindSymbolOutput = {
+      name: input.name,
+      symbols,
+      total: ranked.length,
+      offset: paging.offset,
+      next_cursor: shownEnd < ranked.length ? paging.next(shownEnd) : null,
+      did_you_mean: didYouMean,
+      repositories: searchedOf(targets),
+    };
+    return { structured, text: textOf(structured, targets, capped) };
   };
-  return { structured, text: textOf(structured, targets, capped) };
+  // Long signatures and many repositories can outgrow an answer: fewer results a page, never none.
+  let count = limit;
+  let result = answer(count);
+  while (count > 1 && resultChars(result.text, result.structured) > deps.limits.maxResultChars) {
+    count = Math.ceil(count / 2);
+    result = answer(count);
+  }
+  return result;
 }
 
 export function symbolResult(deps: ReaderDeps, target: SymbolTarget, hit: Omit<SymbolHit, 'snapshotIndex'>): SymbolResult {
