@@ -1,3 +1,4 @@
+import { invalid } from '../tool-error';
 import { listParam, queryArgs } from './query';
 
 /**
@@ -10,6 +11,9 @@ export function symbolArgs(query: Record<string, unknown>): Record<string, unkno
   const args = queryArgs(rest, { q: 'name' });
   const names = listParam(repositories);
   if (names !== undefined) args.repositories = names;
-  if (path !== undefined) args.path = Array.isArray(path) ? path.map(String) : String(path);
+  // Express gives a string, or a list when repeated; queryArgs refuses objects for the rest.
+  if (typeof path === 'string') args.path = path;
+  else if (Array.isArray(path)) args.path = path.filter((p): p is string => typeof p === 'string');
+  else if (path !== undefined) throw invalid('path: give a glob as plain text (repeat path= for several)');
   return args;
 }

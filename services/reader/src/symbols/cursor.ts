@@ -29,7 +29,8 @@ export function symbolPaging(kind: SymbolCursor['k'], args: unknown[], cursorTex
   if (cursorText !== undefined) {
     const cursor = decodeOpaqueCursor(SymbolCursorSchema, cursorText);
     if (cursor.k !== kind || cursor.h !== h) throw invalid('cursor: it continues a call with other arguments; pass the same arguments as for the first page, or leave cursor out');
-    if (cursor.d !== d) throw new ToolError('CURSOR_EXPIRED', 'This cursor continues a search of commits the index no longer serves (a push was indexed, or what you may read changed). Start again without cursor.');
+    if (cursor.d !== d)
+      throw new ToolError('CURSOR_EXPIRED', 'This cursor continues a search of commits the index no longer serves (a push was indexed, or what you may read changed). Start again without cursor.');
     offset = cursor.o;
   }
   return { offset, next: (o) => encodeOpaqueCursor({ k: kind, h, o, d } satisfies SymbolCursor) };

@@ -1,4 +1,4 @@
-import type { OccurrenceRole, ReferenceLine, SymbolOccurrence } from '@gitdex/contracts';
+import type { ReferenceLine, SymbolOccurrence } from '@gitdex/contracts';
 import { cutText } from '../format/text';
 import { lineSpans } from '../search/lines';
 
@@ -26,7 +26,7 @@ export function referenceLines(content: string, occurrences: readonly SymbolOccu
       line,
       text,
       ranges: shown.map((o) => [o.start, Math.min(o.end, text.length)] as [number, number]),
-      roles: shown.map((o) => o.role as OccurrenceRole),
+      roles: shown.map((o) => o.role),
     };
   });
 }

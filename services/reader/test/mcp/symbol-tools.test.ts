@@ -100,7 +100,7 @@ describe('file_outline', () => {
       ['label', 14, 14, []],
     ]);
     expect(textOf(await call(client, 'file_outline', { repository: 'octo/sym', path: 'https://github.com/octo/sym/blob/main/src/store.ts' }))).toMatch(
-      /\n  4-7 method flipGeneration: flipGeneration\(n: number\): number/,
+      /\n {2}4-7 method flipGeneration: flipGeneration\(n: number\): number/,
     );
     expect(ok<FileOutlineOutput>(await call(client, 'file_outline', { repository: 'octo/api', path: 'src/index.ts' }))).toMatchObject({ status: 'not_extracted', symbols: [], symbol_count: 0 });
     const missing = failed(await call(client, 'file_outline', { repository: 'octo/sym', path: 'src/stor.ts' }));
