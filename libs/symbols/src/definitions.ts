@@ -27,12 +27,17 @@ const TYPE_KINDS = new Set<SymbolKind>(['class', 'struct', 'interface', 'trait',
 /** Declarators a C or C++ function name sits in, up to the definition that holds the body. */
 const DECLARATORS = new Set(['function_declarator', 'pointer_declarator', 'reference_declarator', 'parenthesized_declarator', 'attributed_declarator']);
 
+/** C and C++ type specifiers, which are definitions only with a body. */
+const SPECIFIERS = new Set(['struct_specifier', 'class_specifier', 'union_specifier', 'enum_specifier']);
+
 /**
  * The node spanning a definition. C and C++ tags capture the function declarator: its function is
  * the definition above it, and a declarator in a declaration is a prototype, which is no definition
  * (as universal-ctags, which leaves prototypes out by default).
  */
 function spanOf(node: Node): Node | null {
+  // `struct S;` and `class C;` declare a type defined elsewhere.
+  if (SPECIFIERS.has(node.type) && !node.childForFieldName('body')) return null;
   if (node.type !== 'function_declarator') return node;
   let current: Node | null = node;
   while (current && DECLARATORS.has(current.type)) current = current.parent;
@@ -40,6 +45,20 @@ function spanOf(node: Node): Node | null {
 }
 
 const qualified = (text: string) => text.replace(/::|\\/g, '.');
+
+/** `a::B<T>::c` as name node `c` and container `a.B`, however deep the qualification. */
+function splitQualified(node: Node): { name: Node; container: string } {
+  const scopes: string[] = [];
+  let current: Node = node;
+  for (;;) {
+    const scope = current.childForFieldName('scope');
+    const name = current.childForFieldName('name');
+    if (current.type !== 'qualified_identifier' || !name) break;
+    if (scope) scopes.push((scope.type === 'template_type' ? (scope.childForFieldName('name') ?? scope) : scope).text);
+    current = name;
+  }
+  return { name: current, container: scopes.join('.') };
+}
 
 /** Definitions of one parsed blob, in file order (outer before inner), with containers and signatures. */
 export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, content: string): { definitions: SymbolDefinition[]; nameStarts: Set<number> } {
@@ -58,6 +77,11 @@ export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, c
         suffix = capture.name.slice('definition.'.length);
       } else if (capture.name === 'container') container = qualified(capture.node.text);
       else if (capture.name === 'scope') scope = capture.node;
+      else if (capture.name === 'qualified') {
+        const split = splitQualified(capture.node);
+        nameNode = split.name;
+        container = split.container || null;
+      }
     }
     if (!nameNode) continue;
     const name = nameNode.text;

@@ -2,7 +2,8 @@
  * Our own tags patterns, added to each grammar's packaged queries/tags.scm. They use the same
  * captures (`@name`, `@definition.<kind>`) plus two of ours: `@scope` marks a node that names the
  * container of the definitions inside it without being a definition itself (a Rust `impl`), and
- * `@container` gives a definition's container outright (a Go method's receiver type). Where a
+ * `@container` gives a definition's container outright (a Go method's receiver type), and
+ * `@qualified` is a C++ qualified name (`ns::Type<T>::method`) split into container and name. Where a
  * pattern here and a packaged one find the same name, ours decides the kind.
  */
 const TYPESCRIPT = `
@@ -15,6 +16,7 @@ const TYPESCRIPT = `
 `;
 
 const JAVASCRIPT = `
+(method_definition name: (property_identifier) @name) @definition.method
 (field_definition property: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
 `;
 
@@ -58,8 +60,7 @@ const C_FAMILY = `
 const CPP = `${C_FAMILY}
 (namespace_definition name: (namespace_identifier) @name) @definition.module
 (alias_declaration name: (type_identifier) @name) @definition.type
-(function_declarator declarator: (qualified_identifier scope: (_) @container name: (identifier) @name)) @definition.method
-(function_declarator declarator: (qualified_identifier scope: (_) @container name: (destructor_name) @name)) @definition.method
+(function_declarator declarator: (qualified_identifier) @qualified) @definition.method
 (function_declarator declarator: (destructor_name) @name) @definition.method
 (function_declarator declarator: (operator_name) @name) @definition.method
 `;
@@ -71,6 +72,7 @@ const CSHARP = `
 (constructor_declaration name: (identifier) @name) @definition.method
 (delegate_declaration name: (identifier) @name) @definition.type
 (property_declaration name: (identifier) @name) @definition.property
+(namespace_declaration name: (qualified_name) @name) @definition.module
 (file_scoped_namespace_declaration name: (_) @name) @definition.module
 `;
 

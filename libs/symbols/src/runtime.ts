@@ -30,10 +30,12 @@ export function loadGrammar(grammar: Grammar): Promise<LoadedGrammar> {
 }
 
 async function load(grammar: Grammar): Promise<LoadedGrammar> {
-  init ??= Parser.init();
+  // Bytes, not paths: web-tree-sitter reads a path through a dynamic import of node:fs, which
+  // some hosts (jest's module sandbox) refuse.
+  init ??= Parser.init({ wasmBinary: readFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm')) });
   await init;
   const [pkg, file] = grammar.wasm;
-  const language = await Language.load(join(packageDir(pkg), file));
+  const language = await Language.load(readFileSync(join(packageDir(pkg), file)));
   const packaged = grammar.tags.map((tagsPkg) => readFileSync(join(packageDir(tagsPkg), 'queries', 'tags.scm'), 'utf8')).join('\n');
   const packagedQuery = new Query(language, packaged);
   const ownFrom = packagedQuery.patternCount();
