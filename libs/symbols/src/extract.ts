@@ -22,6 +22,24 @@ export const DEFAULT_MAX_BYTES = 1024 * 1024;
 /** Far above the few milliseconds a real file takes (docs/design/symbols.md), well below a stall. */
 export const DEFAULT_TIMEOUT_MS = 2_000;
 
+/**
+ * A line this long is minified or generated code (hand-written lines stay under a few hundred
+ * characters): its outline is noise, and it costs seconds per megabyte of parsing.
+ */
+export const MAX_LINE_CHARS = 10_000;
+
+function longestLine(content: string): number {
+  let longest = 0;
+  let start = 0;
+  for (;;) {
+    const newline = content.indexOf('\n', start);
+    const end = newline === -1 ? content.length : newline;
+    if (end - start > longest) longest = end - start;
+    if (newline === -1) return longest;
+    start = newline + 1;
+  }
+}
+
 const DEFAULT_LIMITS: ExtractLimits = { maxBytes: DEFAULT_MAX_BYTES, timeoutMs: DEFAULT_TIMEOUT_MS };
 
 const outcome = (language: string | null, status: 'skipped' | 'failed', reason: string): BlobSymbols => ({
@@ -45,6 +63,8 @@ export async function extractSymbols(content: string, path: string, language: st
   if (!grammar) return outcome(language, 'skipped', 'no grammar');
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > limits.maxBytes) return outcome(language, 'skipped', `too large (${bytes} bytes, limit ${limits.maxBytes})`);
+  const longest = longestLine(content);
+  if (longest > MAX_LINE_CHARS) return outcome(language, 'skipped', `minified or generated (a line of ${longest} characters)`);
   const loaded = await loadGrammar(grammar);
   const now = limits.now ?? (() => performance.now());
   const deadline = now() + limits.timeoutMs;
