@@ -10,6 +10,7 @@ import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, indexRef, type SymbolParsing } from '@gitdex/indexer';
 import type { SourceRepository } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
+import { createSymbolExtractor, SUPPORTED_LANGUAGES, SYMBOL_EXTRACTOR_VERSION } from '@gitdex/symbols';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 
@@ -107,5 +108,24 @@ describe('indexing writes each blob with its symbols, parsed once', () => {
     expect(await indexHead(fork)).toMatchObject({ symbols: { parsed: 0, reused: 2 } });
     expect(calls).toEqual([]);
     expect(await found(fork.id, 1, 'beta')).toEqual(['a.ts:1']);
+  });
+
+  it('with the real extractor: a pushed class and its method are found by name and container, and outlined', async () => {
+    const extractor = createSymbolExtractor({ threads: 1 });
+    try {
+      await createRepo(root, 'acme', 'real', { 'src/store.ts': 'export class Store {\n  put(key: string): void {}\n}\n', 'tool.py': 'def main():\n    return Store()\n' });
+      const repository = await register('acme/real');
+      const head = (await source.head(repository, 'main'))!;
+      const symbols: SymbolParsing = { extract: (c, p, l) => extractor.extract(c, p, l), version: SYMBOL_EXTRACTOR_VERSION, languages: SUPPORTED_LANGUAGES, stored: index };
+      const outcome = await indexRef({ index, source, options: DEFAULT_INDEX_REF_OPTIONS, now: () => new Date(), symbols }, { repository, ref: MAIN, head });
+      expect(outcome).toMatchObject({ symbols: { parsed: 2, failed: 0 } });
+      const snapshot = { repositoryId: repository.id, ref: MAIN, generation: 1 };
+      const [put] = await index.findSymbols([snapshot], { match: 'exact', name: 'put', container: 'Store', limit: 5 });
+      expect(put).toMatchObject({ path: 'src/store.ts', definition: { kind: 'method', line: 2, container: 'Store' } });
+      expect((await index.fileSymbols(snapshot, 'src/store.ts'))?.symbols?.definitions.map((d) => d.name)).toEqual(['Store', 'put']);
+      expect((await index.filesWithIdentifier([snapshot], { name: 'Store', after: null, limit: 5 })).map((f) => f.path)).toEqual(['src/store.ts', 'tool.py']);
+    } finally {
+      await extractor.close();
+    }
   });
 });
