@@ -58,7 +58,7 @@ export async function attachSymbols(parsing: SymbolParsing, writes: FileWrite[])
     const key = keyOf(doc);
     const pending = parsed.get(key);
     if (!pending) {
-      doc.symbols = stored.get(doc.blobSha) as BlobSymbols;
+      doc.symbols = stored.get(doc.blobSha);
       counts.reused += 1;
       continue;
     }
