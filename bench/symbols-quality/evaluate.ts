@@ -49,7 +49,7 @@ function extraSets(specs: readonly string[]): QualitySet[] {
   return specs.map((spec) => {
     const [language, root] = spec.split(/:(.*)/s);
     if (!language || !root || !EXTENSIONS[language]) throw new Error(`--set=${spec}: expected Language:folder with Language one of ${Object.keys(EXTENSIONS).join(', ')}`);
-    return { name: basename(root), language, role: 'held-out' as const, root, extensions: EXTENSIONS[language]!, skip: /\/(tests?|testdata|vendor|benches)\// };
+    return { name: basename(root), language, role: 'held-out' as const, root, extensions: EXTENSIONS[language], skip: /\/(tests?|testdata|vendor|benches)\// };
   });
 }
 
