@@ -21,7 +21,9 @@ async function main() {
       start = performance.now();
       const next = await pool.extract('def alive():\n    return 1\n', 'alive.py', 'Python');
       if (next.status !== 'parsed') throw new Error(`the pool is unhealthy after ${h.name}: ${next.reason}`);
-      rows.push(`| ${h.name} | ${Buffer.byteLength(content)} | ${symbols.status}${symbols.reason ? ` (${symbols.reason})` : ''}, ${symbols.definitions.length} definitions, ${symbols.occurrences.length} occurrences | ${took} | ${ms(start)} | ${pool.replaced()} |`);
+      rows.push(
+        `| ${h.name} | ${Buffer.byteLength(content)} | ${symbols.status}${symbols.reason ? ` (${symbols.reason})` : ''}, ${symbols.definitions.length} definitions, ${symbols.occurrences.length} occurrences | ${took} | ${ms(start)} | ${pool.replaced()} |`,
+      );
     }
     process.stdout.write(`${rows.join('\n')}\n`);
   } finally {
