@@ -53,3 +53,54 @@ export function compare(tags: readonly CtagsTag[], outlines: ReadonlyMap<string,
   }
   return result;
 }
+
+export interface FindFigures {
+  /** ctags definitions asked for by name. */
+  asked: number;
+  /** ...whose definition is among the first 5 answers. */
+  top5: number;
+  /** ctags definitions whose name ctags defines once in the set, and how many of them came first. */
+  unique: number;
+  uniqueFirst: number;
+}
+
+const last = (qualified: string) => qualified.split(/::|\.|\\/).pop() ?? qualified;
+
+/** ctags scopes that are types: a definition inside one is asked for as `Type.name`. */
+const TYPE_SCOPES = new Set(['class', 'struct', 'interface', 'enum', 'trait', 'implementation', 'union', 'record', 'module']);
+const typeScope = (t: CtagsTag) => (t.scope && t.scopeKind && TYPE_SCOPES.has(t.scopeKind) ? last(t.scope) : null);
+
+/**
+ * A stand-in for find_symbol over one set, for the integrator to replace with the real tool. The
+ * query is what an agent would ask: `Type.name` when ctags's scope is a type, else the name.
+ * Answers: the set's definitions of that name (and, for `Container.name`, whose innermost
+ * container is that), ranked outer before nested, then fewer folders, then path. A ctags
+ * definition counts when a same-path answer holds its line among the first 5.
+ */
+export function findByName(tags: readonly CtagsTag[], outlines: ReadonlyMap<string, readonly SymbolDefinition[]>): FindFigures {
+  const byName = new Map<string, Array<{ path: string; d: SymbolDefinition }>>();
+  for (const [path, outline] of outlines)
+    for (const d of outline) {
+      const key = d.name.replace(/\s+/g, '');
+      byName.set(key, [...(byName.get(key) ?? []), { path, d }]);
+    }
+  const depth = (p: string) => p.split('/').length;
+  for (const answers of byName.values())
+    answers.sort((a, b) => Number(a.d.container !== null) - Number(b.d.container !== null) || depth(a.path) - depth(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.d.line - b.d.line));
+  const query = (t: CtagsTag) => `${typeScope(t) ?? ''}.${t.name}`;
+  const ctagsCount = new Map<string, number>();
+  for (const t of tags) ctagsCount.set(query(t), (ctagsCount.get(query(t)) ?? 0) + 1);
+  const figures: FindFigures = { asked: 0, top5: 0, unique: 0, uniqueFirst: 0 };
+  for (const t of tags) {
+    const scope = typeScope(t);
+    const answers = (byName.get(t.name.replace(/\s+/g, '')) ?? []).filter((a) => scope === null || (a.d.container !== null && last(a.d.container) === scope));
+    const hit = (a: { path: string; d: SymbolDefinition }) => a.path === t.path && a.d.line <= t.line && t.line <= a.d.endLine;
+    figures.asked++;
+    if (answers.slice(0, 5).some(hit)) figures.top5++;
+    if (ctagsCount.get(query(t)) === 1) {
+      figures.unique++;
+      if (answers[0] && hit(answers[0])) figures.uniqueFirst++;
+    }
+  }
+  return figures;
+}

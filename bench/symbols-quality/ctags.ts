@@ -12,6 +12,7 @@ export interface CtagsTag {
   end?: number;
   kind: string;
   scope?: string;
+  scopeKind?: string;
 }
 
 /**
@@ -58,6 +59,7 @@ export function runCtags(root: string, files: readonly string[]): { tags: CtagsT
       ...(tag.end !== undefined ? { end: tag.end } : {}),
       kind: tag.kind,
       ...(tag.scope !== undefined ? { scope: tag.scope } : {}),
+      ...(tag.scopeKind !== undefined ? { scopeKind: tag.scopeKind } : {}),
     });
   }
   rmSync(out, { force: true });

@@ -14,7 +14,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compare, type Comparison } from './compare';
+import { compare, findByName, type Comparison, type FindFigures } from './compare';
 import { filesOf, qualitySets, type QualitySet } from './corpora';
 import { runCtags } from './ctags';
 
@@ -40,6 +40,7 @@ export interface SetResult {
   parsed: number;
   skippedOrFailed: number;
   comparison: Comparison;
+  find: FindFigures;
   ourCpuSeconds: number;
   ctagsCpuSeconds: number;
   bytes: number;
@@ -49,7 +50,7 @@ function extraSets(specs: readonly string[]): QualitySet[] {
   return specs.map((spec) => {
     const [language, root] = spec.split(/:(.*)/s);
     if (!language || !root || !EXTENSIONS[language]) throw new Error(`--set=${spec}: expected Language:folder with Language one of ${Object.keys(EXTENSIONS).join(', ')}`);
-    return { name: basename(root), language, role: 'held-out' as const, root, extensions: EXTENSIONS[language]!, skip: /\/(tests?|testdata|vendor|benches)\// };
+    return { name: basename(root), language, role: 'held-out' as const, root, extensions: EXTENSIONS[language], skip: /\/(tests?|testdata|vendor|benches)\// };
   });
 }
 
@@ -76,6 +77,7 @@ export async function evaluateSet(set: QualitySet, limit: number): Promise<SetRe
     parsed,
     skippedOrFailed: files.length - parsed,
     comparison: compare(ctags.tags, outlines),
+    find: findByName(ctags.tags, outlines),
     ourCpuSeconds: (cpu.user + cpu.system) / 1e6,
     ctagsCpuSeconds: ctags.cpuSeconds,
     bytes: contents.reduce((n, c) => n + Buffer.byteLength(c), 0),
@@ -93,28 +95,43 @@ const top = (counts: Record<string, number>) =>
 export function table(results: readonly SetResult[]): string {
   const rows = results.map((r) => {
     const c = r.comparison;
-    return `| ${r.language} | ${r.set} | ${r.role} | ${r.files} (${r.skippedOrFailed} not parsed) | ${c.ctags} | ${pct(c.found, c.ctags)} | ${pct(c.confirmed, c.ours)} | ${top(c.missedByKind)} | ${top(c.extraByKind)} | ${r.ourCpuSeconds.toFixed(2)} / ${r.ctagsCpuSeconds.toFixed(2)} = ${(r.ourCpuSeconds / Math.max(r.ctagsCpuSeconds, 0.001)).toFixed(1)}× |`;
+    return `| ${r.language} | ${r.set} | ${r.role} | ${r.files} (${r.skippedOrFailed} not parsed) | ${c.ctags} | ${pct(c.found, c.ctags)} | ${pct(c.confirmed, c.ours)} | ${pct(r.find.top5, r.find.asked)} / ${pct(r.find.uniqueFirst, r.find.unique)} | ${top(c.missedByKind)} | ${top(c.extraByKind)} | ${r.ourCpuSeconds.toFixed(2)} / ${r.ctagsCpuSeconds.toFixed(2)} = ${(r.ourCpuSeconds / Math.max(r.ctagsCpuSeconds, 0.001)).toFixed(1)}× |`;
   });
   const heldOut = results.filter((r) => r.role === 'held-out');
   const sum = (f: (r: SetResult) => number) => heldOut.reduce((n, r) => n + f(r), 0);
-  rows.push(
-    `| all held out | | | ${sum((r) => r.files)} | ${sum((r) => r.comparison.ctags)} | ${pct(
+  const ratio = (a: number, b: number) => `${a.toFixed(2)} / ${b.toFixed(2)} = ${(a / Math.max(b, 0.001)).toFixed(1)}×`;
+  const cells = [
+    'all held out',
+    '',
+    '',
+    `${sum((r) => r.files)}`,
+    `${sum((r) => r.comparison.ctags)}`,
+    pct(
       sum((r) => r.comparison.found),
       sum((r) => r.comparison.ctags),
-    )} | ${pct(
+    ),
+    pct(
       sum((r) => r.comparison.confirmed),
       sum((r) => r.comparison.ours),
-    )} | | | ${sum((r) => r.ourCpuSeconds).toFixed(2)} / ${sum((r) => r.ctagsCpuSeconds).toFixed(2)} = ${(
-      sum((r) => r.ourCpuSeconds) /
-      Math.max(
-        sum((r) => r.ctagsCpuSeconds),
-        0.001,
-      )
-    ).toFixed(1)}× |`,
-  );
+    ),
+    `${pct(
+      sum((r) => r.find.top5),
+      sum((r) => r.find.asked),
+    )} / ${pct(
+      sum((r) => r.find.uniqueFirst),
+      sum((r) => r.find.unique),
+    )}`,
+    '',
+    '',
+    ratio(
+      sum((r) => r.ourCpuSeconds),
+      sum((r) => r.ctagsCpuSeconds),
+    ),
+  ];
+  rows.push(`| ${cells.join(' | ')} |`);
   return [
-    "| language | set | role | files | ctags definitions | recall (outline holds ctags's) | precision (ctags has ours) | ctags finds, we do not | we find, ctags does not | CPU s, ours / ctags |",
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    "| language | set | role | files | ctags definitions | recall (outline holds ctags's) | precision (ctags has ours) | by name: top 5 / first when unique (stand-in ranking) | ctags finds, we do not | we find, ctags does not | CPU s, ours / ctags |",
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }

@@ -19,8 +19,12 @@ export interface ExtractLimits {
  * standard libraries is about 600 KB), and generated ones above it are not worth an outline.
  */
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
-/** Far above the few milliseconds a real file takes (docs/design/symbols.md), well below a stall. */
-export const DEFAULT_TIMEOUT_MS = 2_000;
+/**
+ * Wall time, so it must cover a busy machine: the largest file under maxBytes parses in about
+ * 1.5 s on an idle core (about 0.7 MB/s, docs/journal/2026-12-05-symbols-quality.md), and a
+ * shared indexer host runs several times slower. A stall still costs a worker only this long.
+ */
+export const DEFAULT_TIMEOUT_MS = 5_000;
 
 /**
  * A line this long is minified or generated code (hand-written lines stay under a few hundred

@@ -12,7 +12,7 @@ export interface SymbolExtractorOptions {
   readonly threads?: number;
   /** Larger blobs are skipped without being sent to a worker (default 1 MiB). */
   readonly maxBytes?: number;
-  /** Parse and query time per blob inside the worker (default 2 s). */
+  /** Parse and query time per blob inside the worker (default 5 s). */
   readonly timeoutMs?: number;
   /**
    * A worker still busy this long after it took a blob is stopped and replaced, whatever it is

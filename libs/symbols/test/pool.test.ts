@@ -19,7 +19,7 @@ describe('createSymbolExtractor', () => {
   it.each(HOSTILE.map((h) => [h.name, h] as const))('survives %s and stays healthy', async (_, hostile) => {
     const symbols = await pool.extract(hostile.content(), hostile.path, hostile.language);
     expect(BlobSymbolsSchema.safeParse(symbols).success).toBe(true);
-    expect(symbols.status).toBe(hostile.outcome);
+    expect(hostile.outcome).toContain(symbols.status);
     await healthy(pool);
   });
 
