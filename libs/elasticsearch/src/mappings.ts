@@ -116,7 +116,7 @@ export const blobsMappings: estypes.MappingTypeMapping = {
     symbolNamesLower: keyword,
     identifiers: keyword,
     symbolOutline: { type: 'object', enabled: false },
-    symbolOccurrences: { type: 'object', enabled: false },
+    symbolUses: storedOnly,
   },
 };
 

@@ -1,10 +1,10 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { BlobSymbols, FileFlags, SymbolDefinition, SymbolKind, SymbolOccurrence } from '@gitdex/contracts';
+import type { BlobSymbols, FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
 import type { FileSymbols, IdentifierCursor, IdentifierFile, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
 import { blobId, symbolsId } from './blobs';
 import { readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
-import { symbolsOfFields, type SymbolFields } from './symbol-fields';
+import { symbolsOfFields, unpackOccurrences, type SymbolFields } from './symbol-fields';
 
 type Query = estypes.QueryDslQueryContainer;
 type SymbolSource = Partial<SymbolFields> & { repositoryId: number; blobSha: string };
@@ -196,14 +196,14 @@ export async function filesWithIdentifier(ctx: StoreContext, snapshots: Snapshot
   const files = holders.flat().slice(0, query.limit);
   if (files.length === 0) return [];
   const ids = [...new Set(files.map((file) => symbolsId((snapshots[file.snapshotIndex] as Snapshot).repositoryId, file.blobSha)))];
-  const response = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids, _source_includes: ['symbolOccurrences', 'symbolOutline.definitions'] }, readOptions(ctx));
+  const response = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids, _source_includes: ['symbolUses', 'symbolOutline.definitions'] }, readOptions(ctx));
   const byId = new Map<string, SymbolSource>();
   for (const doc of response.docs) if ('found' in doc && doc.found && doc._source) byId.set(doc._id, doc._source);
   return files.flatMap((file) => {
     const source = byId.get(symbolsId((snapshots[file.snapshotIndex] as Snapshot).repositoryId, file.blobSha));
     // Collected after the search saw it (its version pruned meanwhile): left out, like the version.
     if (!source) return [];
-    const occurrences = (source.symbolOccurrences ?? []).filter((o: SymbolOccurrence) => o.name === query.name);
+    const occurrences = unpackOccurrences(source.symbolUses, query.name);
     const definitions = (source.symbolOutline?.definitions ?? []).filter((d) => d.name === query.name);
     return [{ ...file, occurrences, definitions }];
   });
@@ -256,12 +256,12 @@ export async function storedSymbols(ctx: StoreContext, blobs: { blobSha: string;
       query: { bool: { filter: [{ terms: { blobSha: chunk } }, { term: { symbolExtractor: extractor } }] } },
       // One copy per sha is enough, whichever repository holds it: the symbols are the content's.
       collapse: { field: 'blobSha' },
-      _source: ['blobSha', 'symbolLanguage', 'symbolOutline', 'symbolOccurrences'],
+      _source: ['blobSha', 'symbolLanguage', 'symbolOutline', 'symbolUses'],
     });
     for (const hit of response.hits.hits) {
       const source = hit._source;
       if (!source?.symbolOutline || (source.symbolLanguage ?? null) !== languageOf.get(source.blobSha)) continue;
-      found.set(source.blobSha, symbolsOfFields({ symbolOutline: source.symbolOutline, symbolOccurrences: source.symbolOccurrences ?? [] }));
+      found.set(source.blobSha, symbolsOfFields({ symbolOutline: source.symbolOutline, ...(source.symbolUses !== undefined ? { symbolUses: source.symbolUses } : {}) }));
     }
   }
   return found;

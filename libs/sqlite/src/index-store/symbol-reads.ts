@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { FileFlags, SymbolDefinition, SymbolKind, SymbolOccurrence } from '@gitdex/contracts';
+import type { FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
 import type { BlobOutline, FileSymbols, IdentifierFile, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
-import { parseDefinitions } from './symbol-store';
+import { parseDefinitions, unpackOccurrences } from './symbol-store';
 import { PLAIN, type Visibility } from './visibility';
 
 type Params = Record<string, unknown>;
@@ -117,7 +117,7 @@ export function fileSymbols(statements: SymbolStatements, params: Params, path: 
 export function filesWithIdentifier(statements: SymbolStatements, params: Params, snapshotIndex: number, name: string, after: string, limit: number): IdentifierFile[] {
   return statements.identifier.all({ ...params, name, after, limit }).map((row) => ({
     ...fileOf(row, snapshotIndex),
-    occurrences: JSON.parse(row.occurrences) as SymbolOccurrence[],
+    occurrences: unpackOccurrences(name, row.occurrences),
     definitions: parseDefinitions(row.defs),
   }));
 }

@@ -9,8 +9,8 @@ import type { BlobOutline } from '@gitdex/ports';
  *   below (so they are deleted by primary key, with no secondary index to slow writes).
  * - `symbol_names`: one row per (definition name, blob), with that name's definitions: an exact
  *   find_symbol reads the rows of one name and joins the visible files naming the blob.
- * - `symbol_refs`: one row per (identifier name, blob), with that name's occurrences:
- *   find_references reads one name's rows the same way.
+ * - `symbol_refs`: one row per (identifier name, blob), with that name's occurrences
+ *   (packOccurrences): find_references reads one name's rows the same way.
  */
 export const SYMBOLS_DDL = `
 CREATE TABLE IF NOT EXISTS blob_symbols (
@@ -44,6 +44,15 @@ export interface SymbolWriteStatements {
   remove(blobId: number): void;
   /** Symbols stored for a sha by this extractor and language, in any repository. */
   stored(blobSha: string, extractor: number, language: string | null): BlobSymbols | undefined;
+}
+
+/** One name's occurrences as a JSON array of [line, start, end, role]: the name is the row's. */
+function packOccurrences(occurrences: readonly SymbolOccurrence[]): string {
+  return JSON.stringify(occurrences.map((o) => [o.line, o.start, o.end, o.role]));
+}
+
+export function unpackOccurrences(name: string, json: string): SymbolOccurrence[] {
+  return (JSON.parse(json) as [number, number, number, SymbolOccurrence['role']][]).map(([line, start, end, role]) => ({ name, line, start, end, role }));
 }
 
 function groupByName<T extends { name: string }>(items: readonly T[]): Map<string, T[]> {
@@ -91,7 +100,7 @@ export function prepareSymbolWrites(db: Database): SymbolWriteStatements {
       const refs = groupByName(symbols.occurrences);
       insertBlob.run(blobId, blobSha, symbols.extractor, symbols.language, JSON.stringify(outlineOf(symbols)), JSON.stringify([...refs.keys()]));
       for (const [name, defs] of groupByName(symbols.definitions)) insertName.run(name, blobId, JSON.stringify(defs));
-      for (const [name, occurrences] of refs) insertRef.run(name, blobId, JSON.stringify(occurrences));
+      for (const [name, occurrences] of refs) insertRef.run(name, blobId, packOccurrences(occurrences));
     },
     remove,
     stored: (blobSha, extractor, language) => {
@@ -101,7 +110,7 @@ export function prepareSymbolWrites(db: Database): SymbolWriteStatements {
       const occurrences: SymbolOccurrence[] = [];
       for (const name of JSON.parse(row.ref_names) as string[]) {
         const json = occurrencesOf.get(name, row.blob_id);
-        if (json !== undefined) occurrences.push(...(JSON.parse(json) as SymbolOccurrence[]));
+        if (json !== undefined) occurrences.push(...unpackOccurrences(name, json));
       }
       occurrences.sort((a, b) => a.line - b.line || a.start - b.start);
       return { ...outline, occurrences };
