@@ -45,20 +45,43 @@ export async function fileOutline(deps: ReaderDeps, principal: Principal | null,
     return { structured, text: textOf(structured) };
   };
   const fits = (a: ToolAnswer<FileOutlineOutput>) => resultChars(a.text, a.structured) <= deps.limits.maxResultChars;
-  let result = answer(definitions, MAX_SIGNATURE_CHARS);
-  if (fits(result)) return result;
-  // Too many definitions for one answer (a generated or very long file): shorter signatures
-  // first, then the first definitions in file order that fit, found by halving.
-  result = answer(definitions, SHORT_SIGNATURE_CHARS);
-  if (fits(result)) return result;
-  let low = 0;
-  let high = definitions.length;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (fits(answer(definitions.slice(0, middle), SHORT_SIGNATURE_CHARS))) low = middle;
-    else high = middle - 1;
+  const base = resultChars(...answerParts(answer([], MAX_SIGNATURE_CHARS)));
+  if (base + costs(definitions, MAX_SIGNATURE_CHARS).total <= deps.limits.maxResultChars) {
+    const whole = answer(definitions, MAX_SIGNATURE_CHARS);
+    if (fits(whole)) return whole;
   }
-  return answer(definitions.slice(0, low), SHORT_SIGNATURE_CHARS);
+  // Too many definitions for one answer (a generated or very long file): shorter signatures,
+  // and the first definitions in file order whose estimated cost fits, checked once built.
+  const short = costs(definitions, SHORT_SIGNATURE_CHARS);
+  let count = 0;
+  for (let used = base; count < definitions.length && used + (short.each[count] as number) <= deps.limits.maxResultChars; count += 1) used += short.each[count] as number;
+  let result = answer(definitions.slice(0, count), SHORT_SIGNATURE_CHARS);
+  while (count > 0 && !fits(result)) {
+    count = Math.floor(count * 0.9);
+    result = answer(definitions.slice(0, count), SHORT_SIGNATURE_CHARS);
+  }
+  return result;
+}
+
+function answerParts(a: ToolAnswer<FileOutlineOutput>): [string, FileOutlineOutput] {
+  return [a.text, a.structured];
+}
+
+/**
+ * What each definition adds to an answer, in characters: its node as JSON (with an empty
+ * children list and a separating comma) and its line of text (indented a little, as nested).
+ * An estimate that lets one build pick how many fit instead of building the answer many times.
+ */
+function costs(definitions: readonly SymbolDefinition[], signatureChars: number): { each: number[]; total: number } {
+  let total = 0;
+  const each = definitions.map((d) => {
+    const signature = signatureChars < MAX_SIGNATURE_CHARS ? cutText(d.signature, signatureChars) : d.signature;
+    const node = JSON.stringify({ name: d.name, kind: d.kind, line: d.line, end_line: d.endLine, signature, children: [] }).length + 1;
+    const line = `${d.line}-${d.endLine} ${d.kind} ${d.name}: ${signature}`.length + 8;
+    total += node + line;
+    return node + line;
+  });
+  return { each, total };
 }
 
 function textOf(out: FileOutlineOutput): string {
