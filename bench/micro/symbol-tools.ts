@@ -128,18 +128,20 @@ async function main(): Promise<void> {
       console.log(`${label.padEnd(34)} p50 ${row.p50_ms.toFixed(2)} ms  p99 ${row.p99_ms.toFixed(2)} ms`);
       return row;
     };
-    const rows = [
+    const rows: { label: string; cold_ms: number | null; p50_ms: number; p99_ms: number; calls: number }[] = [
       await measure('read_file (baseline)', 'read_file', () => ({ repository: REPOSITORY, path: 'bench/outline-5000.ts', end_line: 5 })),
       await measure('file_outline (5,000 lines)', 'file_outline', () => ({ repository: REPOSITORY, path: 'bench/outline-5000.ts' })),
       await measure('find_symbol (one repository)', 'find_symbol', (i) => ({ repository: REPOSITORY, name: queries[i % queries.length] })),
       await measure('find_symbol (every repository)', 'find_symbol', (i) => ({ name: queries[(i + 1) % queries.length] })),
       await measure('find_symbol Container.name', 'find_symbol', () => ({ name: 'Generated7.method3' })),
       await measure('find_references', 'find_references', (i) => ({ repository: REPOSITORY, name: queries[(i + 2) % queries.length] })),
+    ];
+    const outline = (await timed('file_outline', { repository: REPOSITORY, path: 'bench/outline-5000.ts' })).result.structuredContent as { symbol_count: number; omitted: number };
+    rows.push(
       await port('index.findSymbols (port only)', (i) => index.findSymbols([snapshot], { match: 'exact', name: queries[i % queries.length] as string, limit: 2_001 })),
       await port('index.findSymbols Container.name (port)', () => index.findSymbols([snapshot], { match: 'exact', name: 'method3', container: 'Generated7', limit: 2_001 })),
       await port('index.fileSymbols (port only)', () => index.fileSymbols(snapshot, 'bench/outline-5000.ts')),
-    ];
-    const outline = (await timed('file_outline', { repository: REPOSITORY, path: 'bench/outline-5000.ts' })).result.structuredContent as { symbol_count: number; omitted: number };
+    );
     console.log(
       JSON.stringify({
         files: files.length,
