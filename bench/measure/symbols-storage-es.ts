@@ -30,7 +30,43 @@ function documents(): { docs: FileDocument[]; contentBytes: number; description:
   return { docs, contentBytes, description: `${corpus.description}: ${docs.length} files` };
 }
 
-async function run(docs: FileDocument[], parsing: SymbolParsing | null, label: string, parsedBefore = false): Promise<{ ms: number; bytes: number; symbolBytes: number; counts: SymbolCounts }> {
+interface ReadTimes {
+  findSymbol: number[];
+  fileSymbols: number[];
+}
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
+
+/** Port-level read latency on the index just written: findSymbols by exact name and fileSymbols, 200 of each, names and paths in a fixed order. */
+async function readTimes(store: ElasticsearchIndexStore, docs: FileDocument[]): Promise<ReadTimes> {
+  const snapshot = { repositoryId: REPO, ref: 'refs/heads/main', generation: 1 };
+  const withSymbols = docs.filter((doc) => (doc.symbols?.definitions.length ?? 0) > 0);
+  const names = withSymbols
+    .flatMap((doc) => doc.symbols!.definitions.map((d) => d.name))
+    .filter((_, i) => i % 7 === 0)
+    .slice(0, 200);
+  const paths = withSymbols.map((doc) => doc.path).slice(0, 200);
+  const findSymbol: number[] = [];
+  const fileSymbols: number[] = [];
+  for (const name of names) {
+    const started = performance.now();
+    await store.findSymbols([snapshot], { match: 'exact', name, limit: 10 });
+    findSymbol.push(performance.now() - started);
+  }
+  for (const path of paths) {
+    const started = performance.now();
+    await store.fileSymbols(snapshot, path);
+    fileSymbols.push(performance.now() - started);
+  }
+  return { findSymbol, fileSymbols };
+}
+
+async function run(
+  docs: FileDocument[],
+  parsing: SymbolParsing | null,
+  label: string,
+  parsedBefore = false,
+): Promise<{ ms: number; bytes: number; symbolBytes: number; counts: SymbolCounts; reads?: ReadTimes }> {
   const prefix = `bench-sym-${label}-${Date.now().toString(36)}`;
   const store = new ElasticsearchIndexStore({ node: url, indexPrefix: prefix });
   const counts: SymbolCounts = { parsed: 0, failed: 0, skipped: 0, reused: 0 };
@@ -63,11 +99,13 @@ async function run(docs: FileDocument[], parsing: SymbolParsing | null, label: s
     const stats = await client.indices.stats({ index: indices, metric: 'store' });
     const bytes = stats._all.primaries?.store?.size_in_bytes ?? 0;
     let symbolBytes = 0;
+    let reads: ReadTimes | undefined;
     if (parsing) {
+      reads = await readTimes(store, copies);
       const symbolDocs = await client.search({ index: `${prefix}-blobs`, size: 10_000, query: { exists: { field: 'symbolExtractor' } } });
       symbolBytes = symbolDocs.hits.hits.reduce((sum, hit) => sum + Buffer.byteLength(JSON.stringify(hit._source)), 0);
     }
-    return { ms, bytes, symbolBytes, counts };
+    return { ms, bytes, symbolBytes, counts, ...(reads ? { reads } : {}) };
   } finally {
     await store.client.indices.delete({ index: `${prefix}-*` }).catch(() => undefined);
     await store.close();
@@ -88,7 +126,7 @@ async function main(): Promise<void> {
   const parseable = docs.filter((doc) => doc.content !== null && doc.language !== null && SUPPORTED_LANGUAGES.includes(doc.language)).length;
   console.log(`corpus: ${description}, ${(contentBytes / 1e6).toFixed(1)} MB of content, ${parseable} files in a parsed language`);
   const without: { ms: number; bytes: number }[] = [];
-  const withSymbols: { ms: number; bytes: number; symbolBytes: number; counts: SymbolCounts }[] = [];
+  const withSymbols: { ms: number; bytes: number; symbolBytes: number; counts: SymbolCounts; reads?: ReadTimes }[] = [];
   const storedOnly: { ms: number }[] = [];
   const parseOnly: number[] = [];
   try {
@@ -121,6 +159,10 @@ async function main(): Promise<void> {
   console.log(`parse only (attachSymbols, ${extractorThreads} worker threads): median ${median(parseOnly).toFixed(0)} ms (${parseOnly.map((ms) => ms.toFixed(0)).join(', ')})`);
   console.log(`symbols: ${JSON.stringify(withSymbols[0]?.counts)}`);
   console.log(`index bytes without: ${bytesA}, with: ${bytesB}, added: ${bytesB - bytesA} = ${((bytesB - bytesA) / contentBytes).toFixed(3)} per byte of content`);
+  const find = withSymbols.flatMap((r) => r.reads?.findSymbol ?? []);
+  const outline = withSymbols.flatMap((r) => r.reads?.fileSymbols ?? []);
+  console.log(`findSymbols (port, exact name): p50 ${percentile(find, 0.5).toFixed(1)} ms, p99 ${percentile(find, 0.99).toFixed(1)} ms over ${find.length}`);
+  console.log(`fileSymbols (port): p50 ${percentile(outline, 0.5).toFixed(1)} ms, p99 ${percentile(outline, 0.99).toFixed(1)} ms over ${outline.length}`);
   console.log(`symbols _source: ${withSymbols[0]?.symbolBytes} bytes = ${((withSymbols[0]?.symbolBytes ?? 0) / contentBytes).toFixed(3)} per byte of content`);
 }
 

@@ -2,7 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { BlobSymbols, FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
 import type { FileSymbols, IdentifierCursor, IdentifierFile, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
 import { blobId, symbolsId } from './blobs';
-import { readOptions, type StoreContext } from './context';
+import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
 import { symbolsOfFields, unpackOccurrences, type SymbolFields } from './symbol-fields';
 
@@ -92,7 +92,8 @@ async function visibleHolders(
     asked.push(index);
     searches.push({ index: ctx.files });
     searches.push({
-      size: limit,
+      // One page per snapshot: a caller pages on (snapshotIndex, path).
+      size: Math.min(limit, MAX_PAGE),
       track_total_hits: false,
       query: visibleQuery(snapshot, { term: { kind: 'file' } }, { terms: { blobSha: blobShas } }, ...scopeFilters(scope)),
       sort: [{ path: 'asc' }, { fromGeneration: 'asc' }],
