@@ -8,7 +8,10 @@ import { SYMBOL_EXTRACTOR_VERSION } from './version';
 import type { ExtractTask } from './worker';
 
 export interface SymbolExtractorOptions {
-  /** Worker threads (default: half the cores, at least one). */
+  /**
+   * Worker threads (default: one per core). Parsing is the indexer's only CPU-bound work (its own
+   * thread mostly waits on the tarball and on the index), and a full index waits for it.
+   */
   readonly threads?: number;
   /** Larger blobs are skipped without being sent to a worker (default 1 MiB). */
   readonly maxBytes?: number;
@@ -46,7 +49,7 @@ export class SymbolExtractorClosedError extends Error {
  * a worker takes it, not while it waits in line.
  */
 export function createSymbolExtractor(options: SymbolExtractorOptions = {}): SymbolExtractor {
-  const threads = options.threads ?? Math.max(1, Math.floor(availableParallelism() / 2));
+  const threads = options.threads ?? availableParallelism();
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const hardTimeoutMs = options.hardTimeoutMs ?? timeoutMs * 2 + 1_000;

@@ -3,7 +3,7 @@ import type { SymbolParsing } from '@gitdex/indexer';
 import { createSymbolExtractor, SUPPORTED_LANGUAGES, SYMBOL_EXTRACTOR_VERSION } from '@gitdex/symbols';
 
 /**
- * The indexer's symbol parsing on @gitdex/symbols: a pool of worker threads (half the cores),
+ * The indexer's symbol parsing on @gitdex/symbols: a pool of worker threads (one per core),
  * so a hostile blob costs one worker for its timeout and never the indexer's thread. Close it
  * when the indexer stops.
  */
