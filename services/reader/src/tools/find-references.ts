@@ -23,6 +23,11 @@ const BATCH = 500;
 const LINES_A_FILE = 20;
 /** Definitions the name resolves to that an answer lists. */
 const DEFINITIONS = 10;
+/**
+ * Definitions read to rank those few: the index's cost grows with how many it returns, and a
+ * name defined more often than this is better narrowed than ranked (find_symbol ranks more).
+ */
+const DEFINITION_CANDIDATES = 200;
 /** What the text block and structured content cost besides the files. */
 const OVERHEAD_CHARS = 6_000;
 
@@ -63,7 +68,7 @@ export async function findReferences(deps: ReaderDeps, principal: Principal | nu
   files = files.filter((f) => f.occurrences.length > 0);
   const ranked = rankFiles(files, targets);
 
-  const definitionHits = targets.length === 0 ? [] : await deps.index.findSymbols(snapshots, { match: 'exact', name, ...filter, limit: MAX_RANKED_FILES });
+  const definitionHits = targets.length === 0 ? [] : await deps.index.findSymbols(snapshots, { match: 'exact', name, ...filter, limit: DEFINITION_CANDIDATES });
   const definitions = rankHits(
     definitionHits.filter((h) => !scope.matches || scope.matches(h.path)).map((h) => ({ ...h, repository: (targets[h.snapshotIndex] as SymbolTarget).repository })),
     name,
