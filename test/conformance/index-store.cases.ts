@@ -16,6 +16,7 @@ import { describeByteCases } from './index-store.cases-bytes';
 import { describeReadLookupCases } from './index-store.cases-read-lookup';
 import { describeUnderlayCases } from './index-store.cases-underlay';
 import { describeBlobCases } from './index-store.cases-blobs';
+import { describeSymbolCases } from './index-store.cases-symbols';
 
 export interface ConformanceContext {
   store(): IndexStore;
@@ -72,5 +73,6 @@ export function describeIndexStoreConformance(name: string, makeStore: () => Pro
     describeReadLookupCases(ctx);
     describeUnderlayCases(ctx);
     describeBlobCases(ctx);
+    describeSymbolCases(ctx);
   });
 }

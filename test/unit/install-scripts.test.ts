@@ -6,6 +6,9 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..');
 const read = (rel: string) => readFileSync(join(root, rel), 'utf8');
 
+/** @gitdex/symbols loads each grammar's prebuilt .wasm (shipped in the package) with web-tree-sitter. */
+const WASM_GRAMMAR = 'node-gyp-build would build the native binding, which gitdex never loads: the package ships tree-sitter-*.wasm';
+
 /**
  * Packages of the lockfile with an install script, and why gitdex works without running it.
  * Checked by `npm ci --ignore-scripts` in a scratch copy on Node 24 (docs/security.md).
@@ -17,6 +20,17 @@ const REVIEWED: Record<string, string> = {
   'node_modules/protobufjs': 'dev (grpc via testcontainers): the postinstall only checks versions',
   'node_modules/ssh2': 'dev (dockerode): the native crypto binding is optional, pure JavaScript otherwise',
   'node_modules/cpu-features': 'dev, optional dependency of ssh2, which works without it',
+  'node_modules/tree-sitter-c': WASM_GRAMMAR,
+  'node_modules/tree-sitter-c-sharp': WASM_GRAMMAR,
+  'node_modules/tree-sitter-cpp': WASM_GRAMMAR,
+  'node_modules/tree-sitter-go': WASM_GRAMMAR,
+  'node_modules/tree-sitter-java': WASM_GRAMMAR,
+  'node_modules/tree-sitter-javascript': WASM_GRAMMAR,
+  'node_modules/tree-sitter-php': WASM_GRAMMAR,
+  'node_modules/tree-sitter-python': WASM_GRAMMAR,
+  'node_modules/tree-sitter-ruby': WASM_GRAMMAR,
+  'node_modules/tree-sitter-rust': WASM_GRAMMAR,
+  'node_modules/tree-sitter-typescript': WASM_GRAMMAR,
 };
 
 describe('install scripts', () => {

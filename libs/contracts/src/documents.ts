@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { BlobSymbolsSchema } from './symbols';
 
 /**
  * Index documents. A file document is one version of one path of one indexed ref.
@@ -68,6 +69,12 @@ export const FileDocumentSchema = z.object({
   fromGeneration: z.number().int().positive(),
   retiredAtGeneration: z.number().int().positive().optional(),
   ...FileBytesFields,
+  /**
+   * The blob's symbols, on a put: stored once per blob beside its content and found through
+   * the index's symbol reads (never answered by document reads). Absent: not parsed by this
+   * writer (a blob whose symbols are stored keeps them).
+   */
+  symbols: BlobSymbolsSchema.optional(),
 });
 export type FileDocument = z.infer<typeof FileDocumentSchema>;
 

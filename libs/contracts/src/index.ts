@@ -107,6 +107,29 @@ export {
   SearchCodeOutputSchema,
   type SearchCodeOutput,
 } from './tool-search-code';
+export {
+  MAX_SYMBOL_NAME_CHARS,
+  FindSymbolInputSchema,
+  type FindSymbolInput,
+  SymbolResultSchema,
+  type SymbolResult,
+  FindSymbolOutputSchema,
+  type FindSymbolOutput,
+  FileOutlineInputSchema,
+  type FileOutlineInput,
+  type OutlineNode,
+  OutlineNodeSchema,
+  FileOutlineOutputSchema,
+  type FileOutlineOutput,
+  FindReferencesInputSchema,
+  type FindReferencesInput,
+  ReferenceLineSchema,
+  type ReferenceLine,
+  ReferenceFileSchema,
+  type ReferenceFile,
+  FindReferencesOutputSchema,
+  type FindReferencesOutput,
+} from './tool-symbols';
 export { storedBytes } from './file-bytes';
 export { parsePublishedSites, type PublishedSite } from './published-sites';
 export { MAX_OWNER_CHARS, MAX_REPOSITORY_CHARS, ownerProblem, repositoryPartProblem, repositoryNameProblem, isRepositoryName, RepositoryNameSchema } from './repository-names';

@@ -19,7 +19,7 @@ export const repository = z
   .trim()
   .min(1, 'repository: give the repository as "owner/name" or its GitHub URL')
   .max(2048, 'repository: at most 2,048 characters')
-  .describe('The repository: "owner/name" (case-insensitive) or its GitHub URL, e.g. "octo-org/api" or "https://github.com/octo-org/api".');
+  .describe('"owner/name" or its GitHub URL.');
 
 export const ref = z
   .string({ error: 'ref: give a branch name such as "main", a full ref, or a commit sha' })
@@ -27,9 +27,7 @@ export const ref = z
   .min(1, 'ref: give a branch name such as "main", or leave it out for the default branch')
   .max(300, 'ref: at most 300 characters')
   .optional()
-  .describe(
-    'Branch ("main"), tag, pull request ("pull/123") or full ref ("refs/heads/main", "refs/tags/v1.2.0"), a commit the index holds (7 to 40 hex digits, a unique prefix), or "main~2" (first parents back, within held commits). Default: the repository\'s default branch.',
-  );
+  .describe('Branch, tag, "pull/N", full ref, indexed commit (7+ hex digits) or "main~2". Default: the default branch.');
 
 /** "got -3", "got \"ten\"": the value a caller sent, for messages. */
 const got = (input: unknown): string => {

@@ -23,17 +23,17 @@ export const SearchCodeInputSchema = strictInput({
     .string({ error: 'query: give the text to find (or a regular expression with regex: true)' })
     .min(1, 'query: give the text to find (or a regular expression with regex: true)')
     .max(MAX_SEARCH_QUERY_CHARS, `query: at most ${MAX_SEARCH_QUERY_CHARS} characters`)
-    .describe('What to find in file contents, line by line: a literal substring, or an RE2 regular expression when regex is true.'),
-  regex: z.boolean({ error: 'regex: true or false' }).optional().describe('Treat query as an RE2 regular expression (default false: a literal substring).'),
-  case_sensitive: z.boolean({ error: 'case_sensitive: true or false' }).optional().describe('Default: case-insensitive, unless the query has an upper-case letter (smart case).'),
+    .describe('Text to find line by line: a literal substring, or RE2 with regex: true.'),
+  regex: z.boolean({ error: 'regex: true or false' }).optional().describe('query is an RE2 regular expression (default false).'),
+  case_sensitive: z.boolean({ error: 'case_sensitive: true or false' }).optional().describe('Default: smart case.'),
   repository: repository.optional(),
   repositories: z
     .array(z.string().trim().min(1).max(2048), { error: 'repositories: a list of "owner/name" or "owner/*"' })
     .min(1, 'repositories: name at least one, or leave it out to search every repository you can read')
     .max(100, 'repositories: at most 100 a call')
     .optional()
-    .describe('Repositories to search: "owner/name" or "owner/*". Omitted (and no repository): every repository you can read.'),
-  ref: ref.describe("Branch, full ref or indexed commit to search; only with repository. Default: each repository's default branch."),
+    .describe('"owner/name" or "owner/*" each. Default: every repository you can read.'),
+  ref: ref.describe('Only with repository. Default: the default branch.'),
   refs: z
     .array(
       z.string({ error: 'refs: a list of ref names or globs such as ["main", "pull/*"]' }).trim().min(1, 'refs: a ref name or glob cannot be empty').max(300, 'refs: at most 300 characters a ref'),
@@ -44,19 +44,19 @@ export const SearchCodeInputSchema = strictInput({
     .min(1, 'refs: name at least one ref, or leave it out to search the default branch')
     .max(MAX_SEARCHED_REFS, `refs: at most ${MAX_SEARCHED_REFS} names or globs a call`)
     .optional()
-    .describe(`Several refs of repository, names or globs ("main", "pull/*"), at most ${MAX_SEARCHED_REFS}; each hit names its ref.`),
-  path: globs('path').describe('Only files whose path matches this glob (or any of these globs): "src/**/*.ts"; a glob without "/" matches the file name at any depth ("*.go").'),
-  exclude: globs('exclude').describe('Leave out files whose path matches any of these globs.'),
-  language: z.string().trim().min(1).max(100).optional().describe('Only files of this language, as list_files shows it (e.g. "TypeScript").'),
-  include_generated: z.boolean({ error: 'include_generated: true or false' }).optional().describe('Also search vendored and generated files (default false).'),
-  context_lines: wholeNumber('context_lines', 0, 10, 'a whole number from 0 to 10').optional().describe('Lines shown before and after each match, 0 to 10. Default 2.'),
-  limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100 files a page').optional().describe('Most files on this page, 1 to 100. Default 20.'),
+    .describe(`Several refs of repository, names or globs ("pull/*"), at most ${MAX_SEARCHED_REFS}.`),
+  path: globs('path').describe('Glob(s) a path must match: "src/**/*.ts"; without "/" it matches the file name ("*.go").'),
+  exclude: globs('exclude').describe('Glob(s) of paths to leave out.'),
+  language: z.string().trim().min(1).max(100).optional().describe('Only this language ("TypeScript").'),
+  include_generated: z.boolean({ error: 'include_generated: true or false' }).optional().describe('Also search vendored and generated files.'),
+  context_lines: wholeNumber('context_lines', 0, 10, 'a whole number from 0 to 10').optional().describe('Lines around each match, 0 to 10. Default 2.'),
+  limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100 files a page').optional().describe('Most files a page, 1 to 100. Default 20.'),
   cursor: z
     .string({ error: 'cursor: pass back next_cursor exactly as returned' })
     .min(1)
     .max(8192, 'cursor: not a cursor this server returned')
     .optional()
-    .describe('next_cursor of the previous page, with the same other arguments. Later pages search the commits the first page searched.'),
+    .describe('next_cursor of the previous page, with the same other arguments.'),
   ...waitForCommit,
 });
 export type SearchCodeInput = z.infer<typeof SearchCodeInputSchema>;

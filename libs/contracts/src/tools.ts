@@ -9,7 +9,7 @@ import { z } from 'zod';
  * is refused rather than silently ignored.
  */
 
-export const TOOL_NAMES = ['read_file', 'list_files', 'repository_overview', 'repositories_state', 'suggest_paths', 'search_code'] as const;
+export const TOOL_NAMES = ['read_file', 'list_files', 'repository_overview', 'repositories_state', 'suggest_paths', 'search_code', 'find_symbol', 'file_outline', 'find_references'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 import { lineNumber, ref, repository, strictInput, wholeNumber } from './tool-inputs';
@@ -49,23 +49,16 @@ export const ReadFileInputSchema = strictInput({
     .string({ error: 'path: give the file path, e.g. "src/index.ts"' })
     .min(1, 'path: give the file path, e.g. "src/index.ts"')
     .max(4096, 'path: at most 1,000 characters of path (4,096 for a URL)')
-    .describe(
-      'The file path from the repository root, e.g. "src/index.ts" (a leading slash is ignored), or a GitHub URL ".../blob/<ref>/<path>#L10-L20", which also gives ref and lines, or the published URL of a document of a configured site (repository may then be left out).',
-    ),
+    .describe('Path from the repository root ("src/index.ts"), a GitHub URL ".../blob/<ref>/<path>#L10-L20" (gives ref and lines too), or a published document URL.'),
   ref,
-  start_line: lineNumber('start_line').describe('First line to read, from 1. Default 1. Past the end of the file, the last line is read.'),
-  end_line: lineNumber('end_line').describe('Last line to read, inclusive. Default: as far as the limits allow (400 lines, 16,000 characters).'),
+  start_line: lineNumber('start_line').describe('First line, from 1 (default 1).'),
+  end_line: lineNumber('end_line').describe('Last line, inclusive. Default: as far as the limits allow.'),
   // Byte-addressed reading (read fidelity): any of these three reads bytes instead of lines.
   offset: wholeNumber('offset', 0, Number.MAX_SAFE_INTEGER, 'a byte offset from the start of the file, 0 or more (pass back next_offset to read on)')
     .optional()
-    .describe('Read bytes instead of lines, from this byte of the file (0 = the start); pass back next_offset to read on. Not with start_line/end_line.'),
-  max_bytes: wholeNumber('max_bytes', 1, Number.MAX_SAFE_INTEGER, 'a whole number of bytes, 1 or more')
-    .optional()
-    .describe('Most bytes a byte read returns: default and most 65,536 (configurable by the server); fewer when the result budget is reached, next_offset says where to go on.'),
-  encoding: z
-    .enum(['text', 'base64'], { error: 'encoding: "text" (default) or "base64"' })
-    .optional()
-    .describe('A byte read\'s content: "text" (default: the bytes decoded in the file\'s encoding) or "base64" (the exact bytes, for binary files too).'),
+    .describe('Read bytes from this offset instead of lines.'),
+  max_bytes: wholeNumber('max_bytes', 1, Number.MAX_SAFE_INTEGER, 'a whole number of bytes, 1 or more').optional().describe('Most bytes a byte read returns (default and most 65,536).'),
+  encoding: z.enum(['text', 'base64'], { error: 'encoding: "text" (default) or "base64"' }).optional().describe('Byte read as "text" (default) or "base64" (exact bytes).'),
   ...waitForCommit,
 });
 export type ReadFileInput = z.infer<typeof ReadFileInputSchema>;
@@ -118,20 +111,16 @@ export const ListFilesInputSchema = strictInput({
     .string({ error: 'folder: give a folder path such as "src", or leave it out for the root' })
     .max(4096, 'folder: at most 1,000 characters of path (4,096 for a URL)')
     .optional()
-    .describe('The folder from the repository root, e.g. "src/api"; "" or "/" or omitted for the root. A GitHub URL ".../tree/<ref>/<folder>" also gives ref.'),
+    .describe('Folder from the root ("src/api"; omitted: the root) or a GitHub URL ".../tree/<ref>/<folder>".'),
   ref,
-  depth: wholeNumber('depth', 1, 64, "a whole number from 1 (the folder's own entries) to 64")
-    .optional()
-    .describe("How many levels to list: 1 = the folder's own entries (default), 2 = theirs too, up to 64."),
-  limit: wholeNumber('limit', 1, 1000, 'a whole number from 1 to 1,000 entries a page (page on with cursor)')
-    .optional()
-    .describe('Most entries on this page, 1 to 1,000 (fewer when the result budget is reached; next_cursor goes on exactly). Default 200.'),
+  depth: wholeNumber('depth', 1, 64, "a whole number from 1 (the folder's own entries) to 64").optional().describe('Levels to list, 1 (default) to 64.'),
+  limit: wholeNumber('limit', 1, 1000, 'a whole number from 1 to 1,000 entries a page (page on with cursor)').optional().describe('Most entries a page, 1 to 1,000. Default 200.'),
   cursor: z
     .string({ error: 'cursor: pass back next_cursor exactly as returned' })
     .min(1, 'cursor: pass back next_cursor exactly as returned, or leave it out')
     .max(4096, 'cursor: not a cursor this server returned')
     .optional()
-    .describe('next_cursor of the previous page, passed back exactly as returned (opaque). It keeps listing the commit the first page showed, even after a newer push.'),
+    .describe('next_cursor of the previous page, unchanged.'),
   ...waitForCommit,
 });
 export type ListFilesInput = z.infer<typeof ListFilesInputSchema>;
@@ -274,7 +263,7 @@ export const SuggestPathsInputSchema = strictInput({
     .string({ error: 'query: give a path, a part of one, or a file name' })
     .min(1, 'query: give a path, a part of one, or a file name')
     .max(1000, 'query: at most 1,000 characters')
-    .describe('A path as remembered, misspelt, partial (as typed so far) or misplaced, e.g. "src/compnents/Buton.tsx" or "butto".'),
+    .describe('A path as remembered, e.g. "src/compnents/Buton.tsx" or "butto".'),
   ref,
   limit: wholeNumber('limit', 1, 50, 'a whole number from 1 to 50').optional().describe('Most suggestions, 1 to 50. Default 10.'),
   ...waitForCommit,

@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { bulkWrite } from './bulk';
 import { blobsTarget, filesTarget, type StoreContext } from './context';
-import { blobId } from './blobs';
+import { blobId, symbolsId } from './blobs';
 import { scrollHits } from './scan';
 
 /** Shas per reference check (one terms aggregation each; index.max_terms_count is 65,536). */
@@ -53,7 +53,11 @@ export async function collectBlobs(ctx: StoreContext, repositoryId: number, shas
     if (unreferenced.length === 0) continue;
     await bulkWrite(
       blobsTarget(ctx),
-      unreferenced.map((sha) => ({ action: 'delete' as const, id: blobId(repositoryId, sha) })),
+      // The blob's symbols go with it (a missing one is no failure).
+      unreferenced.flatMap((sha) => [
+        { action: 'delete' as const, id: blobId(repositoryId, sha) },
+        { action: 'delete' as const, id: symbolsId(repositoryId, sha) },
+      ]),
     );
     deleted += unreferenced.length;
   }

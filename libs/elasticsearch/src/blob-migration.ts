@@ -61,7 +61,7 @@ async function movePage(ctx: StoreContext, hits: estypes.SearchHit<unknown>[]): 
   const split = legacy.map((hit) => ({ hit, ...splitDocument(hit._source as FileDocument) }));
   await storeBlobs(
     ctx,
-    split.map((item) => item.blob),
+    split.map((item) => ({ blob: item.blob })),
   );
   await ctx.client.indices.refresh({ index: ctx.blobs });
   const changed: string[] = [];

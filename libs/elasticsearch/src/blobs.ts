@@ -1,7 +1,8 @@
-import type { FileDocument } from '@gitdex/contracts';
+import type { BlobSymbols, FileDocument } from '@gitdex/contracts';
 import { bulkWrite, type BulkOperation } from './bulk';
 import { blobsTarget, readOptions, type StoreContext } from './context';
 import { withContentTrigrams } from './content-terms';
+import { symbolFieldsOf } from './symbol-fields';
 
 /**
  * The fields a file version takes from its blob: the same for every path and ref holding it.
@@ -11,8 +12,13 @@ import { withContentTrigrams } from './content-terms';
 export type BlobFields = Pick<FileDocument, 'content' | 'contentBase64'>;
 /** A blob document: the blob's fields, once per repository and sha. */
 export type BlobDocument = BlobFields & { repositoryId: number; blobSha: string };
-/** A files-index entry: a file version without its blob's fields. */
-export type FileEntry = Omit<FileDocument, keyof BlobFields>;
+/** A files-index entry: a file version without its blob's fields (nor its symbols, stored beside the blob). */
+export type FileEntry = Omit<FileDocument, keyof BlobFields | 'symbols'>;
+/** What a put stores of a blob: its document and, when the put carries them, its symbols. */
+export interface BlobWrite {
+  blob: BlobDocument;
+  symbols?: BlobSymbols;
+}
 
 /** Ids per mget (blob reads and the existence check of writes). */
 const MGET_CHUNK = 1000;
@@ -21,11 +27,20 @@ export function blobId(repositoryId: number, blobSha: string): string {
   return `${repositoryId}:${blobSha}`;
 }
 
+/**
+ * The id of a blob's symbols document, beside the blob's in the blobs index: its own document,
+ * so reading a blob's content never reads (nor filters out) its symbols, and written, found and
+ * collected with the blob (docs/design/symbols-storage.md).
+ */
+export function symbolsId(repositoryId: number, blobSha: string): string {
+  return `${repositoryId}:${blobSha}:symbols`;
+}
+
 /** The entry and the blob of a file version; the blob's optional fields only where the document has them. */
-export function splitDocument(doc: FileDocument): { entry: FileEntry; blob: BlobDocument } {
-  const { content, contentBase64, ...entry } = doc;
+export function splitDocument(doc: FileDocument): { entry: FileEntry; blob: BlobDocument; symbols?: BlobSymbols } {
+  const { content, contentBase64, symbols, ...entry } = doc;
   const blob: BlobDocument = { repositoryId: doc.repositoryId, blobSha: doc.blobSha, content, ...(contentBase64 !== undefined ? { contentBase64 } : {}) };
-  return { entry, blob };
+  return { entry, blob, ...(symbols !== undefined ? { symbols } : {}) };
 }
 
 /**
@@ -53,15 +68,36 @@ async function mgetBlobs(ctx: StoreContext, ids: string[], withSource: boolean):
  * Writes the blobs the index does not hold yet: one mget of ids (no source) tells which, so a
  * blob another ref, pull request or revert already stored costs nothing but its id; `create`
  * keeps the first copy should two writers race. Before the entries that point at them, so an
- * entry never points at a missing blob.
+ * entry never points at a missing blob. The same mget reads the extractor version of each
+ * blob's stored symbols: symbols a put carries are written when there are none or older ones
+ * (a blob is parsed once), so a symbol is findable from the flip that shows its file.
  */
-export async function storeBlobs(ctx: StoreContext, blobs: BlobDocument[]): Promise<void> {
-  const unique = new Map<string, BlobDocument>();
-  for (const blob of blobs) unique.set(blobId(blob.repositoryId, blob.blobSha), blob);
+export async function storeBlobs(ctx: StoreContext, writes: BlobWrite[]): Promise<void> {
+  const unique = new Map<string, BlobWrite>();
+  for (const write of writes) {
+    const id = blobId(write.blob.repositoryId, write.blob.blobSha);
+    // The same blob twice in one call: the copy that carries symbols wins.
+    if (write.symbols !== undefined || !unique.has(id)) unique.set(id, write);
+  }
   if (unique.size === 0) return;
-  const present = await mgetBlobs(ctx, [...unique.keys()], false);
+  const withSymbols = [...unique.values()].filter((write) => write.symbols !== undefined);
+  const docs = [
+    ...[...unique.keys()].map((id) => ({ _id: id, _source: false })),
+    ...withSymbols.map((write) => ({ _id: symbolsId(write.blob.repositoryId, write.blob.blobSha), _source: ['symbolExtractor'] })),
+  ];
+  const response = await ctx.client.mget<{ symbolExtractor?: number }>({ index: ctx.blobs, docs }, readOptions(ctx));
+  const present = new Map<string, number | undefined>();
+  for (const doc of response.docs) if ('found' in doc && doc.found) present.set(doc._id, doc._source?.symbolExtractor);
   const ops: BulkOperation[] = [];
-  for (const [id, blob] of unique) if (!present.has(id)) ops.push({ action: 'create', id, document: withContentTrigrams(blob) });
+  for (const [id, write] of unique) if (!present.has(id)) ops.push({ action: 'create', id, document: withContentTrigrams(write.blob) });
+  for (const { blob, symbols } of withSymbols) {
+    const id = symbolsId(blob.repositoryId, blob.blobSha);
+    const stored = present.get(id);
+    const extractor = (symbols as BlobSymbols).extractor;
+    if (stored === undefined || stored < extractor) {
+      ops.push({ action: 'index', id, document: { repositoryId: blob.repositoryId, blobSha: blob.blobSha, ...symbolFieldsOf(symbols as BlobSymbols) } });
+    }
+  }
   if (ops.length > 0) await bulkWrite(blobsTarget(ctx), ops);
 }
 

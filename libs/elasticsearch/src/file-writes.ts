@@ -6,7 +6,7 @@ import { fileDocumentId } from '@gitdex/contracts';
 import { scopeFilter } from './queries';
 import { deleteMatching, scrollHits } from './scan';
 import { withContentTrigrams } from './content-terms';
-import { splitDocument, storeBlobs, type BlobDocument } from './blobs';
+import { splitDocument, storeBlobs, type BlobWrite } from './blobs';
 import { collectBlobs, deleteEntries } from './blob-gc';
 
 type Retire = Extract<FileWrite, { type: 'retire' }>;
@@ -15,9 +15,9 @@ type IndexOperation = Extract<BulkOperation, { action: 'index' }>;
 const MGET_CHUNK = 500;
 
 /** The entry of a put: its blob's fields go to the blobs index (storeBlobs). */
-function putOperation(doc: FileDocument, blobs: BlobDocument[]): IndexOperation {
-  const { entry, blob } = splitDocument(doc);
-  blobs.push(blob);
+function putOperation(doc: FileDocument, blobs: BlobWrite[]): IndexOperation {
+  const { entry, blob, symbols } = splitDocument(doc);
+  blobs.push({ blob, ...(symbols !== undefined ? { symbols } : {}) });
   return { action: 'index', id: fileDocumentId(doc.repositoryId, doc.ref, doc.path, doc.fromGeneration), document: entry };
 }
 
@@ -32,7 +32,7 @@ function putOperation(doc: FileDocument, blobs: BlobDocument[]): IndexOperation 
  * the partial document; Elasticsearch retries conflicts itself (retry_on_conflict).
  */
 export async function writeFiles(ctx: StoreContext, writes: FileWrite[]): Promise<void> {
-  const blobs: BlobDocument[] = [];
+  const blobs: BlobWrite[] = [];
   const ops: (BulkOperation | null)[] = [];
   const putAt = new Map<string, number>();
   const retirements: { at: number; id: string; write: Retire }[] = [];

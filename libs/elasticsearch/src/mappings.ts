@@ -108,6 +108,15 @@ export const blobsMappings: estypes.MappingTypeMapping = {
     content: { type: 'text', index: false, norms: false },
     contentTrigrams: { type: 'text', analyzer: 'whitespace', index_options: 'docs', norms: false },
     contentBase64: { type: 'binary' },
+    // The blob's symbols (symbol-fields.ts), added to version 1 in place: new fields are an
+    // online mapping change, and a blob without them is one not parsed yet.
+    symbolExtractor: { type: 'integer' },
+    symbolLanguage: keyword,
+    symbolNames: keyword,
+    symbolNamesLower: keyword,
+    identifiers: keyword,
+    symbolOutline: { type: 'object', enabled: false },
+    symbolUses: storedOnly,
   },
 };
 

@@ -127,7 +127,7 @@ async function splitCopies(ctx: StoreContext, hits: estypes.SearchHit<unknown>[]
   const inline = split.filter((item) => holdsContentInline(item.source)).map((item) => splitDocument(item.source));
   await storeBlobs(
     ctx,
-    inline.map((item) => item.blob),
+    inline.map((item) => ({ blob: item.blob })),
   );
   await ctx.client.indices.refresh({ index: ctx.blobs });
   return split.map((item) => ({ action: 'index', id: item.id, document: holdsContentInline(item.source) ? splitDocument(item.source).entry : item.source }));

@@ -21,7 +21,14 @@ import type {
   SuggestCandidate,
   SuggestQuery,
   VisibleEntry,
+  FileSymbols,
+  IdentifierCursor,
+  IdentifierFile,
+  SymbolHit,
+  SymbolNameQuery,
+  SymbolScope,
 } from '@gitdex/ports';
+import type { BlobSymbols, SymbolKind } from '@gitdex/contracts';
 import { BodyBuffers } from './bulk-body';
 import * as catalog from './catalog';
 import * as contentSearch from './content-search';
@@ -30,6 +37,7 @@ import { toPortError } from './errors';
 import * as reads from './file-reads';
 import * as writes from './file-writes';
 import * as listings from './listings';
+import * as symbolReads from './symbol-reads';
 import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
@@ -307,5 +315,25 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]> {
     return this.read('readContents', options, (ctx) => contentSearch.readContents(ctx, snapshot, paths));
+  }
+
+  findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]> {
+    return this.read('findSymbols', options, (ctx) => symbolReads.findSymbols(ctx, snapshots, query));
+  }
+
+  fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
+    return this.read('fileSymbols', options, (ctx) => symbolReads.fileSymbols(ctx, snapshot, path));
+  }
+
+  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
+    return this.read('filesWithIdentifier', options, (ctx) => symbolReads.filesWithIdentifier(ctx, snapshots, query));
+  }
+
+  symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    return this.read('symbolNamesLike', options, (ctx) => symbolReads.symbolNamesLike(ctx, snapshots, name, limit));
+  }
+
+  storedSymbols(blobs: { blobSha: string; language: string | null }[], extractor: number): Promise<Map<string, BlobSymbols>> {
+    return this.call('storedSymbols', (ctx) => symbolReads.storedSymbols(ctx, blobs, extractor));
   }
 }

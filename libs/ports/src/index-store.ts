@@ -1,6 +1,7 @@
 import type { ContentSearch } from './content-search';
 import type { IndexReads } from './index-reads';
 import type { IndexWrites } from './index-writes';
+import type { StoredSymbols, SymbolReads } from './symbol-reads';
 
 /** What runs an engine rather than reads or writes it: the process that owns an adapter calls these. */
 export interface IndexLifecycle {
@@ -14,7 +15,7 @@ export interface IndexLifecycle {
 /**
  * The index port, as an adapter implements it: the reads a reader makes, the writes the
  * indexer makes, content search, and the engine's lifecycle. Services depend on the part
- * they use (IndexReads, IndexWrites, ContentSearch). Adapters translate these calls to
+ * they use (IndexReads, IndexWrites, ContentSearch, SymbolReads). Adapters translate these calls to
  * their engine and decide nothing: generations, diffs and ranking live in the services.
  */
-export interface IndexStore extends IndexReads, IndexWrites, ContentSearch, IndexLifecycle {}
+export interface IndexStore extends IndexReads, IndexWrites, ContentSearch, SymbolReads, StoredSymbols, IndexLifecycle {}

@@ -113,4 +113,4 @@ export interface ReadLookupResult {
 }
 
 /** Summary fields of a file without its content, for listings. */
-export type FileSummary = Omit<FileDocument, 'content' | 'tokens' | 'trigrams' | 'contentBase64'>;
+export type FileSummary = Omit<FileDocument, 'content' | 'tokens' | 'trigrams' | 'contentBase64' | 'symbols'>;

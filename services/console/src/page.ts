@@ -190,6 +190,11 @@ tbody tr:hover { background: var(--row-hover); }
 .search-file ol.hits { list-style: none; margin: 0; padding: 0; }
 .search-file .hit-line { display: block; text-decoration: none; white-space: pre; overflow-x: auto; }
 .search-file .ln { display: inline-block; min-width: 3.5em; text-align: right; opacity: 0.7; }
+.search-file .kind, .outline .kind { font-size: 0.75rem; color: var(--muted); }
+.outline { margin: 0 0 0.5rem; font-size: 0.875rem; }
+.outline ul { list-style: none; margin: 0; padding-left: 1rem; }
+.outline .outline-item { text-decoration: none; }
+.outline .ln { color: var(--muted); font-size: 0.75rem; }
 tr.hit td { background: #fff3b0; }
 .combo { position: relative; flex: 1 1 20rem; max-width: 40rem; }
 .combo input { width: 100%; }

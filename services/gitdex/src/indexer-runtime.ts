@@ -4,6 +4,7 @@ import type { Logger } from '@gitdex/observability';
 import { createBatchHandler, DEFAULT_INDEX_REF_OPTIONS, type IndexerMetrics, DEFAULT_RETRY_POLICY, RefSelection, type ReconcileSchedule } from '@gitdex/indexer';
 import { startReconciler } from './reconciler-runtime';
 import type { Adapters } from './adapters';
+import { createSymbolParsing } from './symbol-parsing';
 
 /** Starts the indexer worker on the adapters; resolves once it joined the consumer group. */
 export async function startIndexer(
@@ -15,6 +16,7 @@ export async function startIndexer(
 ): Promise<{ stop(): Promise<void>; healthy(): boolean; reconciler: ReconcileSchedule | undefined }> {
   const consumer = adapters.consumer();
   const pulls = { indexed: env.GITDEX_INDEXED_PULLS, closedRetentionSeconds: env.GITDEX_CLOSED_PULL_RETENTION };
+  const symbols = createSymbolParsing(adapters.index);
   const handler = createBatchHandler({
     index: adapters.index,
     source: adapters.source,
@@ -25,6 +27,7 @@ export async function startIndexer(
     options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES, retainedGenerations: env.GITDEX_RETAINED_COMMITS },
     retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS, retryBudgetMs: env.GITDEX_RETRY_BUDGET_SECONDS * 1000 },
     now: () => new Date(),
+    symbols: symbols.parsing,
     log,
     metrics,
     onIndexed: (event, _ref, outcome) => {
@@ -52,6 +55,7 @@ export async function startIndexer(
       clearInterval(lagTimer);
       await reconciler?.stop();
       await consumer.stop();
+      await symbols.close();
     },
   };
 }

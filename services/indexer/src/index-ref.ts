@@ -10,6 +10,7 @@ import { findSubmodules } from './submodules';
 import type { LeafEntry, TreeReader } from './tree-walk';
 import { WriteBuffer } from './write-buffer';
 import { ChangedPaths, recentCommitsAdded, recentCommitsAfter, type PushedCommits } from './served-commits';
+import { attachSymbols, type SymbolCounts, type SymbolParsing } from './attach-symbols';
 
 export interface IndexRefOptions {
   maxFileBytes: number;
@@ -42,6 +43,8 @@ export interface IndexRefDeps {
   heartbeat?: () => Promise<void>;
   /** Called as entries are processed (for the CLI's progress bar). */
   onProgress?: (entriesProcessed: number) => void;
+  /** Parses the symbols of the blobs written (absent: files are written without symbols). */
+  symbols?: SymbolParsing;
 }
 
 /** Changes already known for a push (from GitHub's compare), with the bytes already read. */
@@ -76,7 +79,18 @@ export interface RefTarget {
 
 export type IndexOutcome =
   | { status: 'unchanged'; commitSha: string }
-  | { status: 'indexed'; strategy: 'incremental' | 'tarball' | 'layered'; commitSha: string; generation: number; written: number; retired: number; fileCount: number; treesFetched: number };
+  | {
+      status: 'indexed';
+      strategy: 'incremental' | 'tarball' | 'layered';
+      commitSha: string;
+      generation: number;
+      written: number;
+      retired: number;
+      fileCount: number;
+      treesFetched: number;
+      /** The written files' symbols: parsed (by status) or reused; absent without SymbolParsing. */
+      symbols?: SymbolCounts;
+    };
 
 export function emptyRefState(repositoryId: number, ref: string): RefState {
   return {
@@ -126,8 +140,17 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   await index.discardAfter(previous);
   const generation = state.generation + 1;
   const context: DocumentContext = { repositoryId, ref: target.ref, commitSha: target.head.sha, generation, maxFileBytes: options.maxFileBytes, ...(options.rules ? { rules: options.rules } : {}) };
+  const symbols: SymbolCounts | undefined = deps.symbols ? { parsed: 0, failed: 0, skipped: 0, reused: 0 } : undefined;
+  const parsing = deps.symbols;
+  const prepare =
+    parsing && symbols
+      ? async (writes: Parameters<typeof attachSymbols>[1]) => {
+          const counts = await attachSymbols(parsing, writes);
+          for (const key of Object.keys(counts) as (keyof SymbolCounts)[]) symbols[key] += counts[key];
+        }
+      : undefined;
   const plan: Plan = {
-    buffer: new WriteBuffer(index, { ...options.bulk, ...(deps.heartbeat ? { onFlush: deps.heartbeat } : {}) }),
+    buffer: new WriteBuffer(index, { ...options.bulk, ...(deps.heartbeat ? { onFlush: deps.heartbeat } : {}), ...(prepare ? { prepare } : {}) }),
     context,
     previous,
     retired: 0,
@@ -195,7 +218,17 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   });
   const pruneUpTo = Math.min(generation - options.retainedGenerations, ...(await pinnedGenerations(index, repositoryId, target.ref)));
   if (pruneUpTo > 0) await index.pruneRetired(repositoryId, target.ref, pruneUpTo);
-  return { status: 'indexed', strategy, commitSha: target.head.sha, generation, written: plan.buffer.written, retired: plan.retired, fileCount, treesFetched: reader.fetched?.trees ?? 0 };
+  return {
+    status: 'indexed',
+    strategy,
+    commitSha: target.head.sha,
+    generation,
+    written: plan.buffer.written,
+    retired: plan.retired,
+    fileCount,
+    treesFetched: reader.fetched?.trees ?? 0,
+    ...(symbols ? { symbols } : {}),
+  };
 }
 
 function samePull(a: PullRequestInfo | undefined, b: PullRequestInfo): boolean {

@@ -8,6 +8,11 @@ export interface WriteBufferOptions {
   maxInFlight?: number;
   /** Called after each flush: keeps the consumer's group membership during long indexing. */
   onFlush?: () => Promise<void>;
+  /**
+   * Completes a batch before it is written (the blobs' symbols, attachSymbols), inside the
+   * bulk under way, so parsing overlaps reading the next batch.
+   */
+  prepare?: (writes: FileWrite[]) => Promise<void>;
 }
 
 /**
@@ -57,10 +62,13 @@ export class WriteBuffer {
     const batch = this.writes;
     this.writes = [];
     this.bytes = 0;
-    const sent = this.index.writeFiles(batch).then(async () => {
-      this.written += batch.length;
-      await this.options.onFlush?.();
-    });
+    const prepared = this.options.prepare ? this.options.prepare(batch) : Promise.resolve();
+    const sent = prepared
+      .then(() => this.index.writeFiles(batch))
+      .then(async () => {
+        this.written += batch.length;
+        await this.options.onFlush?.();
+      });
     // A failure must not go unobserved while it waits its turn; it still rejects flush().
     sent.catch(() => undefined);
     this.inFlight.push(sent);

@@ -1,3 +1,4 @@
+import type { BlobSymbols } from '@gitdex/contracts';
 import { contentTermWords } from '@gitdex/terms';
 import type { Statements } from './statements';
 
@@ -40,12 +41,23 @@ export function acquireBlob(st: Statements, repositoryId: number, blobSha: strin
   return blobId;
 }
 
+/**
+ * Stores a blob's symbols unless it already has those of the same or a newer extractor: a
+ * blob is parsed once, and a put that carries none keeps what is stored.
+ */
+export function keepSymbols(st: Statements, blobId: number, blobSha: string, symbols: BlobSymbols | undefined): void {
+  if (symbols === undefined) return;
+  const stored = st.symbols.extractorOf(blobId);
+  if (stored === undefined || stored < symbols.extractor) st.symbols.put(blobId, blobSha, symbols);
+}
+
 /** Deletes each blob no file row names any more, with its bytes and content index. */
 export function releaseBlobs(st: Statements, blobIds: Iterable<number | null>): void {
   for (const blobId of new Set(blobIds)) {
     if (blobId === null || st.blobReferenced.get({ blobId }) !== undefined) continue;
     st.deleteText.run({ key: blobId });
     st.raw.removeBlob(blobId);
+    st.symbols.remove(blobId);
     st.deleteBlob.run({ blobId });
   }
 }

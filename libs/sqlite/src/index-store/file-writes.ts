@@ -1,7 +1,7 @@
 import type { FileDocument } from '@gitdex/contracts';
 import type { FileWrite } from '@gitdex/ports';
 import { fileDocumentId } from '@gitdex/contracts';
-import { acquireBlob, releaseBlobs } from './blobs';
+import { acquireBlob, keepSymbols, releaseBlobs } from './blobs';
 import type { FileBodyRow, FileRow, Statements } from './statements';
 
 const TRIGRAM = 0;
@@ -24,7 +24,7 @@ function ancestorsOfRow(row: FileRow): string[] {
 
 /** Splits a document into the stored columns; the summary JSON leaves out what has its own column. */
 function columnsOf(doc: FileDocument) {
-  const { content, tokens, trigrams, retiredAtGeneration, contentBase64: _raw, ...summary } = doc;
+  const { content, tokens, trigrams, retiredAtGeneration, contentBase64: _raw, symbols: _symbols, ...summary } = doc;
   return {
     summary: JSON.stringify(summary),
     content,
@@ -76,12 +76,16 @@ export function putFile(st: Statements, doc: FileDocument): void {
       existing.tokens === columns.tokens &&
       existing.trigrams === columns.trigrams &&
       existing.retired_gen === columns.retiredGen;
-    if (same) return;
+    if (same) {
+      if (existing.blob_id !== null) keepSymbols(st, existing.blob_id, doc.blobSha, doc.symbols);
+      return;
+    }
     // Its blob is released after the new row names its own: the same blob stays.
     removeFileRows(st, existing);
   }
   const s = scopeOf(st, doc.repositoryId, doc.ref);
   const blobId = acquireBlob(st, doc.repositoryId, doc.blobSha, { content: columns.content, contentBase64: doc.contentBase64 }, true);
+  keepSymbols(st, blobId, doc.blobSha, doc.symbols);
   const fid = Number(
     st.insertFile.run({
       id,

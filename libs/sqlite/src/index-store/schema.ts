@@ -1,9 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import { contentTermWords } from '@gitdex/terms';
 import { RAW_BYTES_DDL } from './raw-bytes';
+import { SYMBOLS_DDL } from './symbol-store';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
-export const INDEX_SCHEMA_VERSION = 6;
+export const INDEX_SCHEMA_VERSION = 7;
 
 /**
  * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
@@ -184,6 +185,9 @@ export function ensureSchema(db: Database): void {
     if (!columns.some((column) => column.name === 'blob_id')) db.exec(`ALTER TABLE files ADD COLUMN blob_id INTEGER`);
     db.exec(BLOB_DDL);
     db.exec(RAW_BYTES_DDL);
+    // Layout 7 adds the symbol tables only: a file of layout 6 gains them empty, and its blobs
+    // get symbols when they are parsed (symbol-store.ts).
+    db.exec(SYMBOLS_DDL);
     const row = db.prepare<[], { value: string }>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).get();
     const found = row ? Number(row.value) : 0;
     if (found > INDEX_SCHEMA_VERSION) {

@@ -1,5 +1,6 @@
 import type { Database, RunResult } from 'better-sqlite3';
 import { prepareRawBytes, type RawBytesStatements } from './raw-bytes';
+import { prepareSymbolWrites, type SymbolWriteStatements } from './symbol-store';
 
 import { PLAIN, visibleAt, type Visibility } from './visibility';
 
@@ -153,5 +154,5 @@ function build(db: Database, vis: Visibility) {
   };
 }
 
-export type Statements = { [K in keyof ReturnType<typeof build>]: Stmt } & { raw: RawBytesStatements };
-export const prepareStatements = (db: Database, vis: Visibility = PLAIN): Statements => ({ ...build(db, vis), raw: prepareRawBytes(db) });
+export type Statements = { [K in keyof ReturnType<typeof build>]: Stmt } & { raw: RawBytesStatements; symbols: SymbolWriteStatements };
+export const prepareStatements = (db: Database, vis: Visibility = PLAIN): Statements => ({ ...build(db, vis), raw: prepareRawBytes(db), symbols: prepareSymbolWrites(db) });

@@ -21,7 +21,14 @@ import {
   type SuggestCandidate,
   type SuggestQuery,
   type VisibleEntry,
+  type FileSymbols,
+  type IdentifierCursor,
+  type IdentifierFile,
+  type SymbolHit,
+  type SymbolNameQuery,
+  type SymbolScope,
 } from '@gitdex/ports';
+import type { BlobSymbols, SymbolKind } from '@gitdex/contracts';
 import { silentLog, type Log } from '@gitdex/observability';
 import { prepareBlobMigration, type BlobMigration, type BlobMigrationProgress } from './blob-migration';
 import * as contentSearch from './content-search';
@@ -31,6 +38,8 @@ import { configureConnection, ensureSchema } from './schema';
 import * as reads from './snapshot-reads';
 import { prepareStatements, type Statements } from './statements';
 import { layeredSuggestArgs, prepareSuggestStatements, suggest, type SuggestStatements } from './suggest';
+import * as symbolReads from './symbol-reads';
+import { LAYERED } from './visibility';
 import { layeredView, prepareLayeredStatements, type LayeredStatements, type SnapshotView } from './layered-statements';
 
 export interface SqliteIndexStoreOptions {
@@ -67,6 +76,7 @@ export class SqliteIndexStore implements IndexStore {
   private suggestStatements: SuggestStatements | undefined;
   private contentStatements: contentSearch.ContentStatements | undefined;
   private layered: LayeredStatements | undefined;
+  private symbolStatements: { plain: symbolReads.SymbolStatements; layered?: symbolReads.SymbolStatements } | undefined;
   private readonly frequentTermFiles: number;
   private migration: BlobMigration | undefined;
   private readonly migrationProgress: BlobMigrationProgress = { migrated: 0, remaining: 0 };
@@ -189,6 +199,7 @@ export class SqliteIndexStore implements IndexStore {
     this.suggestStatements = undefined;
     this.contentStatements = undefined;
     this.layered = undefined;
+    this.symbolStatements = undefined;
     this.migration = undefined;
   }
 
@@ -397,5 +408,80 @@ export class SqliteIndexStore implements IndexStore {
 
   readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]> {
     return this.atSnapshot('readContents', options, snapshot, [], ({ content, s }) => contentSearch.readContents(content, s, snapshot.generation, paths));
+  }
+
+  // ── symbols ──────────────────────────────────────────────────────────────
+
+  /**
+   * The symbol statements a snapshot is read with and its parameters (its scope and
+   * generation, and for a layered ref the underlay's); null when the ref has no files.
+   */
+  private symbolView(st: Statements, snapshot: Snapshot): { statements: symbolReads.SymbolStatements; params: Record<string, unknown> } | null {
+    this.symbolStatements ??= { plain: symbolReads.prepareSymbolStatements(this.db) };
+    const s = this.scope(st, snapshot.repositoryId, snapshot.ref);
+    const under = snapshot.underlay;
+    if (!under) return s === undefined ? null : { statements: this.symbolStatements.plain, params: { s, g: snapshot.generation } };
+    const us = this.scope(st, snapshot.repositoryId, under.ref);
+    if (s === undefined && us === undefined) return null;
+    this.symbolStatements.layered ??= symbolReads.prepareSymbolStatements(this.db, LAYERED);
+    const params = { s: s ?? -1, g: snapshot.generation, us: us ?? -1, ug: under.generation, shadowed: JSON.stringify(under.shadowed) };
+    return { statements: this.symbolStatements.layered, params };
+  }
+
+  findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]> {
+    return this.read('findSymbols', options, (st) => {
+      const hits: SymbolHit[] = [];
+      for (const [index, snapshot] of snapshots.entries()) {
+        if (hits.length >= query.limit) break;
+        const view = this.symbolView(st, snapshot);
+        if (view) hits.push(...symbolReads.findSymbols(view.statements, symbolReads.withScope(view.params, query), index, query, query.limit - hits.length));
+      }
+      return hits;
+    });
+  }
+
+  fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
+    return this.read('fileSymbols', options, (st) => {
+      const view = this.symbolView(st, snapshot);
+      return view ? symbolReads.fileSymbols(view.statements, view.params, path) : null;
+    });
+  }
+
+  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
+    return this.read('filesWithIdentifier', options, (st) => {
+      const files: IdentifierFile[] = [];
+      const first = query.after?.snapshotIndex ?? 0;
+      for (let index = first; index < snapshots.length && files.length < query.limit; index += 1) {
+        const view = this.symbolView(st, snapshots[index] as Snapshot);
+        if (!view) continue;
+        const after = index === first && query.after ? query.after.path : '';
+        files.push(...symbolReads.filesWithIdentifier(view.statements, symbolReads.withScope(view.params, query), index, query.name, after, query.limit - files.length));
+      }
+      return files;
+    });
+  }
+
+  symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    return this.read('symbolNamesLike', options, (st) => {
+      const names = new Set<string>();
+      for (const snapshot of snapshots) {
+        if (names.size >= limit) break;
+        const view = this.symbolView(st, snapshot);
+        if (!view) continue;
+        for (const found of symbolReads.symbolNamesLike(view.statements, symbolReads.withScope(view.params, {}), name, limit)) if (names.size < limit) names.add(found);
+      }
+      return [...names];
+    });
+  }
+
+  storedSymbols(blobs: { blobSha: string; language: string | null }[], extractor: number): Promise<Map<string, BlobSymbols>> {
+    return this.run('storedSymbols', (st) => {
+      const found = new Map<string, BlobSymbols>();
+      for (const blob of blobs) {
+        const symbols = st.symbols.stored(blob.blobSha, extractor, blob.language);
+        if (symbols) found.set(blob.blobSha, symbols);
+      }
+      return found;
+    });
   }
 }

@@ -1,7 +1,7 @@
 // The console's only way to gitdex: the public REST API under /v1, with the reader token
 // (if any) as "Authorization: Bearer". Paths are relative to the page, so a console served
 // under a prefix by a reverse proxy (https://host/gitdex/) calls https://host/gitdex/v1/….
-import type { ListFilesOutput, ReadFileOutput, RepositoriesStateOutput, RepositoryOverviewOutput, SearchCodeOutput, SuggestPathsOutput } from '@gitdex/contracts';
+import type { FileOutlineOutput, FindSymbolOutput, ListFilesOutput, ReadFileOutput, RepositoriesStateOutput, RepositoryOverviewOutput, SearchCodeOutput, SuggestPathsOutput } from '@gitdex/contracts';
 import { encodePath } from './format.js';
 
 /** An answer other than 2xx, as the API words it ({ error: { code, message, suggestions? } }). */
@@ -98,5 +98,8 @@ export const api = {
       { q: query, regex: options.regex ? 'true' : undefined, repositories: options.repositories, path: options.path, cursor: options.cursor, context_lines: 1, limit: 20 },
       signal,
     ),
+  symbols: (name: string, options: { repositories?: string; path?: string }, signal?: AbortSignal) =>
+    get<FindSymbolOutput>('v1/symbols', { q: name, repositories: options.repositories, path: options.path, limit: 10 }, signal),
+  outline: (owner: string, repo: string, path: string, signal?: AbortSignal) => get<FileOutlineOutput>(`${repoPath(owner, repo)}/outline/${encodePath(path)}`, {}, signal),
   suggest: (owner: string, repo: string, query: string, signal?: AbortSignal) => get<SuggestPathsOutput>(`${repoPath(owner, repo)}/suggest`, { q: query, limit: 8 }, signal),
 };

@@ -1,11 +1,13 @@
 // The file view: name, size, language and a link to GitHub at the indexed commit, then the text
 // with line numbers (a search hit marked and scrolled to) and a footer that reads on in pages.
-// A folder asked for as a file is shown as the folder.
-import type { ReadFileOutput } from '@gitdex/contracts';
+// A folder asked for as a file is shown as the folder. Its outline (definitions, each a link to
+// its line) comes beside it when the index has symbols for it.
+import type { FileOutlineOutput, ReadFileOutput } from '@gitdex/contracts';
 import { ApiError, api, isAbort } from './api.js';
 import { fill, h } from './dom.js';
 import { formatBytes, formatCount, pathSegments, plural, safeUrl, shortSha, withoutFragment } from './format.js';
 import { treeHash, type Route } from './route.js';
+import { outlinePanel } from './outline.js';
 import { fileBadges } from './tree-table.js';
 import type { ViewHost } from './view-host.js';
 
@@ -13,6 +15,8 @@ type FileRoute = Extract<Route, { view: 'file' }>;
 
 export async function showFile(host: ViewHost, route: FileRoute, signal: AbortSignal, focus: boolean): Promise<void> {
   let file: ReadFileOutput;
+  // Asked beside the file; the file shows without it when it fails (the reason is shown instead).
+  const outline: Promise<FileOutlineOutput | Error> = api.outline(route.owner, route.repo, route.path, signal).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   try {
     // From a search result: start a few lines above the match, so it shows with its context.
     file = await api.file(route.owner, route.repo, route.path, route.line !== undefined ? Math.max(1, route.line - 10) : undefined, signal);
@@ -44,6 +48,14 @@ export async function showFile(host: ViewHost, route: FileRoute, signal: AbortSi
   const head = h('div', { class: 'file-head' }, heading, h('p', { class: 'meta' }, facts, ' ', fileBadges(file)));
   const body: HTMLElement[] = [head];
   if (file.note) body.push(h('p', { class: 'note' }, file.note));
+  const outlined = await outline;
+  if (isAbort(outlined)) return;
+  if (outlined instanceof Error) {
+    if (!(outlined instanceof ApiError && outlined.code === 'INVALID_ARGUMENT')) body.push(h('p', { class: 'muted outline-problem' }, `No outline: ${outlined.message}`));
+  } else if (outlined.freshness.commit === file.freshness.commit) {
+    const panel = outlinePanel(route.owner, route.repo, outlined);
+    if (panel) body.push(panel);
+  }
 
   if (file.start_line > 0) {
     const tbody = h('tbody', {});

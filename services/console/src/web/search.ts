@@ -1,6 +1,7 @@
 // The code search box: search_code through GET /v1/search, results grouped by file, each
-// matching line a link into the file view at that line. Text goes in as text nodes only.
-import type { SearchCodeOutput, SearchFile } from '@gitdex/contracts';
+// matching line a link into the file view at that line; beside it find_symbol (GET /v1/symbols)
+// lists the definitions of a name first. Text goes in as text nodes only.
+import type { FindSymbolOutput, SearchCodeOutput, SearchFile } from '@gitdex/contracts';
 import { ApiError, api, isAbort } from './api.js';
 import { fill, h } from './dom.js';
 import { plural, shortSha } from './format.js';
@@ -52,6 +53,31 @@ function fileBlock(file: SearchFile): HTMLElement {
   );
 }
 
+/** A query find_symbol takes: a name, Container.name, or a * pattern (no spaces, no regex). */
+const SYMBOL_QUERY = /^[\p{L}_$*][\p{L}\p{N}_$*]*(?:(?:\.|::|#)[\p{L}_$*][\p{L}\p{N}_$*]*)*$/u;
+
+function definitionsBlock(answer: FindSymbolOutput): HTMLElement | null {
+  if (answer.symbols.length === 0) return null;
+  const rows = answer.symbols.map((s) => {
+    const [owner = '', repo = ''] = s.repository.split('/');
+    const qualified = s.container ? `${s.container}.${s.name}` : s.name;
+    return h(
+      'li',
+      {},
+      h(
+        'a',
+        { href: fileHash(owner, repo, s.path, s.line), class: 'hit-line', title: s.signature },
+        h('span', { class: 'kind' }, s.kind),
+        ' ',
+        h('code', {}, qualified),
+        ` ${s.repository} · ${s.path}:${s.line}`,
+      ),
+    );
+  });
+  const more = answer.total > answer.symbols.length ? h('p', { class: 'muted' }, `${plural(answer.total - answer.symbols.length, 'more definition')}.`) : null;
+  return h('article', { class: 'search-file symbol-results' }, h('h3', {}, `Definitions of ${answer.name}`), h('ol', { class: 'hits' }, rows), more);
+}
+
 export class SearchBox {
   private controller: AbortController | null = null;
 
@@ -80,6 +106,17 @@ export class SearchBox {
     const controller = new AbortController();
     this.controller = controller;
     fill(this.el.results, ...shown, h('p', { class: 'muted', role: 'status' }, 'Searching…'));
+    const wantsSymbols = !cursor && !this.el.regex.checked && SYMBOL_QUERY.test(query.trim());
+    const symbols: Promise<FindSymbolOutput | null> = wantsSymbols
+      ? api
+          .symbols(
+            query.trim(),
+            { ...(this.el.scope.value.trim() ? { repositories: this.el.scope.value.trim() } : {}), ...(this.el.path.value.trim() ? { path: this.el.path.value.trim() } : {}) },
+            controller.signal,
+          )
+          // Code search still answers when symbols cannot: the text results stand alone.
+          .catch(() => null)
+      : Promise.resolve(null);
     let answer: SearchCodeOutput;
     try {
       answer = await api.search(
@@ -101,7 +138,10 @@ export class SearchBox {
       fill(this.el.results, h('div', { class: 'problem', role: 'alert', 'data-code': error instanceof ApiError ? error.code : 'ERROR' }, error instanceof Error ? error.message : String(error)));
       return;
     }
-    const blocks = [...shown, ...answer.files.map(fileBlock)];
+    const definitions = await symbols;
+    if (controller.signal.aborted) return;
+    const symbolBlock = definitions ? definitionsBlock(definitions) : null;
+    const blocks = [...shown, ...(symbolBlock ? [symbolBlock] : []), ...answer.files.map(fileBlock)];
     const summary = `${plural(answer.total_files, 'file')}, ${plural(answer.total_matches, 'matching line')}${answer.counts_exact ? '' : ' at least'} in ${plural(answer.repositories.length, 'repository', 'repositories')}${answer.complete ? '' : ' (stopped at the deadline: narrow the search for every match)'}.`;
     const next = answer.next_cursor;
     const more = next ? h('button', { type: 'button', class: 'button', onclick: () => void this.run(next, blocks) }, 'More results') : null;

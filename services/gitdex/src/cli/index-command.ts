@@ -4,6 +4,7 @@ import { DEFAULT_INDEX_REF_OPTIONS, handleEvent, RefSelection } from '@gitdex/in
 import type { CliContext } from './context';
 import { CliError, EXIT } from './exit-codes';
 import { shortSha } from './table';
+import { createSymbolParsing } from '../symbol-parsing';
 
 export interface IndexOptions {
   ref?: string;
@@ -47,6 +48,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
     hideCursor: true,
   });
   bar.start(total ?? 0, 0);
+  const symbols = createSymbolParsing(adapters.index);
   const outcome = await handleEvent(
     {
       index: adapters.index,
@@ -54,13 +56,17 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
       refs: new RefSelection(ref ? [...env.GITDEX_INDEXED_REFS, ref.replace(/^refs\/heads\//, '')] : env.GITDEX_INDEXED_REFS),
       options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES },
       now: () => new Date(),
+      symbols: symbols.parsing,
       onProgress: (done) => {
         if (total === undefined || done > total) bar.setTotal(done);
         bar.update(done);
       },
     },
     event,
-  ).finally(() => bar.stop());
+  ).finally(async () => {
+    bar.stop();
+    await symbols.close();
+  });
   if (outcome.action !== 'synced') throw new CliError(`${repository.fullName}: ${outcome.action === 'skipped' ? outcome.reason : outcome.action}`, EXIT.failed);
   for (const { ref: r, outcome: result } of outcome.refs) {
     if (result === 'deleted') out.log(`${r}: branch not found on GitHub; removed from the index`);

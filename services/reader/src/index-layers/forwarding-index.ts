@@ -1,9 +1,12 @@
-import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
+import type { FileDocument, RefState, RepositoryDocument, SymbolKind } from '@gitdex/contracts';
 import type {
   ContentCandidate,
   ContentPlan,
   ContentScope,
   FileContent,
+  FileSymbols,
+  IdentifierCursor,
+  IdentifierFile,
   FileSummary,
   FolderCount,
   FolderScope,
@@ -14,6 +17,9 @@ import type {
   Snapshot,
   SuggestCandidate,
   SuggestQuery,
+  SymbolHit,
+  SymbolNameQuery,
+  SymbolScope,
   UnsearchableCount,
   UnsearchableScope,
   VisibleEntry,
@@ -124,5 +130,21 @@ export class ForwardingIndex implements ReaderIndex {
 
   readContents(snapshot: Snapshot, paths: string[], options?: IndexCallOptions): Promise<FileContent[]> {
     return this.pass(options, (o) => this.inner.readContents(snapshot, paths, o));
+  }
+
+  findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]> {
+    return this.pass(options, (o) => this.inner.findSymbols(snapshots, query, o));
+  }
+
+  fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
+    return this.pass(options, (o) => this.inner.fileSymbols(snapshot, path, o));
+  }
+
+  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
+    return this.pass(options, (o) => this.inner.filesWithIdentifier(snapshots, query, o));
+  }
+
+  symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
+    return this.pass(options, (o) => this.inner.symbolNamesLike(snapshots, name, limit, o));
   }
 }

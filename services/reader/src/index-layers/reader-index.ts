@@ -1,7 +1,7 @@
-import type { ContentSearch, IndexLifecycle, IndexReads } from '@gitdex/ports';
+import type { ContentSearch, IndexLifecycle, IndexReads, SymbolReads } from '@gitdex/ports';
 
 /**
- * The part of the index port a reader uses: the reads, content search, and ping for its
+ * The part of the index port a reader uses: the reads, content search, symbol reads, and ping for its
  * health check. Every layer of composeIndex is one, and so is every adapter.
  */
-export type ReaderIndex = IndexReads & ContentSearch & Pick<IndexLifecycle, 'ping'>;
+export type ReaderIndex = IndexReads & ContentSearch & SymbolReads & Pick<IndexLifecycle, 'ping'>;

@@ -2,6 +2,12 @@ import {
   ChangesOutputSchema,
   ServedCommitSchema,
   ErrorBodySchema,
+  FileOutlineInputSchema,
+  FileOutlineOutputSchema,
+  FindReferencesInputSchema,
+  FindReferencesOutputSchema,
+  FindSymbolInputSchema,
+  FindSymbolOutputSchema,
   ListFilesInputSchema,
   ListFilesOutputSchema,
   ReadFileInputSchema,
@@ -97,7 +103,8 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: 'gitdex reader',
       version: READER_VERSION,
-      description: 'Read and search indexed GitHub repositories: files, folders, overviews, index state, path suggestions and code search. The same operations as the MCP tools of /mcp.',
+      description:
+        'Read and search indexed GitHub repositories: files, folders, overviews, index state, path suggestions, code search and symbols (definitions, file outlines, references). The same operations as the MCP tools of /mcp.',
     },
     paths: {
       '/v1/repositories': {
@@ -178,6 +185,37 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses('SearchCodeOutput'),
         },
       },
+      '/v1/symbols': {
+        get: {
+          operationId: 'find_symbol',
+          summary: TOOLS.find_symbol.title,
+          description: `${TOOLS.find_symbol.description} name may be given as q; repositories is repeated or comma-separated; path is repeated for several globs.`,
+          parameters: queryParameters(FindSymbolInputSchema, []),
+          responses: responses('FindSymbolOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/outline/{path}': {
+        get: {
+          operationId: 'file_outline',
+          summary: TOOLS.file_outline.title,
+          description: TOOLS.file_outline.description,
+          parameters: [
+            ...ownerRepo,
+            { name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: 'The file path from the repository root; its slashes stay as they are (outline/src/index.ts).' },
+            ...queryParameters(FileOutlineInputSchema, ['repository', 'path']),
+          ],
+          responses: responses('FileOutlineOutput'),
+        },
+      },
+      '/v1/references': {
+        get: {
+          operationId: 'find_references',
+          summary: TOOLS.find_references.title,
+          description: `${TOOLS.find_references.description} name may be given as q; repositories is repeated or comma-separated; path is repeated for several globs.`,
+          parameters: queryParameters(FindReferencesInputSchema, []),
+          responses: responses('FindReferencesOutput'),
+        },
+      },
     },
     components: {
       schemas: {
@@ -187,6 +225,9 @@ export function openApiDocument(): Record<string, unknown> {
         RepositoryOverviewOutput: jsonSchema(RepositoryOverviewOutputSchema, 'output'),
         RepositoriesStateOutput: jsonSchema(RepositoriesStateOutputSchema, 'output'),
         SuggestPathsOutput: jsonSchema(SuggestPathsOutputSchema, 'output'),
+        FindSymbolOutput: jsonSchema(FindSymbolOutputSchema, 'output'),
+        FileOutlineOutput: jsonSchema(FileOutlineOutputSchema, 'output'),
+        FindReferencesOutput: jsonSchema(FindReferencesOutputSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
         ChangesOutput: jsonSchema(ChangesOutputSchema, 'output'),
         ServedCommit: jsonSchema(ServedCommitSchema, 'output'),

@@ -9,6 +9,7 @@ import { HTTP_STATUS, ToolError } from '../tool-error';
 import { openApiDocument } from './openapi';
 import { listParam, queryArgs, searchArgs } from './query';
 import { changesRoute } from './changes-route';
+import { symbolArgs } from './symbol-query';
 
 export interface RestOptions extends ReaderGuardOptions {
   observe?: ToolObserver;
@@ -101,6 +102,18 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
   router.get(
     '/v1/repositories/:owner/:repo/search',
     serve('search_code', (req) => ({ ...searchArgs(req.query), repository: repository(req) })),
+  );
+  router.get(
+    '/v1/symbols',
+    serve('find_symbol', (req) => symbolArgs(req.query)),
+  );
+  router.get(
+    '/v1/references',
+    serve('find_references', (req) => symbolArgs(req.query)),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/outline/*path',
+    serve('file_outline', (req) => ({ ...queryArgs(req.query), repository: repository(req), path: wildcard(req.params.path) })),
   );
   router.use('/v1', (req, res) => {
     sendError(res, new ToolError('NOT_FOUND', `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}: see /v1/openapi.json for what this API serves.`));

@@ -17,7 +17,7 @@ export const MAX_SEARCHED_REPOSITORIES = 500;
  * repositories are ever considered: a private one the caller's token does not cover is
  * neither searched, counted nor named, exactly like one that does not exist.
  */
-export async function searchTargets(deps: ReaderDeps, principal: Principal | null, input: SearchCodeInput): Promise<Target[]> {
+export async function searchTargets(deps: ReaderDeps, principal: Principal | null, input: Pick<SearchCodeInput, 'repository' | 'repositories' | 'ref' | 'refs'>): Promise<Target[]> {
   if (input.repository !== undefined && input.repositories !== undefined)
     throw invalid('repository and repositories: give one of them (repositories takes a list), or neither to search every repository you can read');
   if (input.ref !== undefined && input.repository === undefined) throw invalid('ref: only with repository (one repository); a search of several repositories reads each default branch');

@@ -11,11 +11,20 @@ import {
   SearchCodeOutputSchema,
   SuggestPathsInputSchema,
   SuggestPathsOutputSchema,
+  FindSymbolInputSchema,
+  FindSymbolOutputSchema,
+  FileOutlineInputSchema,
+  FileOutlineOutputSchema,
+  FindReferencesInputSchema,
+  FindReferencesOutputSchema,
   type ToolName,
 } from '@gitdex/contracts';
 import type { z } from 'zod';
 import type { Principal, ReaderDeps } from '../deps';
 import type { ToolAnswer } from './answer';
+import { fileOutline } from './file-outline';
+import { findReferences } from './find-references';
+import { findSymbol } from './find-symbol';
 import { listFiles } from './list-files';
 import { readFile } from './read-file';
 import { repositoriesState } from './repositories-state';
@@ -36,8 +45,7 @@ function define<I extends z.ZodType, O extends z.ZodType>(definition: ToolDefini
   return definition;
 }
 
-const REPOSITORY_HINT = 'repository is "owner/name" or its GitHub URL; ref is a branch, a tag or full ref, a commit the index holds (sha or 7+ digit prefix), or ref~N (default: the default branch).';
-const FRESHNESS_HINT = 'Every answer says the indexed commit it shows and whether a newer push is still being indexed (freshness.pending), and older_commit when it shows an older held commit.';
+const FRESHNESS_HINT = 'Answers name the indexed commit shown; freshness.pending says a newer push is still being indexed.';
 
 /** The reader tools: what MCP registers and the REST API serves, from one table. */
 export const TOOLS = {
@@ -45,17 +53,13 @@ export const TOOLS = {
     name: 'read_file',
     title: 'Read a file',
     description: [
-      'Read a file of an indexed GitHub repository, or a range of its lines, from the index (never GitHub itself).',
-      'Lines come numbered as `cat -n` shows them: the line number right-aligned, a tab, then the line exactly as in the file.',
-      'At most 400 lines and 16,000 characters a call, always at least one line; a single longer line is cut and says so (read it whole by bytes).',
-      'line_ending and ends_with_newline say how to rebuild the file from the lines; file_encoding says what the text was decoded from (utf-8, utf-16le/be, windows-1252).',
-      'Byte reads: give offset (bytes from the start), max_bytes (default and most 64 KiB, fewer when the result budget is reached) or encoding ("text" or "base64") instead of lines, and read on from next_offset; text pages never split a character, base64 gives the exact bytes of any stored file, binaries too. Lines and bytes are not mixed in one call.',
-      'The answer gives total_lines, complete (the end of the file was reached) and next_start_line: call again with start_line = next_start_line to read on.',
-      'path is from the repository root (a leading slash is ignored) or a GitHub URL .../blob/<ref>/<path>#L10-L20, which also gives ref and lines. start_line and end_line are 1-based and inclusive; a start_line past the end reads the last line.',
-      'A line read describes binary (read its bytes with encoding "base64"), too large (listed, content not stored), symlink and submodule files; vendored and generated files are stored, readable and flagged.',
-      'A path that does not exist answers with the closest paths ("Did you mean") and where a moved file went.',
-      'path may also be the published URL of a document of a configured site (a blog post, a docs page): repository may then be left out, the front matter comes back as front_matter (title, date, tags) and the lines start at the body; an unknown URL answers with the configured sites.',
-      REPOSITORY_HINT,
+      'Read a file of an indexed GitHub repository, or a range of its lines, from the index.',
+      'Lines come numbered like `cat -n`. At most 400 lines and 16,000 characters a call; a longer single line is cut and says so.',
+      'total_lines, complete and next_start_line say how to read on (start_line = next_start_line).',
+      'Byte reads (offset, max_bytes, encoding "text" or "base64", read on from next_offset) give exact bytes of any stored file, binaries too; not mixed with lines.',
+      'line_ending, ends_with_newline and file_encoding say how to rebuild the file. Binary, too large, symlink and submodule files are described; vendored and generated ones are flagged.',
+      'A missing path answers with the closest paths ("Did you mean") and where a moved file went.',
+      "path may be a published site's document URL (repository may then be left out; front_matter comes back).",
       FRESHNESS_HINT,
     ].join(' '),
     input: ReadFileInputSchema,
@@ -66,12 +70,9 @@ export const TOOLS = {
     name: 'list_files',
     title: 'List a folder',
     description: [
-      'List a folder of an indexed repository: folders first (each with the number of files under it), then files (with size, language and flags), each in path order.',
-      "depth 1 (default) lists the folder's own entries; up to 64 lists deeper levels too. Entries carry their full path from the root.",
-      'A page holds at most limit entries (default 200, at most 1,000, fewer when the result budget is reached); total_entries and remaining count the rest.',
-      'To page, pass next_cursor back as cursor, unchanged: later pages list the same commit as the first one, even after a push, until the index drops that commit (then the cursor expires and says so).',
-      'folder may be a GitHub URL .../tree/<ref>/<folder>.',
-      REPOSITORY_HINT,
+      'List a folder of an indexed repository: folders first (with file counts), then files (size, language, flags), in path order, with full paths.',
+      'depth 1 (default) to 64 lists deeper levels. limit entries a page (default 200, at most 1,000); total_entries and remaining count the rest.',
+      'Pass next_cursor back as cursor to page on: later pages list the same commit as the first, even after a push, until the index drops it.',
       FRESHNESS_HINT,
     ].join(' '),
     input: ListFilesInputSchema,
@@ -82,9 +83,8 @@ export const TOOLS = {
     name: 'repository_overview',
     title: 'Repository overview',
     description: [
-      'Describe an indexed repository: the indexed commit and when it was indexed, numbers of files, code files and documentation files, languages by number of files, the top-level folders (with file counts) and files, and the README (its first 6,000 characters, whether it was cut, and its path: read_file reads the rest).',
-      'A good first call on an unfamiliar repository.',
-      REPOSITORY_HINT,
+      'Describe an indexed repository: indexed commit and time, file counts, languages, top-level folders and files, open pull requests, and the start of the README (read_file reads the rest).',
+      'A good first call on an unfamiliar repository; then find_symbol, file_outline and find_references navigate its code by symbols.',
     ].join(' '),
     input: RepositoryOverviewInputSchema,
     output: RepositoryOverviewOutputSchema,
@@ -94,10 +94,9 @@ export const TOOLS = {
     name: 'repositories_state',
     title: 'Index state of repositories',
     description: [
-      'Say for each repository whether it is indexed and readable: commit, number of files, when it was indexed, status and last error of the indexer, and whether a newer push is being indexed (pending).',
-      'Without repositories, reports every repository you can read (at most 200; name others to see them).',
-      'A repository that is known but not indexed yet is queued for indexing by this call.',
-      'One gitdex never heard of is looked up on GitHub and queued when this server allows it for you (by default: your token names it) and GitHub has it (a private one only if your token names it); otherwise it says how to index it. Such lookups are limited to a few a minute.',
+      'Say for each repository whether it is indexed and readable: commit, file count, indexed time, indexer status and last error, and whether a newer push is pending.',
+      'Without repositories: every repository you can read (at most 200). A known repository not indexed yet is queued by this call.',
+      'One gitdex never heard of is looked up on GitHub (a few a minute) and queued when the server allows it for you; otherwise it says how to index it.',
     ].join(' '),
     input: RepositoriesStateInputSchema,
     output: RepositoriesStateOutputSchema,
@@ -107,9 +106,8 @@ export const TOOLS = {
     name: 'suggest_paths',
     title: 'Suggest paths',
     description: [
-      'Find the files of an indexed repository that a path most likely means: misspelt ("src/compnents/Buton.tsx"), typed so far ("src/comp"), misplaced (wrong or missing folders, a file name alone), in the wrong case, case style (snake_case, kebab-case, camelCase) or extension.',
-      'Best first, each with a score from 0 to 1 and the reason it matches; a file that moved comes first with reason "moved". limit: default 10, at most 50.',
-      REPOSITORY_HINT,
+      'Find the files of an indexed repository a path most likely means: misspelt, partial (typed so far), misplaced, or in the wrong case, case style or extension.',
+      'Best first, each with a score (0 to 1) and reason; a moved file comes first with reason "moved".',
     ].join(' '),
     input: SuggestPathsInputSchema,
     output: SuggestPathsOutputSchema,
@@ -119,16 +117,50 @@ export const TOOLS = {
     name: 'search_code',
     title: 'Search code',
     description: [
-      'Find lines in the files of indexed repositories: a literal substring (default) or an RE2 regular expression (regex: true), line by line, exactly the lines `git grep -n` finds at the indexed commit.',
-      'Case-insensitive unless the query has an upper-case letter (or case_sensitive says otherwise). Without repository/repositories it searches every repository you can read (default branches); repositories takes "owner/name" and "owner/*".',
-      'path and exclude take globs ("src/**/*.ts"; "*.go" matches at any depth); language filters by language; vendored and generated files are searched only with include_generated: true. Binary and too large files are not searched (counted in skipped).',
-      'Files come best first (whole-word and exact-case matches, definitions, source before tests), each with its matching lines (line numbers as read_file uses them, context_lines around, default 2) and a GitHub URL. limit files a page (default 20); next_cursor pages on over the same commits.',
-      'A search stops at its deadline and then says complete: false with what it found. RE2 has no backreferences or lookaround.',
+      'Find lines in indexed repositories: a literal substring (default) or an RE2 regex (regex: true), exactly the lines `git grep -n` finds at the indexed commit.',
+      'Smart case (case-insensitive unless the query has an upper-case letter). Without repository/repositories: every repository you can read (default branches).',
+      'Vendored and generated files only with include_generated; binary and too large files are skipped (counted).',
+      'Files come best first, each with matching lines, context and a GitHub URL; next_cursor pages on over the same commits.',
+      'A search stops at its deadline with complete: false. RE2 has no backreferences or lookaround.',
       FRESHNESS_HINT,
     ].join(' '),
     input: SearchCodeInputSchema,
     output: SearchCodeOutputSchema,
     run: searchCode,
+  }),
+  find_symbol: define({
+    name: 'find_symbol',
+    title: 'Find a symbol definition',
+    description: [
+      'Find where functions, classes, methods and types are defined (parsed with tree-sitter), by name, "Container.name" or a * pattern, in every repository you can read by default.',
+      'Best first, each with path, line, end_line, signature and URL; read it with read_file start_line/end_line.',
+      'Nothing found gives did_you_mean; search_code finds any text.',
+    ].join(' '),
+    input: FindSymbolInputSchema,
+    output: FindSymbolOutputSchema,
+    run: findSymbol,
+  }),
+  file_outline: define({
+    name: 'file_outline',
+    title: 'Outline a file',
+    description: [
+      "A file's definitions in file order, nested (children), each with kind, line, end_line and signature.",
+      'The cheap first look at a large file: then read_file start_line/end_line reads the part you need.',
+    ].join(' '),
+    input: FileOutlineInputSchema,
+    output: FileOutlineOutputSchema,
+    run: fileOutline,
+  }),
+  find_references: define({
+    name: 'find_references',
+    title: 'Find references',
+    description: [
+      'Find where an identifier is used in code (not comments or strings), by file, each occurrence marked definition, reference or import, plus the definitions it may mean.',
+      'Search-based, not compiler-resolved: same-named symbols mix (narrow with repository, path or language).',
+    ].join(' '),
+    input: FindReferencesInputSchema,
+    output: FindReferencesOutputSchema,
+    run: findReferences,
   }),
 } satisfies Record<ToolName, ToolDefinition<z.ZodType, z.ZodType>>;
 

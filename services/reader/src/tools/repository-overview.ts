@@ -76,6 +76,7 @@ export async function repositoryOverview(deps: ReaderDeps, principal: Principal 
               .join(', ')
           : 'none detected'
       }`,
+      'Symbols: find_symbol finds where a name is defined, file_outline lists the definitions of a file (look before reading a large one), find_references finds where a name is used.',
       '',
       'Top level:',
       ...topLevel.map((e) => (e.type === 'folder' ? `${e.path}/  (${formatCount(e.file_count, 'file')})` : `${e.path}  ${formatBytes(e.size)}${flagWords(e.flags, e.kind, e.target)}`)),

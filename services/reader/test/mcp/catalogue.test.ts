@@ -2,11 +2,21 @@ import { connectInMemory } from '../support/mcp-client';
 import { createWorld } from '../support/world';
 
 describe('what the MCP server offers', () => {
-  test('six read-only, idempotent, closed-world tools with input and output schemas and descriptions that state limits', async () => {
+  test('nine read-only, idempotent, closed-world tools with input and output schemas and descriptions that state limits', async () => {
     const world = await createWorld();
     const { client, close } = await connectInMemory(world.deps);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'suggest_paths']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'file_outline',
+      'find_references',
+      'find_symbol',
+      'list_files',
+      'read_file',
+      'repositories_state',
+      'repository_overview',
+      'search_code',
+      'suggest_paths',
+    ]);
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false });
       expect(tool.title).toBeTruthy();
@@ -26,6 +36,9 @@ describe('what the MCP server offers', () => {
     expect(byName.search_code!.inputSchema.required).toEqual(['query']);
     expect(byName.search_code!.description).toMatch(/RE2/);
     expect(byName.search_code!.outputSchema!.properties).toHaveProperty('next_cursor');
+    expect(byName.find_references!.description).toMatch(/Search-based, not compiler-resolved/);
+    expect(byName.find_symbol!.inputSchema.required).toEqual(['name']);
+    expect(byName.file_outline!.outputSchema!.properties).toHaveProperty('symbols');
     await close();
   });
 

@@ -59,6 +59,12 @@ const TOOL_CALLS: [string, (repository: string) => Record<string, unknown>][] = 
   ['list_files', (repository) => ({ repository, ref: 'refs/pull/3/head' })],
   ['repository_overview', (repository) => ({ repository: `https://github.com/${repository}/pull/3` })],
   ['search_code', (repository) => ({ repository, query: 'CANARY', refs: ['main', 'pull/*'] })],
+  ['find_symbol', (repository) => ({ repository, name: 'start' })],
+  ['find_symbol', (repository) => ({ repositories: [repository], name: 'CANARY*' })],
+  ['file_outline', (repository) => ({ repository, path: 'src/index.ts' })],
+  ['file_outline', (repository) => ({ repository, path: 'src/index.ts', ref: 'pull/3' })],
+  ['find_references', (repository) => ({ repository, name: 'start' })],
+  ['find_references', (repository) => ({ repositories: [repository], name: 'CANARY' })],
 ];
 
 describe('MCP: what each token reads, and what it never sees', () => {

@@ -394,6 +394,25 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
           refs: optional(v(fc.array(hostileRef, { maxLength: 22 })), 4),
           limit: optional(within(50)),
         };
+      case 'find_symbol':
+      case 'find_references':
+        return {
+          repository: optional(repository, 1, 2),
+          // Rarely with repository too (refused): most calls should reach the index.
+          repositories: optional(v(fc.array(fc.oneof(repository, fc.constantFrom('acme/*', 'vault/*', '*')), { maxLength: 4 })), 6),
+          name: fc.oneof(
+            { weight: 6, arbitrary: fc.constantFrom('start', 'CANARY', 'secret', 'IndexStore', ...(tool === 'find_symbol' ? ['Store.flip', 'flip*'] : [])) },
+            { weight: 1, arbitrary: path },
+          ),
+          ...(tool === 'find_symbol' ? { kind: optional(v(fc.constantFrom('function', 'class', 'nope'))) } : {}),
+          path: optional(v(hostileGlobs), 4),
+          language: optional(v(fc.constantFrom('TypeScript', 'Go'))),
+          ref: optional(v(hostileRef), 3),
+          limit: optional(within(50)),
+          cursor: optional(v(hostileCursor), 4),
+        };
+      case 'file_outline':
+        return { repository, path, ref: optional(v(hostileRef), 3) };
       default:
         return { repository, query: path, ref: optional(v(hostileRef), 3), limit: optional(within(50)) };
     }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type FileDocument, type FileFlags, type RefState, type RepositoryDocument } from '@gitdex/contracts';
+import { type BlobSymbols, type FileDocument, type FileFlags, type RefState, type RepositoryDocument } from '@gitdex/contracts';
 import { ancestorsOf, extensionOf, folderOf, nameOf, pathTokens, trigramsOf } from '@gitdex/terms';
 import type { FileWrite, IndexStore } from '@gitdex/ports';
 
@@ -14,6 +14,8 @@ export type FileSpec =
       target?: string;
       language?: string | null;
       category?: FileDocument['category'];
+      /** The blob's symbols, as extraction hands them to storage. */
+      symbols?: BlobSymbols;
     };
 
 const LANGUAGES: Record<string, string> = {
@@ -74,6 +76,7 @@ export function fileDocument(options: { repositoryId: number; ref: string; path:
     tokens: pathTokens(path),
     trigrams: trigramsOf(name),
     fromGeneration: options.generation,
+    ...(spec.symbols !== undefined ? { symbols: spec.symbols } : {}),
   };
 }
 

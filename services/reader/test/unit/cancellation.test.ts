@@ -10,6 +10,9 @@ const TOOL_CALLS: [string, Record<string, unknown>][] = [
   ['repositories_state', {}],
   ['suggest_paths', { repository: 'octo/api', query: 'src/server/rotes.ts' }],
   ['search_code', { query: 'server', repository: 'octo/api' }],
+  ['find_symbol', { name: 'start', repository: 'octo/api' }],
+  ['file_outline', { repository: 'octo/api', path: 'src/index.ts' }],
+  ['find_references', { name: 'start', repository: 'octo/api' }],
 ];
 
 describe('a tool call whose deadline passes stops its work (issue 17, item 2)', () => {

@@ -1,0 +1,269 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { BlobSymbols, FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
+import type { FileSymbols, IdentifierCursor, IdentifierFile, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
+import { blobId, symbolsId } from './blobs';
+import { MAX_PAGE, readOptions, type StoreContext } from './context';
+import { visibleQuery } from './queries';
+import { symbolsOfFields, unpackOccurrences, type SymbolFields } from './symbol-fields';
+
+type Query = estypes.QueryDslQueryContainer;
+type SymbolSource = Partial<SymbolFields> & { repositoryId: number; blobSha: string };
+
+/**
+ * Symbol reads (docs/design/symbols-storage.md): the symbols documents of the snapshots'
+ * repositories are selected by name first (keyword postings of the blobs index), then one
+ * msearch takes the visible files naming those blobs, one search per snapshot, in path order.
+ */
+
+/** At most this many symbols documents are joined to the files by their shas in one call. */
+export const SYMBOL_BLOB_LIMIT = 4096;
+/** Entry fields from doc values (no stored fields are read). */
+const FILE_FIELDS = ['path', 'blobSha', 'commitSha', 'language', 'flags.binary', 'flags.vendored', 'flags.generated', 'flags.tooLarge'];
+
+function value<T>(hit: estypes.SearchHit<unknown>, field: string): T | undefined {
+  return (hit.fields?.[field] as T[] | undefined)?.[0];
+}
+
+function fileOf(hit: estypes.SearchHit<unknown>, snapshotIndex: number): SymbolFile {
+  const flag = (name: keyof FileFlags) => value<boolean>(hit, `flags.${name}`) === true;
+  return {
+    snapshotIndex,
+    path: value<string>(hit, 'path') as string,
+    blobSha: value<string>(hit, 'blobSha') as string,
+    commitSha: value<string>(hit, 'commitSha') as string,
+    language: value<string>(hit, 'language') ?? null,
+    flags: { binary: flag('binary'), vendored: flag('vendored'), generated: flag('generated'), tooLarge: flag('tooLarge') },
+  };
+}
+
+const repositoriesOf = (snapshots: Snapshot[]) => [...new Set(snapshots.map((s) => s.repositoryId))];
+
+/** Symbols documents of these repositories matching the query, with the fields asked (at most SYMBOL_BLOB_LIMIT). */
+async function symbolDocs(ctx: StoreContext, repositoryIds: number[], query: Query, fields: string[]): Promise<SymbolSource[]> {
+  if (repositoryIds.length === 0) return [];
+  const response = await ctx.client.search<SymbolSource>(
+    {
+      index: ctx.blobs,
+      size: SYMBOL_BLOB_LIMIT,
+      track_total_hits: false,
+      query: { bool: { filter: [{ terms: { repositoryId: repositoryIds } }, query] } },
+      _source: ['repositoryId', 'blobSha', ...fields],
+    },
+    readOptions(ctx),
+  );
+  return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
+}
+
+/** Shas per repository, from symbols documents. */
+function shasByRepository(docs: SymbolSource[]): Map<number, string[]> {
+  const byRepository = new Map<number, string[]>();
+  for (const doc of docs) {
+    const list = byRepository.get(doc.repositoryId);
+    if (list) list.push(doc.blobSha);
+    else byRepository.set(doc.repositoryId, [doc.blobSha]);
+  }
+  return byRepository;
+}
+
+function scopeFilters(scope: SymbolScope): Query[] {
+  return [...(scope.language !== undefined ? [{ term: { language: scope.language } }] : []), ...(scope.pathPrefix ? [{ prefix: { path: scope.pathPrefix } }] : [])];
+}
+
+/**
+ * The visible files of each snapshot naming one of the shas, in path order after `after` (the
+ * snapshot's own), at most `limit` each: one msearch, one search per snapshot that may hold any.
+ */
+async function visibleHolders(
+  ctx: StoreContext,
+  snapshots: Snapshot[],
+  shas: Map<number, string[]>,
+  scope: SymbolScope,
+  limit: number,
+  afterOf: (index: number) => string | null = () => null,
+  first = 0,
+): Promise<SymbolFile[][]> {
+  const asked: number[] = [];
+  const searches: estypes.MsearchRequestItem[] = [];
+  for (let index = first; index < snapshots.length; index += 1) {
+    const snapshot = snapshots[index] as Snapshot;
+    const blobShas = shas.get(snapshot.repositoryId);
+    if (!blobShas || blobShas.length === 0) continue;
+    const after = afterOf(index);
+    asked.push(index);
+    searches.push({ index: ctx.files });
+    searches.push({
+      // One page per snapshot: a caller pages on (snapshotIndex, path).
+      size: Math.min(limit, MAX_PAGE),
+      track_total_hits: false,
+      query: visibleQuery(snapshot, { term: { kind: 'file' } }, { terms: { blobSha: blobShas } }, ...scopeFilters(scope)),
+      sort: [{ path: 'asc' }, { fromGeneration: 'asc' }],
+      ...(after !== null ? { search_after: [after, Number.MAX_SAFE_INTEGER] } : {}),
+      stored_fields: '_none_',
+      docvalue_fields: FILE_FIELDS,
+    });
+  }
+  const holders: SymbolFile[][] = snapshots.map(() => []);
+  if (searches.length === 0) return holders;
+  const response = await ctx.client.msearch({ searches }, readOptions(ctx));
+  response.responses.forEach((answer, i) => {
+    const index = asked[i] as number;
+    if ('error' in answer) throw new Error(`symbol search of snapshot ${index} failed: ${JSON.stringify(answer.error)}`);
+    holders[index] = answer.hits.hits.map((hit) => fileOf(hit, index));
+  });
+  return holders;
+}
+
+/** `*` is any run of characters; nothing else is special. */
+function globRegExp(pattern: string): RegExp {
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'su',
+  );
+}
+
+/** Elasticsearch wildcard syntax with only `*` special. */
+function wildcardValue(pattern: string): string {
+  return pattern.replace(/[?\\]/g, '\\$&');
+}
+
+function definitionFilter(query: SymbolNameQuery & { kind?: SymbolKind }): (definition: SymbolDefinition) => boolean {
+  const matchesName =
+    query.match === 'exact'
+      ? (name: string) => name === query.name
+      : (
+          (regex) => (name: string) =>
+            regex.test(name)
+        )(globRegExp(query.pattern));
+  const container = query.match === 'exact' ? query.container : undefined;
+  return (definition) =>
+    matchesName(definition.name) &&
+    (query.kind === undefined || definition.kind === query.kind) &&
+    (container === undefined || (definition.container !== null && (definition.container === container || definition.container.endsWith(`.${container}`))));
+}
+
+export async function findSymbols(ctx: StoreContext, snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }): Promise<SymbolHit[]> {
+  if (query.limit <= 0) return [];
+  const nameQuery: Query = query.match === 'exact' ? { term: { symbolNames: query.name } } : { wildcard: { symbolNames: { value: wildcardValue(query.pattern) } } };
+  const docs = await symbolDocs(ctx, repositoriesOf(snapshots), nameQuery, ['symbolOutline.definitions']);
+  const keep = definitionFilter(query);
+  const definitions = new Map<string, SymbolDefinition[]>();
+  for (const doc of docs) {
+    const matching = (doc.symbolOutline?.definitions ?? []).filter(keep);
+    if (matching.length > 0) definitions.set(blobId(doc.repositoryId, doc.blobSha), matching);
+  }
+  const shas = shasByRepository(docs.filter((doc) => definitions.has(blobId(doc.repositoryId, doc.blobSha))));
+  const holders = await visibleHolders(ctx, snapshots, shas, query, query.limit);
+  const hits: SymbolHit[] = [];
+  for (const [index, files] of holders.entries()) {
+    const repositoryId = (snapshots[index] as Snapshot).repositoryId;
+    for (const file of files) {
+      for (const definition of definitions.get(blobId(repositoryId, file.blobSha)) ?? []) hits.push({ ...file, definition });
+      if (hits.length >= query.limit) return hits.slice(0, query.limit);
+    }
+  }
+  return hits;
+}
+
+export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: string): Promise<FileSymbols | null> {
+  const response = await ctx.client.search(
+    {
+      index: ctx.files,
+      size: 1,
+      track_total_hits: false,
+      query: visibleQuery(snapshot, { term: { path } }, { term: { kind: 'file' } }),
+      stored_fields: '_none_',
+      docvalue_fields: FILE_FIELDS,
+    },
+    readOptions(ctx),
+  );
+  const hit = response.hits.hits[0];
+  if (!hit) return null;
+  const { snapshotIndex: _index, ...file } = fileOf(hit, 0);
+  const found = await ctx.client.get<SymbolSource>(
+    { index: ctx.blobs, id: symbolsId(snapshot.repositoryId, file.blobSha), _source_includes: ['symbolOutline'] },
+    { ...readOptions(ctx), ignore: [404] },
+  );
+  return { ...file, symbols: found.found && found._source?.symbolOutline ? found._source.symbolOutline : null };
+}
+
+export async function filesWithIdentifier(ctx: StoreContext, snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }): Promise<IdentifierFile[]> {
+  if (query.limit <= 0) return [];
+  const first = query.after?.snapshotIndex ?? 0;
+  const docs = await symbolDocs(ctx, repositoriesOf(snapshots.slice(first)), { term: { identifiers: query.name } }, []);
+  const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), query, query.limit, (index) => (index === first && query.after ? query.after.path : null), first);
+  const files = holders.flat().slice(0, query.limit);
+  if (files.length === 0) return [];
+  const ids = [...new Set(files.map((file) => symbolsId((snapshots[file.snapshotIndex] as Snapshot).repositoryId, file.blobSha)))];
+  const response = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids, _source_includes: ['symbolUses', 'symbolOutline.definitions'] }, readOptions(ctx));
+  const byId = new Map<string, SymbolSource>();
+  for (const doc of response.docs) if ('found' in doc && doc.found && doc._source) byId.set(doc._id, doc._source);
+  return files.flatMap((file) => {
+    const source = byId.get(symbolsId((snapshots[file.snapshotIndex] as Snapshot).repositoryId, file.blobSha));
+    // Collected after the search saw it (its version pruned meanwhile): left out, like the version.
+    if (!source) return [];
+    const occurrences = unpackOccurrences(source.symbolUses, query.name);
+    const definitions = (source.symbolOutline?.definitions ?? []).filter((d) => d.name === query.name);
+    return [{ ...file, occurrences, definitions }];
+  });
+}
+
+/** Candidate names per call, before visibility is checked. */
+const NAMES_LIKE_BLOBS = 1000;
+
+export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
+  if (limit <= 0 || name === '') return [];
+  const lower = name.toLowerCase();
+  const head = lower.slice(0, 3);
+  const near = (candidate: string) => {
+    const folded = candidate.toLowerCase();
+    return folded === lower || folded.startsWith(head) || folded.includes(lower);
+  };
+  const nameQuery: Query = {
+    bool: {
+      should: [{ term: { symbolNamesLower: lower } }, { prefix: { symbolNamesLower: head } }, { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower)}*` } } }],
+      minimum_should_match: 1,
+    },
+  };
+  const docs = (await symbolDocs(ctx, repositoriesOf(snapshots), nameQuery, ['symbolNames'])).slice(0, NAMES_LIKE_BLOBS);
+  const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), {}, NAMES_LIKE_BLOBS);
+  const visible = new Set(holders.flatMap((files, index) => files.map((file) => blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha))));
+  const names = new Set<string>();
+  for (const doc of docs) {
+    if (!visible.has(blobId(doc.repositoryId, doc.blobSha))) continue;
+    for (const candidate of doc.symbolNames ?? []) {
+      if (near(candidate)) names.add(candidate);
+      if (names.size >= limit) return [...names];
+    }
+  }
+  return [...names];
+}
+
+/** Shas per search of storedSymbols. */
+const STORED_CHUNK = 500;
+
+export async function storedSymbols(ctx: StoreContext, blobs: { blobSha: string; language: string | null }[], extractor: number): Promise<Map<string, BlobSymbols>> {
+  const found = new Map<string, BlobSymbols>();
+  const languageOf = new Map(blobs.map((blob) => [blob.blobSha, blob.language]));
+  const shas = [...languageOf.keys()];
+  for (let i = 0; i < shas.length; i += STORED_CHUNK) {
+    const chunk = shas.slice(i, i + STORED_CHUNK);
+    const response = await ctx.client.search<SymbolSource>({
+      index: ctx.blobs,
+      size: chunk.length,
+      track_total_hits: false,
+      query: { bool: { filter: [{ terms: { blobSha: chunk } }, { term: { symbolExtractor: extractor } }] } },
+      // One copy per sha is enough, whichever repository holds it: the symbols are the content's.
+      collapse: { field: 'blobSha' },
+      _source: ['blobSha', 'symbolLanguage', 'symbolOutline', 'symbolUses'],
+    });
+    for (const hit of response.hits.hits) {
+      const source = hit._source;
+      if (!source?.symbolOutline || (source.symbolLanguage ?? null) !== languageOf.get(source.blobSha)) continue;
+      found.set(source.blobSha, symbolsOfFields({ symbolOutline: source.symbolOutline, ...(source.symbolUses !== undefined ? { symbolUses: source.symbolUses } : {}) }));
+    }
+  }
+  return found;
+}

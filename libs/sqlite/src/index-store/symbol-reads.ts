@@ -1,0 +1,128 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
+import type { BlobOutline, FileSymbols, IdentifierFile, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
+import { parseDefinitions, unpackOccurrences } from './symbol-store';
+import { PLAIN, type Visibility } from './visibility';
+
+type Params = Record<string, unknown>;
+
+interface FileColumns {
+  path: string;
+  blob_sha: string;
+  language: string | null;
+  commit_sha: string;
+  flags: string;
+}
+
+const COLUMNS = `f.path, f.blob_sha, f.language, f.summary ->> '$.commitSha' AS commit_sha, f.summary -> '$.flags' AS flags`;
+
+/** A visible file of the snapshot (@s, @g, and the underlay's parameters when layered), within the scope's filters. */
+const visibleFile = (vis: Visibility) => `${vis.scope('f')} AND f.kind = 'file' AND ${vis.visible('f')}
+  AND (@language IS NULL OR f.language = @language)
+  AND (@prefix IS NULL OR substr(f.path, 1, length(@prefix)) = @prefix)`;
+
+export interface SymbolStatements {
+  byName: Statement<Params, FileColumns & { defs: string }>;
+  byPattern: Statement<Params, FileColumns & { defs: string }>;
+  outline: Statement<Params, FileColumns & { outline: string | null }>;
+  identifier: Statement<Params, FileColumns & { occurrences: string; defs: string | null }>;
+  namesLike: Statement<Params, string>;
+}
+
+/**
+ * The symbol reads of one visibility (plain or layered). Each starts from the rows of one name
+ * (primary key range) and keeps those whose blob a visible file of the snapshot names
+ * (files_by_blob_id), in path order.
+ */
+export function prepareSymbolStatements(db: Database, vis: Visibility = PLAIN): SymbolStatements {
+  return {
+    byName: db.prepare(`SELECT ${COLUMNS}, n.defs FROM symbol_names n JOIN files f ON f.blob_id = n.blob_id
+      WHERE n.name = @name AND ${visibleFile(vis)} ORDER BY f.path LIMIT @limit`),
+    byPattern: db.prepare(`SELECT ${COLUMNS}, n.defs FROM symbol_names n JOIN files f ON f.blob_id = n.blob_id
+      WHERE n.name GLOB @glob AND ${visibleFile(vis)} ORDER BY f.path, n.name LIMIT @limit`),
+    outline: db.prepare(`SELECT ${COLUMNS}, bs.outline FROM files f LEFT JOIN blob_symbols bs ON bs.blob_id = f.blob_id
+      WHERE f.path = @path AND ${visibleFile(vis)} LIMIT 1`),
+    identifier: db.prepare(`SELECT ${COLUMNS}, r.occurrences, n.defs FROM symbol_refs r JOIN files f ON f.blob_id = r.blob_id
+      LEFT JOIN symbol_names n ON n.name = r.name AND n.blob_id = r.blob_id
+      WHERE r.name = @name AND f.path > @after AND ${visibleFile(vis)} ORDER BY f.path LIMIT @limit`),
+    namesLike: db
+      .prepare(
+        `SELECT DISTINCT n.name FROM symbol_names n
+      WHERE (lower(n.name) = @lower OR substr(lower(n.name), 1, length(@head)) = @head OR instr(lower(n.name), @lower) > 0)
+        AND EXISTS (SELECT 1 FROM files f WHERE f.blob_id = n.blob_id AND ${visibleFile(vis)})
+      LIMIT @limit`,
+      )
+      .pluck() as Statement<Params, string>,
+  };
+}
+
+/** The parameters every statement takes: the snapshot's (scopeParams of the store) and the query's filters. */
+export function withScope(snapshotParams: Params, scope: SymbolScope): Params {
+  return { ...snapshotParams, language: scope.language ?? null, prefix: scope.pathPrefix ?? null };
+}
+
+function fileOf(row: FileColumns, snapshotIndex: number): SymbolFile {
+  return { snapshotIndex, path: row.path, blobSha: row.blob_sha, commitSha: row.commit_sha, language: row.language, flags: JSON.parse(row.flags) as FileFlags };
+}
+
+/** GLOB with only `*` special: the other GLOB operators of the pattern match themselves. */
+export function globOf(pattern: string): string {
+  return pattern.replace(/[?[\]]/g, (char) => `[${char}]`);
+}
+
+/** Whether a definition's container is `container` or ends with ".container". */
+export function inContainer(definition: SymbolDefinition, container: string | undefined): boolean {
+  if (container === undefined) return true;
+  const actual = definition.container;
+  return actual !== null && (actual === container || actual.endsWith(`.${container}`));
+}
+
+/** Definitions of one snapshot's visible files matching the query, in path then line order, at most `limit`. */
+export function findSymbols(statements: SymbolStatements, params: Params, snapshotIndex: number, query: SymbolNameQuery & { kind?: SymbolKind }, limit: number): SymbolHit[] {
+  const hits: SymbolHit[] = [];
+  // Rows are (file, name) pairs; a row's definitions are filtered here, so more rows may be needed than hits.
+  // Iterated, not fetched whole: the walk stops at the first file past `limit` hits.
+  const rows = query.match === 'exact' ? statements.byName.iterate({ ...params, name: query.name, limit: -1 }) : statements.byPattern.iterate({ ...params, glob: globOf(query.pattern), limit: -1 });
+  let previousPath = '';
+  let pending: SymbolHit[] = [];
+  const flush = () => {
+    pending.sort((a, b) => a.definition.line - b.definition.line);
+    hits.push(...pending);
+    pending = [];
+  };
+  for (const row of rows) {
+    if (row.path !== previousPath) {
+      flush();
+      if (hits.length >= limit) break;
+      previousPath = row.path;
+    }
+    const file = fileOf(row, snapshotIndex);
+    for (const definition of parseDefinitions(row.defs)) {
+      if (query.kind !== undefined && definition.kind !== query.kind) continue;
+      if (query.match === 'exact' && !inContainer(definition, query.container)) continue;
+      pending.push({ ...file, definition });
+    }
+  }
+  flush();
+  return hits.slice(0, limit);
+}
+
+export function fileSymbols(statements: SymbolStatements, params: Params, path: string): FileSymbols | null {
+  const row = statements.outline.get({ ...params, language: null, prefix: null, path });
+  if (!row) return null;
+  const { snapshotIndex: _index, ...file } = fileOf(row, 0);
+  return { ...file, symbols: row.outline === null ? null : (JSON.parse(row.outline) as BlobOutline) };
+}
+
+export function filesWithIdentifier(statements: SymbolStatements, params: Params, snapshotIndex: number, name: string, after: string, limit: number): IdentifierFile[] {
+  return statements.identifier.all({ ...params, name, after, limit }).map((row) => ({
+    ...fileOf(row, snapshotIndex),
+    occurrences: unpackOccurrences(name, row.occurrences),
+    definitions: parseDefinitions(row.defs),
+  }));
+}
+
+export function symbolNamesLike(statements: SymbolStatements, params: Params, name: string, limit: number): string[] {
+  const lower = name.toLowerCase();
+  return statements.namesLike.all({ ...params, lower, head: lower.slice(0, 3), limit });
+}

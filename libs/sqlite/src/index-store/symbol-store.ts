@@ -1,0 +1,122 @@
+import type { Database } from 'better-sqlite3';
+import type { BlobSymbols, SymbolDefinition, SymbolOccurrence } from '@gitdex/contracts';
+import type { BlobOutline } from '@gitdex/ports';
+
+/**
+ * A blob's symbols (docs/design/symbols-storage.md), stored once per blob like its content and
+ * released with it:
+ * - `blob_symbols`: the outline (status and definitions, JSON) and the names that have rows
+ *   below (so they are deleted by primary key, with no secondary index to slow writes).
+ * - `symbol_names`: one row per (definition name, blob), with that name's definitions: an exact
+ *   find_symbol reads the rows of one name and joins the visible files naming the blob.
+ * - `symbol_refs`: one row per (identifier name, blob), with that name's occurrences
+ *   (packOccurrences): find_references reads one name's rows the same way.
+ */
+export const SYMBOLS_DDL = `
+CREATE TABLE IF NOT EXISTS blob_symbols (
+  blob_id INTEGER PRIMARY KEY,
+  blob_sha TEXT NOT NULL,
+  extractor INTEGER NOT NULL,
+  language TEXT,
+  outline TEXT NOT NULL,
+  ref_names TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS blob_symbols_by_sha ON blob_symbols (blob_sha, extractor);
+CREATE TABLE IF NOT EXISTS symbol_names (
+  name TEXT NOT NULL,
+  blob_id INTEGER NOT NULL,
+  defs TEXT NOT NULL,
+  PRIMARY KEY (name, blob_id)
+) WITHOUT ROWID, STRICT;
+CREATE TABLE IF NOT EXISTS symbol_refs (
+  name TEXT NOT NULL,
+  blob_id INTEGER NOT NULL,
+  occurrences TEXT NOT NULL,
+  PRIMARY KEY (name, blob_id)
+) WITHOUT ROWID, STRICT;
+`;
+
+export interface SymbolWriteStatements {
+  /** The extractor version of the blob's stored symbols; undefined when it has none. */
+  extractorOf(blobId: number): number | undefined;
+  /** Stores the blob's symbols in place of any it had. */
+  put(blobId: number, blobSha: string, symbols: BlobSymbols): void;
+  remove(blobId: number): void;
+  /** Symbols stored for a sha by this extractor and language, in any repository. */
+  stored(blobSha: string, extractor: number, language: string | null): BlobSymbols | undefined;
+}
+
+/** One name's occurrences as a JSON array of [line, start, end, role]: the name is the row's. */
+function packOccurrences(occurrences: readonly SymbolOccurrence[]): string {
+  return JSON.stringify(occurrences.map((o) => [o.line, o.start, o.end, o.role]));
+}
+
+export function unpackOccurrences(name: string, json: string): SymbolOccurrence[] {
+  return (JSON.parse(json) as [number, number, number, SymbolOccurrence['role']][]).map(([line, start, end, role]) => ({ name, line, start, end, role }));
+}
+
+function groupByName<T extends { name: string }>(items: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(item.name);
+    if (group) group.push(item);
+    else groups.set(item.name, [item]);
+  }
+  return groups;
+}
+
+export function outlineOf(symbols: BlobSymbols): BlobOutline {
+  const { occurrences: _occurrences, ...outline } = symbols;
+  return outline;
+}
+
+export function prepareSymbolWrites(db: Database): SymbolWriteStatements {
+  const extractorOf = db.prepare<[number], number>(`SELECT extractor FROM blob_symbols WHERE blob_id = ?`).pluck();
+  const namesOf = db.prepare<[number], { outline: string; ref_names: string }>(`SELECT outline, ref_names FROM blob_symbols WHERE blob_id = ?`);
+  const insertBlob = db.prepare(`INSERT OR REPLACE INTO blob_symbols (blob_id, blob_sha, extractor, language, outline, ref_names) VALUES (?, ?, ?, ?, ?, ?)`);
+  const deleteBlob = db.prepare(`DELETE FROM blob_symbols WHERE blob_id = ?`);
+  const insertName = db.prepare(`INSERT INTO symbol_names (name, blob_id, defs) VALUES (?, ?, ?)`);
+  const deleteName = db.prepare(`DELETE FROM symbol_names WHERE name = ? AND blob_id = ?`);
+  const insertRef = db.prepare(`INSERT INTO symbol_refs (name, blob_id, occurrences) VALUES (?, ?, ?)`);
+  const deleteRef = db.prepare(`DELETE FROM symbol_refs WHERE name = ? AND blob_id = ?`);
+  const storedBySha = db.prepare<[string, number, string | null], { blob_id: number; outline: string; ref_names: string }>(
+    `SELECT blob_id, outline, ref_names FROM blob_symbols WHERE blob_sha = ? AND extractor = ? AND language IS ? LIMIT 1`,
+  );
+  const occurrencesOf = db.prepare<[string, number], string>(`SELECT occurrences FROM symbol_refs WHERE name = ? AND blob_id = ?`).pluck();
+
+  const remove = (blobId: number) => {
+    const row = namesOf.get(blobId);
+    if (!row) return;
+    const outline = JSON.parse(row.outline) as BlobOutline;
+    for (const name of new Set(outline.definitions.map((d) => d.name))) deleteName.run(name, blobId);
+    for (const name of JSON.parse(row.ref_names) as string[]) deleteRef.run(name, blobId);
+    deleteBlob.run(blobId);
+  };
+
+  return {
+    extractorOf: (blobId) => extractorOf.get(blobId),
+    put: (blobId, blobSha, symbols) => {
+      remove(blobId);
+      const refs = groupByName(symbols.occurrences);
+      insertBlob.run(blobId, blobSha, symbols.extractor, symbols.language, JSON.stringify(outlineOf(symbols)), JSON.stringify([...refs.keys()]));
+      for (const [name, defs] of groupByName(symbols.definitions)) insertName.run(name, blobId, JSON.stringify(defs));
+      for (const [name, occurrences] of refs) insertRef.run(name, blobId, packOccurrences(occurrences));
+    },
+    remove,
+    stored: (blobSha, extractor, language) => {
+      const row = storedBySha.get(blobSha, extractor, language);
+      if (!row) return undefined;
+      const outline = JSON.parse(row.outline) as BlobOutline;
+      const occurrences: SymbolOccurrence[] = [];
+      for (const name of JSON.parse(row.ref_names) as string[]) {
+        const json = occurrencesOf.get(name, row.blob_id);
+        if (json !== undefined) occurrences.push(...unpackOccurrences(name, json));
+      }
+      occurrences.sort((a, b) => a.line - b.line || a.start - b.start);
+      return { ...outline, occurrences };
+    },
+  };
+}
+
+/** Definitions of one name, as stored in a `symbol_names` row. */
+export const parseDefinitions = (json: string | null): SymbolDefinition[] => (json === null ? [] : (JSON.parse(json) as SymbolDefinition[]));

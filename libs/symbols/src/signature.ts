@@ -1,0 +1,26 @@
+import { MAX_SIGNATURE_CHARS } from '@gitdex/contracts';
+import type { Node } from 'web-tree-sitter';
+
+/**
+ * A definition's first line(s) up to its body, whitespace collapsed, at most MAX_SIGNATURE_CHARS:
+ * `def area(self, scale: float) -> float:`, `export class Store<T> extends Base`.
+ */
+export function signatureOf(node: Node, content: string): string {
+  // The body, or the body of the function a declarator holds (`const f = (a) => {...}`).
+  const body = node.childForFieldName('body') ?? node.childForFieldName('value')?.childForFieldName('body');
+  const end = body && body.startIndex > node.startIndex ? body.startIndex : node.endIndex;
+  // Read no further than needed: a signature never needs more than a few times its limit (and a
+  // search for the end of the line must not run to the end of a minified file for each definition).
+  const text = content.slice(node.startIndex, Math.min(end, node.startIndex + MAX_SIGNATURE_CHARS * 4));
+  // Without a body (a type alias, a prototype), the first line says enough.
+  const newline = text.indexOf('\n');
+  return collapse(body || newline === -1 ? text : text.slice(0, newline));
+}
+
+function collapse(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\s*[{=]$/, '')
+    .slice(0, MAX_SIGNATURE_CHARS);
+}

@@ -1,0 +1,122 @@
+import type { FindSymbolInput, FindSymbolOutput, SymbolResult } from '@gitdex/contracts';
+import type { SymbolHit } from '@gitdex/ports';
+import type { Principal, ReaderDeps } from '../deps';
+import { shortRef, shortSha } from '../freshness';
+import { formatCount, resultChars } from '../format/text';
+import { blobUrl } from '../github-links';
+import { closestNames } from '../symbols/did-you-mean';
+import { bareName, parseSymbolName } from '../symbols/name-query';
+import { pathScope } from '../symbols/path-scope';
+import { symbolPaging } from '../symbols/cursor';
+import { rankHits } from '../symbols/rank';
+import { searchedOf, symbolTargets, type SymbolTarget } from '../symbols/searched';
+import type { ToolAnswer } from './answer';
+
+const DEFAULT_LIMIT = 20;
+/**
+ * Definitions read from the index to rank. A name defined more often than this (a `*` pattern
+ * over a large monorepo) is ranked among the first this many in path order, and says so.
+ */
+export const MAX_RANKED = 2_000;
+/** Names the index offers for "did you mean", ranked here by edit distance. */
+const NAME_CANDIDATES = 200;
+
+/** find_symbol: definitions by name, container-qualified name or pattern, across the refs a caller may read. */
+export async function findSymbol(deps: ReaderDeps, principal: Principal | null, input: FindSymbolInput): Promise<ToolAnswer<FindSymbolOutput>> {
+  const query = parseSymbolName(input.name);
+  const scope = pathScope(input.path);
+  const targets = await symbolTargets(deps, principal, input);
+  const paging = symbolPaging(
+    'symbols',
+    [input.name, input.kind ?? null, input.repository ?? null, input.repositories ?? null, input.ref ?? null, input.path ?? null, input.language ?? null],
+    input.cursor,
+    targets,
+  );
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  const snapshots = targets.map((t) => t.snapshot);
+
+  let hits: SymbolHit[] = [];
+  if (targets.length > 0) {
+    hits = await deps.index.findSymbols(snapshots, {
+      ...query,
+      ...(input.kind !== undefined ? { kind: input.kind } : {}),
+      ...(input.language !== undefined ? { language: input.language } : {}),
+      ...(scope.prefix !== undefined ? { pathPrefix: scope.prefix } : {}),
+      limit: MAX_RANKED + 1,
+    });
+  }
+  const capped = hits.length > MAX_RANKED;
+  if (capped) hits = hits.slice(0, MAX_RANKED);
+  if (scope.matches) hits = hits.filter((h) => scope.matches?.(h.path));
+  const ranked = rankHits(
+    hits.map((h) => ({ ...h, repository: (targets[h.snapshotIndex] as SymbolTarget).repository })),
+    bareName(query),
+  );
+  const didYouMean = ranked.length === 0 && targets.length > 0 ? closestNames(bareName(query), await deps.index.symbolNamesLike(snapshots, bareName(query), NAME_CANDIDATES)) : [];
+  const answer = (count: number): ToolAnswer<FindSymbolOutput> => {
+    const symbols = ranked.slice(paging.offset, paging.offset + count).map((h) => symbolResult(deps, targets[h.snapshotIndex] as SymbolTarget, h));
+    const shownEnd = paging.offset + symbols.length;
+    const structured: FindSymbolOutput = {
+      name: input.name,
+      symbols,
+      total: ranked.length,
+      offset: paging.offset,
+      next_cursor: shownEnd < ranked.length ? paging.next(shownEnd) : null,
+      did_you_mean: didYouMean,
+      repositories: searchedOf(targets),
+    };
+    return { structured, text: textOf(structured, targets, capped) };
+  };
+  // Long signatures and many repositories can outgrow an answer: fewer results a page, never none.
+  let count = limit;
+  let result = answer(count);
+  while (count > 1 && resultChars(result.text, result.structured) > deps.limits.maxResultChars) {
+    count = Math.ceil(count / 2);
+    result = answer(count);
+  }
+  return result;
+}
+
+export function symbolResult(deps: ReaderDeps, target: SymbolTarget, hit: Omit<SymbolHit, 'snapshotIndex'>): SymbolResult {
+  const d = hit.definition;
+  return {
+    repository: target.repository,
+    ref: target.snapshot.ref,
+    commit: hit.commitSha,
+    path: hit.path,
+    name: d.name,
+    kind: d.kind,
+    container: d.container,
+    line: d.line,
+    end_line: d.endLine,
+    signature: d.signature,
+    language: hit.language,
+    url: blobUrl(deps.githubWebUrl, target.repository, hit.commitSha, hit.path, { start: d.line, end: d.endLine }),
+  };
+}
+
+export function symbolLine(s: SymbolResult): string {
+  const qualified = s.container ? `${s.container}.${s.name}` : s.name;
+  return `${s.kind} ${qualified}  ${s.repository} ${s.path}:${s.line}-${s.end_line}  ${s.signature}`;
+}
+
+function where(targets: SymbolTarget[]): string {
+  const one = targets.length > 0 && targets.every((t) => t.repository === targets[0]?.repository);
+  return one ? `${targets[0]?.repository} at ${targets.map((t) => `${shortRef(t.snapshot.ref)} (${shortSha(t.commit)})`).join(', ')}` : formatCount(targets.length, 'repository', 'repositories');
+}
+
+function textOf(out: FindSymbolOutput, targets: SymbolTarget[], capped: boolean): string {
+  const lines = [`find_symbol ${JSON.stringify(out.name)} in ${where(targets)}: ${formatCount(out.total, 'definition')}${capped ? ' at least' : ''}`];
+  if (capped) lines.push(`Note: more than ${MAX_RANKED.toLocaleString('en-US')} definitions match; these rank the first ones in path order. Narrow it with repository, path, language or kind.`);
+  const pending = targets.filter((t) => t.freshness.pending);
+  if (pending.length > 0) lines.push(`Note: newer pushes are being indexed for ${pending.map((t) => t.repository).join(', ')}; this searched the commits shown.`);
+  if (out.symbols.length === 0) {
+    lines.push(out.total > 0 ? 'No more definitions on this page.' : 'No definition found.');
+    if (out.did_you_mean.length > 0) lines.push(`Did you mean: ${out.did_you_mean.join(', ')}?`);
+    else if (out.total === 0) lines.push('Symbols come from tree-sitter definitions; search_code finds any text.');
+  } else {
+    lines.push(...out.symbols.map((s) => `${symbolLine(s)}\n  ${s.url}`));
+  }
+  if (out.next_cursor) lines.push('', `[${formatCount(out.total - out.offset - out.symbols.length, 'more definition')}: pass cursor "${out.next_cursor}" for the next page]`);
+  return lines.join('\n');
+}
