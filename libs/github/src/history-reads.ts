@@ -28,6 +28,7 @@ interface GraphQLLogCommit {
 
 interface GraphQLBlob {
   oid?: string;
+  byteSize?: number;
   text?: string | null;
   isBinary?: boolean | null;
   isTruncated?: boolean;
@@ -43,7 +44,7 @@ const LOG_QUERY = `query($owner: String!, $name: String!, $oid: GitObjectID!, $f
 }`;
 
 function blobsQuery(count: number): string {
-  const fields = Array.from({ length: count }, (_, i) => `b${i}: object(oid: $o${i}) { ... on Blob { oid text isBinary isTruncated } }`);
+  const fields = Array.from({ length: count }, (_, i) => `b${i}: object(oid: $o${i}) { ... on Blob { oid byteSize text isBinary isTruncated } }`);
   const vars = Array.from({ length: count }, (_, i) => `$o${i}: GitObjectID!`).join(', ');
   return `query($owner: String!, $name: String!, ${vars}) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
 }
@@ -125,18 +126,21 @@ export class GitHubHistoryReads implements HistorySource {
     }
   }
 
-  async blobs(repository: SourceRepository, shas: readonly string[], installationId?: number): Promise<Map<string, Buffer>> {
+  async blobs(repository: SourceRepository, shas: readonly string[], options: { maxBytes: number; installationId?: number }): Promise<Map<string, Buffer>> {
     const out = new Map<string, Buffer>();
+    const inexact: string[] = [];
     const wanted = [...new Set(shas)];
     for (let i = 0; i < wanted.length; i += BLOBS_PER_QUERY) {
-      for (const [sha, bytes] of await this.blobBatch(repository, wanted.slice(i, i + BLOBS_PER_QUERY), installationId)) out.set(sha, bytes);
+      const batch = await this.blobBatch(repository, wanted.slice(i, i + BLOBS_PER_QUERY), options.maxBytes, options.installationId);
+      for (const [sha, bytes] of batch.exact) out.set(sha, bytes);
+      inexact.push(...batch.inexact);
     }
-    // What GraphQL could not give exactly is read one by one from REST.
-    for (const sha of wanted) if (!out.has(sha)) out.set(sha, await this.restBlob(repository, sha, installationId));
+    // Text GraphQL could not give exactly (not UTF-8, a BOM, cut) is read one by one from REST.
+    for (const sha of inexact) out.set(sha, await this.restBlob(repository, sha, options.installationId));
     return out;
   }
 
-  private async blobBatch(repository: SourceRepository, shas: string[], installationId?: number): Promise<Map<string, Buffer>> {
+  private async blobBatch(repository: SourceRepository, shas: string[], maxBytes: number, installationId?: number): Promise<{ exact: Map<string, Buffer>; inexact: string[] }> {
     const { owner, repo } = assertRepositoryName(repository.fullName);
     const variables: Record<string, unknown> = { owner, name: repo, request: { retries: 0 } };
     shas.forEach((sha, i) => (variables[`o${i}`] = sha));
@@ -146,17 +150,20 @@ export class GitHubHistoryReads implements HistorySource {
     } catch (error) {
       if ((error as { status?: number }).status === 502 && shas.length > 1) {
         const half = Math.ceil(shas.length / 2);
-        return new Map([...(await this.blobBatch(repository, shas.slice(0, half), installationId)), ...(await this.blobBatch(repository, shas.slice(half), installationId))]);
+        const [a, b] = [await this.blobBatch(repository, shas.slice(0, half), maxBytes, installationId), await this.blobBatch(repository, shas.slice(half), maxBytes, installationId)];
+        return { exact: new Map([...a.exact, ...b.exact]), inexact: [...a.inexact, ...b.inexact] };
       }
       throw graphqlError(error, `blobs of ${repository.fullName}`);
     }
-    const out = new Map<string, Buffer>();
+    const exact = new Map<string, Buffer>();
+    const inexact: string[] = [];
     shas.forEach((sha, i) => {
       const blob = data.repository?.[`b${i}`];
-      if (!blob || blob.isBinary || blob.isTruncated || typeof blob.text !== 'string') return;
-      const bytes = Buffer.from(blob.text, 'utf8');
-      if (gitBlobSha(bytes) === sha) out.set(sha, bytes);
+      if (!blob || blob.isBinary || (blob.byteSize ?? 0) > maxBytes) return;
+      const bytes = typeof blob.text === 'string' && !blob.isTruncated ? Buffer.from(blob.text, 'utf8') : null;
+      if (bytes && gitBlobSha(bytes) === sha) exact.set(sha, bytes);
+      else inexact.push(sha);
     });
-    return out;
+    return { exact, inexact };
   }
 }

@@ -130,6 +130,9 @@ export interface HistorySource {
   commitLog(repository: SourceRepository, head: string, options: { limit: number; known?: ReadonlySet<string>; installationId?: number }): Promise<SourceCommitInfo[]>;
   /** The files a commit changed against its first parent; complete is false when the source cut the list. */
   commitFiles(repository: SourceRepository, sha: string, installationId?: number): Promise<{ files: SourceCommitFile[]; complete: boolean }>;
-  /** The bytes of these blobs, as few requests as the source allows (unknown shas are left out). */
-  blobs(repository: SourceRepository, shas: readonly string[], installationId?: number): Promise<Map<string, Buffer>>;
+  /**
+   * The bytes of these blobs, in as few requests as the source allows. Left out: unknown shas,
+   * binary blobs and blobs larger than maxBytes (history keeps text versions only).
+   */
+  blobs(repository: SourceRepository, shas: readonly string[], options: { maxBytes: number; installationId?: number }): Promise<Map<string, Buffer>>;
 }
