@@ -20,3 +20,4 @@ export { HAS_CONTENT_WORD, withContentTrigrams } from './content-terms';
 export { toPortError } from './errors';
 export { type ReindexResult } from './setup';
 export { ElasticsearchLeases } from './leases';
+export { ElasticsearchHistory } from './history';

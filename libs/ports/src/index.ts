@@ -35,3 +35,18 @@ export {
 } from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';
 export { type Lease, type LeaseStore } from './lease';
+export {
+  type CommitFileStatus,
+  type CommitPerson,
+  type CommitFile,
+  type CommitRecord,
+  type RefHistory,
+  type HistoryBlob,
+  type HistoryReads,
+  type HistoryWrites,
+  type HistoryStore,
+  type SourceCommitInfo,
+  type SourceCommitFile,
+  type HistorySource,
+} from './history';
+export { unreferencedHistory } from './history-prune';

@@ -1,5 +1,6 @@
 import type { PullRequestInfo } from '@gitdex/contracts';
 import type { Readable } from 'node:stream';
+import type { HistorySource, SourceCommitInfo } from './history';
 
 export interface SourceRepository {
   id: number;
@@ -47,6 +48,10 @@ export interface SourceChangedFile {
   status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
   /** The path before a rename. */
   previousPath?: string;
+  additions?: number;
+  deletions?: number;
+  /** The blob after the change (the one removed for `removed`). */
+  sha?: string;
 }
 
 /** What changed from `base` to `head`: GitHub compares from their merge base. */
@@ -58,6 +63,8 @@ export interface SourceComparison {
   files: SourceChangedFile[];
   /** False when GitHub may have cut the list (it lists at most 300 files). */
   complete: boolean;
+  /** The commits from the merge base to head, oldest first, when GitHub listed them all (at most 250). */
+  commits?: SourceCommitInfo[];
 }
 
 /** A file of a commit read with its bytes, when the source could give them exactly. */
@@ -132,4 +139,6 @@ export interface Source {
   accountInstallation?(account: string): Promise<SourceInstallation | null>;
   /** Compare and batched file reads, so a push costs two requests (see BatchReads). */
   batchReads?: BatchReads;
+  /** Commit logs, commit files and blobs by sha, for the history of indexed refs. */
+  history?: HistorySource;
 }

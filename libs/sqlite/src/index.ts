@@ -1,2 +1,2 @@
-export { SqliteIndexStore, MAX_FOLDERS, type SqliteIndexStoreOptions, INDEX_SCHEMA_VERSION, type BlobMigrationProgress, SqliteLeases } from './index-store';
+export { SqliteIndexStore, MAX_FOLDERS, type SqliteIndexStoreOptions, INDEX_SCHEMA_VERSION, type BlobMigrationProgress, SqliteLeases, SqliteHistory } from './index-store';
 export { SqliteEventLog, type SqliteEventLogOptions, SqliteDeadLetters } from './event-log';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { elasticsearchSecurity, kafkaSecurity, type DeadLetter, type Env } from '@gitdex/contracts';
 import { errorFields, type Log } from '@gitdex/observability';
-import type { DeadLetterStore, EventConsumer, EventPublisher, IndexStore, LeaseStore, Source } from '@gitdex/ports';
+import type { DeadLetterStore, EventConsumer, EventPublisher, HistoryStore, IndexStore, LeaseStore, Source } from '@gitdex/ports';
 import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@gitdex/kafka';
-import { ElasticsearchIndexStore, ElasticsearchLeases } from '@gitdex/elasticsearch';
-import { SqliteEventLog, SqliteIndexStore, SqliteLeases } from '@gitdex/sqlite';
+import { ElasticsearchHistory, ElasticsearchIndexStore, ElasticsearchLeases } from '@gitdex/elasticsearch';
+import { SqliteEventLog, SqliteHistory, SqliteIndexStore, SqliteLeases } from '@gitdex/sqlite';
 import { GitHubSource } from '@gitdex/github';
 import { prepareDataDir } from './data-dir';
 
@@ -17,6 +17,8 @@ export interface Adapters {
   source: Source;
   /** The reconciler's lease, beside the index (one pass at a time across processes). */
   leases: LeaseStore;
+  /** Commits and old file versions of indexed refs, beside the index (docs/design/history.md). */
+  history: HistoryStore;
   /** Which engines are in use, for logs and /readyz. */
   engines: { eventLog: 'kafka' | 'sqlite'; index: 'elasticsearch' | 'sqlite' };
   close(): Promise<void>;
@@ -34,6 +36,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
 
   let index: IndexStore;
   let leases: LeaseStore;
+  let history: HistoryStore;
   if (env.ELASTICSEARCH_URL) {
     const store = new ElasticsearchIndexStore({
       node: env.ELASTICSEARCH_URL,
@@ -46,11 +49,15 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     });
     index = store;
     leases = new ElasticsearchLeases(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
+    history = new ElasticsearchHistory(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
   } else {
     index = new SqliteIndexStore({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite'), log });
     const sqliteLeases = new SqliteLeases({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
     leases = sqliteLeases;
     closers.push(() => Promise.resolve(sqliteLeases.close()));
+    const sqliteHistory = new SqliteHistory({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
+    history = sqliteHistory;
+    closers.push(() => Promise.resolve(sqliteHistory.close()));
   }
   closers.push(() => index.close());
 
@@ -95,6 +102,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     deadLetters,
     source,
     leases,
+    history,
     engines: { eventLog: env.KAFKA_BROKERS ? 'kafka' : 'sqlite', index: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite' },
     async close() {
       // Every adapter gets its chance to close; a failure is told, not swallowed.

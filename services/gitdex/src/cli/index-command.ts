@@ -38,6 +38,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
   }
 
   await adapters.index.ensureReady();
+  await adapters.history.ensureHistoryReady();
   const total = await countFiles(ctx, repository, ref?.replace(/^refs\/heads\//, '') ?? repository.defaultBranch);
   const bar = new SingleBar({
     stream: process.stderr,
@@ -53,6 +54,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
       source: adapters.source,
       refs: new RefSelection(ref ? [...env.GITDEX_INDEXED_REFS, ref.replace(/^refs\/heads\//, '')] : env.GITDEX_INDEXED_REFS),
       options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES },
+      history: { store: adapters.history, options: { depth: env.GITDEX_HISTORY_DEPTH, maxBlobBytes: env.GITDEX_MAX_FILE_BYTES, concurrency: 8 } },
       now: () => new Date(),
       onProgress: (done) => {
         if (total === undefined || done > total) bar.setTotal(done);
