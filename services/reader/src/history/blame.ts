@@ -18,8 +18,20 @@ export interface BlameCommit {
   readonly committedAt: number;
 }
 
+/** What blame reads of a history: commits, which blob a path has in one, and blob bytes. */
 export interface BlameHistory {
   /** undefined when the commit lies beyond the history held */
+  commit(sha: string): Promise<BlameCommit | undefined>;
+  /** the blob at path in the commit, undefined when the commit has no such file */
+  blobAt(sha: string, path: string): Promise<string | undefined>;
+  /** where path came from in parent when the commit renamed it there, as `git diff -M parent commit` says */
+  renamedFrom(sha: string, parent: string, path: string): Promise<string | undefined>;
+  /** undefined when the bytes are not held (the lines then stay with the commit that has them) */
+  read(blob: string): Promise<Uint8Array | undefined>;
+}
+
+/** Trees and commits, as a git repository has them. */
+export interface TreeHistory {
   commit(sha: string): Promise<BlameCommit | undefined>;
   tree(sha: string): Promise<Tree>;
   readonly read: ReadBlob;
@@ -57,10 +69,15 @@ const keyOf = (o: { commit: string; path: string }): string => `${o.commit}\u000
 
 export async function blame(history: BlameHistory, head: string, path: string): Promise<BlamedLine[]> {
   const headCommit = await history.commit(head);
-  const entry = (await history.tree(head)).get(path);
-  if (!headCommit || !entry) throw new BlamePathMissing(path);
-  const linesOf = async (blob: string): Promise<string[]> => splitRecords(bytesToText(await history.read(blob)));
-  const total = (await linesOf(entry.sha)).length;
+  const headBlob = await history.blobAt(head, path);
+  if (!headCommit || headBlob === undefined) throw new BlamePathMissing(path);
+  const linesOf = async (blob: string): Promise<string[] | undefined> => {
+    const bytes = await history.read(blob);
+    return bytes && splitRecords(bytesToText(bytes));
+  };
+  const headLines = await linesOf(headBlob);
+  if (!headLines) throw new BlamePathMissing(path);
+  const total = headLines.length;
   const result: BlamedLine[] = new Array<BlamedLine>(total);
 
   const pending = new Map<string, Pending>();
@@ -72,7 +89,7 @@ export async function blame(history: BlameHistory, head: string, path: string): 
     else pending.set(key, { origin, committedAt, lines });
   };
   enqueue(
-    { commit: head, path, blob: entry.sha },
+    { commit: head, path, blob: headBlob },
     headCommit.committedAt,
     Array.from({ length: total }, (_, i): [number, number] => [i, i]),
   );
@@ -119,10 +136,11 @@ export async function blame(history: BlameHistory, head: string, path: string): 
 
     let remaining = lines;
     const originLines = await linesOf(origin.blob);
-    for (let i = 0; i < scapegoats.length && remaining.length > 0; i++) {
+    for (let i = 0; i < scapegoats.length && remaining.length > 0 && originLines; i++) {
       const target = scapegoats[i];
-      if (!target) continue;
-      const toParent = unchangedMap(await linesOf(target.blob), originLines);
+      const parentLines = target && (await linesOf(target.blob));
+      if (!target || !parentLines) continue;
+      const toParent = unchangedMap(parentLines, originLines);
       const passed: [number, number][] = [];
       const kept: [number, number][] = [];
       for (const [finalIndex, at] of remaining) {
@@ -154,24 +172,36 @@ function unchangedMap(parentLines: readonly string[], childLines: readonly strin
 
 /** The parent's version of the origin's file: the same path, or where a rename came from. */
 async function originIn(history: BlameHistory, origin: Origin, parent: string): Promise<Origin | undefined> {
-  const parentTree = await history.tree(parent);
-  const same = parentTree.get(origin.path);
-  if (same) return { commit: parent, path: origin.path, blob: same.sha };
-  const childTree = await history.tree(origin.commit);
-  const sources: RenameCandidate[] = [];
-  for (const [path, entry] of [...parentTree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (childTree.has(path)) continue;
-    sources.push(await candidate(history, path, entry.sha, entry.mode));
-  }
-  const dst = childTree.get(origin.path)!;
-  const [rename] = detectRenames(sources, [await candidate(history, origin.path, dst.sha, dst.mode)]);
-  if (!rename) return undefined;
-  const from = sources[rename.from]!;
-  return { commit: parent, path: from.path, blob: from.sha };
+  const same = await history.blobAt(parent, origin.path);
+  if (same !== undefined) return { commit: parent, path: origin.path, blob: same };
+  const from = await history.renamedFrom(origin.commit, parent, origin.path);
+  const blob = from === undefined ? undefined : await history.blobAt(parent, from);
+  return from === undefined || blob === undefined ? undefined : { commit: parent, path: from, blob };
 }
 
-async function candidate(history: BlameHistory, path: string, sha: string, mode: string | undefined): Promise<RenameCandidate> {
-  const bytes = await history.read(sha);
+/** BlameHistory over whole trees: renames found among the files the commit removed, as git finds them. */
+export function treeBlameHistory(history: TreeHistory): BlameHistory {
+  return {
+    commit: (sha) => history.commit(sha),
+    read: (blob) => history.read(blob),
+    blobAt: async (sha, path) => (await history.tree(sha)).get(path)?.sha,
+    renamedFrom: async (sha, parent, path) => {
+      const parentTree = await history.tree(parent);
+      const childTree = await history.tree(sha);
+      const dst = childTree.get(path);
+      if (!dst) return undefined;
+      const sources: RenameCandidate[] = [];
+      for (const [p, entry] of [...parentTree].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (!childTree.has(p)) sources.push(await candidate(history.read, p, entry.sha, entry.mode));
+      }
+      const [rename] = detectRenames(sources, [await candidate(history.read, path, dst.sha, dst.mode)]);
+      return rename && sources[rename.from]!.path;
+    },
+  };
+}
+
+async function candidate(read: ReadBlob, path: string, sha: string, mode: string | undefined): Promise<RenameCandidate> {
+  const bytes = await read(sha);
   let counts: ReturnType<typeof spanCounts> | undefined;
   return {
     path,

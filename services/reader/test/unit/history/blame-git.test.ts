@@ -5,7 +5,7 @@
  * of their own), CRLF and no final newline; and in a shallow clone, where lines older than the
  * history held go to the oldest commit as a boundary.
  */
-import { blame, BlamePathMissing } from '../../../src/history/blame';
+import { blame, BlamePathMissing, treeBlameHistory } from '../../../src/history/blame';
 import { gitBlame } from './blame-oracle';
 import { historyOf, newRepo, type Repo, seeded } from './git-history';
 import { gitIn } from './git-oracle';
@@ -34,7 +34,7 @@ const text = (lines: string[], eol = '\n', finalNewline = true): string => lines
 
 async function expectSameAsGit(repo: Pick<Repo, 'run' | 'runBytes'>, rev: string, path: string): Promise<void> {
   const sha = repo.run(['rev-parse', rev]).trim();
-  const ours = await blame(historyOf(repo), sha, path);
+  const ours = await blame(treeBlameHistory(historyOf(repo)), sha, path);
   const theirs = gitBlame(repo, sha, path);
   expect({ rev, path, lines: ours.map((l) => ({ ...l })) }).toEqual({ rev, path, lines: theirs.map((l) => ({ commit: l.commit, path: l.path, line: l.line, boundary: l.boundary })) });
 }
@@ -117,7 +117,7 @@ describe('blame against git blame', () => {
       execFileSync('git', ['clone', '-q', '--depth', '6', '--branch', 'main', `file://${repo.dir}`, dir], { stdio: 'ignore' });
       const clone = gitIn(dir);
       for (const path of ['lib/a.c', 'b.txt']) await expectSameAsGit(clone, 'HEAD', path);
-      const boundary = (await blame(historyOf(clone), clone.run(['rev-parse', 'HEAD']).trim(), 'b.txt')).filter((l) => l.boundary);
+      const boundary = (await blame(treeBlameHistory(historyOf(clone)), clone.run(['rev-parse', 'HEAD']).trim(), 'b.txt')).filter((l) => l.boundary);
       expect(boundary.length).toBeGreaterThan(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -126,6 +126,6 @@ describe('blame against git blame', () => {
 
   it('says so when the file is not there at that commit', async () => {
     const head = repo.run(['rev-parse', 'HEAD']).trim();
-    await expect(blame(repo.history(), head, 'src/a.c')).rejects.toBeInstanceOf(BlamePathMissing);
+    await expect(blame(treeBlameHistory(repo.history()), head, 'src/a.c')).rejects.toBeInstanceOf(BlamePathMissing);
   });
 });

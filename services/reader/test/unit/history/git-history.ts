@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { BlameCommit, BlameHistory } from '../../../src/history/blame';
+import type { BlameCommit, TreeHistory } from '../../../src/history/blame';
 import type { Tree, TreeEntry } from '../../../src/history/tree-diff';
 import { type Git, tempGit } from './git-oracle';
 
@@ -14,7 +14,7 @@ export interface Repo extends Git {
   commit(files: Record<string, string | Uint8Array | null>, message?: string): string;
   /** runs a git command that commits (merge, cherry-pick) at the next tick of the repository's clock */
   dated(args: string[]): string;
-  history(): BlameHistory & { trees: Map<string, Tree> };
+  history(): TreeHistory & { trees: Map<string, Tree> };
 }
 
 export function newRepo(prefix = 'gitdex-history-'): Repo {
@@ -46,7 +46,7 @@ export function newRepo(prefix = 'gitdex-history-'): Repo {
   return repo;
 }
 
-export function historyOf(git: Pick<Git, 'run' | 'runBytes'>): BlameHistory & { trees: Map<string, Tree> } {
+export function historyOf(git: Pick<Git, 'run' | 'runBytes'>): TreeHistory & { trees: Map<string, Tree> } {
   const commits = new Map<string, BlameCommit | undefined>();
   const trees = new Map<string, Tree>();
   const blobs = new Map<string, Uint8Array>();
