@@ -120,3 +120,21 @@ export {
   BlobSymbolsSchema,
   type BlobSymbols,
 } from './symbols';
+export {
+  COMPARE_PAGE_FILES,
+  COMPARE_PAGE_PATCH_CHARS,
+  COMPARE_FILE_PATCH_CHARS,
+  CompareInputSchema,
+  type CompareInput,
+  CompareFileSchema,
+  type CompareFile,
+  CompareOutputSchema,
+  type CompareOutput,
+  BlameInputSchema,
+  type BlameInput,
+  BlameCommitSchema,
+  BlameRangeSchema,
+  type BlameRange,
+  BlameOutputSchema,
+  type BlameOutput,
+} from './tool-compare';

@@ -55,6 +55,7 @@ const READS_AHEAD = {
 export function readerOptions(env: Env, adapters: Adapters, log: Logger, registry?: Registry): ReaderOptions {
   return {
     index: composeIndex(adapters.index, { ...READS_AHEAD, ...(registry ? { onReadAhead: readAheadMetrics(registry) } : {}) }),
+    history: adapters.history,
     publisher: adapters.publisher,
     githubWebUrl: env.GITHUB_WEB_URL,
     limits: {

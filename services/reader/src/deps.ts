@@ -1,5 +1,5 @@
 import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
-import type { EventPublisher } from '@gitdex/ports';
+import type { EventPublisher, HistoryReads } from '@gitdex/ports';
 import type { ReaderIndex } from './index-layers/reader-index';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
@@ -64,6 +64,8 @@ export const DEFAULT_LIMITS: ReaderLimits = {
 export interface ReaderOptions {
   /** The index as composeIndex builds it, or a bare adapter (IndexReads, ContentSearch and ping). */
   index: ReaderIndex;
+  /** The history the index holds (commits, old blobs); without it compare and blame say they are off. */
+  history?: HistoryReads | undefined;
   /** Where backfills of repositories that are not indexed yet are queued; without it nothing is queued. */
   publisher?: EventPublisher;
   limits?: Partial<ReaderLimits>;
@@ -98,6 +100,7 @@ export interface ReaderOptions {
 /** ReaderOptions with every default applied: what the tool core works with. */
 export interface ReaderDeps {
   index: ReaderIndex;
+  history: HistoryReads | undefined;
   publisher: EventPublisher | undefined;
   limits: ReaderLimits;
   githubWebUrl: string;
@@ -155,6 +158,7 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
   const clock = options.now ? () => (options.now as () => Date)().getTime() : undefined;
   return {
     index: options.index,
+    history: options.history,
     publisher: options.publisher,
     limits,
     githubWebUrl,

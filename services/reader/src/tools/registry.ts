@@ -1,4 +1,8 @@
 import {
+  BlameInputSchema,
+  BlameOutputSchema,
+  CompareInputSchema,
+  CompareOutputSchema,
   ListFilesInputSchema,
   ListFilesOutputSchema,
   ReadFileInputSchema,
@@ -16,6 +20,8 @@ import {
 import type { z } from 'zod';
 import type { Principal, ReaderDeps } from '../deps';
 import type { ToolAnswer } from './answer';
+import { blame } from './blame';
+import { compare } from './compare';
 import { listFiles } from './list-files';
 import { readFile } from './read-file';
 import { repositoriesState } from './repositories-state';
@@ -129,6 +135,29 @@ export const TOOLS = {
     input: SearchCodeInputSchema,
     output: SearchCodeOutputSchema,
     run: searchCode,
+  }),
+  compare: define({
+    name: 'compare',
+    title: 'Compare two commits',
+    description: [
+      'What changed from base to head, as `git diff -M base...head` says: from their merge base, so a branch that moved on adds nothing. Use it to review a push or pull request.',
+      "files[] in git's order: path, previous_path (renames), status, additions, deletions, binary, and patch (hunks from the first @@, context_lines around). Pages by cursor; limits says what a page holds.",
+      'Reads the history the index holds.',
+    ].join(' '),
+    input: CompareInputSchema,
+    output: CompareOutputSchema,
+    run: compare,
+  }),
+  blame: define({
+    name: 'blame',
+    title: 'Blame a file',
+    description: [
+      'Who last changed each line of a file, and why: ranges[] of lines with the commit (sha, author, date, summary) `git blame` names.',
+      'Lines older than the history held go to its oldest commit with boundary: true. start_line and end_line narrow the answer.',
+    ].join(' '),
+    input: BlameInputSchema,
+    output: BlameOutputSchema,
+    run: blame,
   }),
 } satisfies Record<ToolName, ToolDefinition<z.ZodType, z.ZodType>>;
 
