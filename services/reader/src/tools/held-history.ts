@@ -171,15 +171,16 @@ export class HeldHistory {
 
   blameHistory(): BlameHistory {
     return {
-      commit: async (sha) => {
+      commit: (sha) => {
         const c = this.commits.get(sha);
-        return c && { parents: c.parents, committedAt: Date.parse(c.committer.date) };
+        return Promise.resolve(c && { parents: c.parents, committedAt: Date.parse(c.committer.date) });
       },
       blobAt: (sha, path) => this.blobAt(sha, path),
-      renamedFrom: async (sha, parent, path) => {
+      renamedFrom: (sha, parent, path) => {
+        // A commit's files are against its first parent: renames from other parents are not known.
         const c = this.commits.get(sha);
-        if (!c || c.parents[0] !== parent) return undefined;
-        return c.files.find((f) => f.status === 'renamed' && f.path === path)?.previousPath ?? undefined;
+        const from = c && c.parents[0] === parent ? c.files.find((f) => f.status === 'renamed' && f.path === path)?.previousPath : undefined;
+        return Promise.resolve(from ?? undefined);
       },
       read: (blob) => this.read(blob),
     };
