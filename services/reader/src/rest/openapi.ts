@@ -1,4 +1,8 @@
 import {
+  BlameInputSchema,
+  BlameOutputSchema,
+  CompareInputSchema,
+  CompareOutputSchema,
   ErrorBodySchema,
   ListFilesInputSchema,
   ListFilesOutputSchema,
@@ -123,6 +127,28 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses('SuggestPathsOutput'),
         },
       },
+      '/v1/repositories/{owner}/{repo}/compare': {
+        get: {
+          operationId: 'compare',
+          summary: TOOLS.compare.title,
+          description: TOOLS.compare.description,
+          parameters: [...ownerRepo, ...queryParameters(CompareInputSchema, ['repository'])],
+          responses: responses('CompareOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/blame/{path}': {
+        get: {
+          operationId: 'blame',
+          summary: TOOLS.blame.title,
+          description: TOOLS.blame.description,
+          parameters: [
+            ...ownerRepo,
+            { name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: 'The file path from the repository root (blame/src/index.ts).' },
+            ...queryParameters(BlameInputSchema, ['repository', 'path']),
+          ],
+          responses: responses('BlameOutput'),
+        },
+      },
       '/v1/search': {
         get: {
           operationId: 'search_code',
@@ -150,6 +176,8 @@ export function openApiDocument(): Record<string, unknown> {
         RepositoryOverviewOutput: jsonSchema(RepositoryOverviewOutputSchema, 'output'),
         RepositoriesStateOutput: jsonSchema(RepositoriesStateOutputSchema, 'output'),
         SuggestPathsOutput: jsonSchema(SuggestPathsOutputSchema, 'output'),
+        CompareOutput: jsonSchema(CompareOutputSchema, 'output'),
+        BlameOutput: jsonSchema(BlameOutputSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -88,6 +88,14 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
     serve('suggest_paths', (req) => ({ ...queryArgs(req.query, { q: 'query' }), repository: repository(req) })),
   );
   router.get(
+    '/v1/repositories/:owner/:repo/compare',
+    serve('compare', (req) => ({ ...queryArgs(req.query), repository: repository(req) })),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/blame/*path',
+    serve('blame', (req) => ({ ...queryArgs(req.query), repository: repository(req), path: wildcard(req.params.path) })),
+  );
+  router.get(
     '/v1/search',
     serve('search_code', (req) => searchArgs(req.query)),
   );

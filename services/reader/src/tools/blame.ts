@@ -5,7 +5,7 @@ import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { blame as blameLines, BlamePathMissing } from '../history/blame';
 import { pathNotFound } from '../not-found';
-import { invalid } from '../tool-error';
+import { invalid, ToolError } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
 import { HeldHistory } from './held-history';
 import { historyOf, resolveServed } from './history-ends';
@@ -27,7 +27,7 @@ export async function blame(deps: ReaderDeps, principal: Principal | null, input
   const target = served.end.target!;
   const commit = target.state.commitSha;
   const held = await HeldHistory.load(deps, history, opened.repository.repositoryId, [target.state.ref], { commit, snapshot: target.snapshot });
-  if (!held.commits.has(commit)) throw invalid(`the history of ${shortRef(target.state.ref)} is not recorded yet (it is being indexed): try again shortly`);
+  if (!held.commits.has(commit)) throw new ToolError('NOT_INDEXED', `the history of ${shortRef(target.state.ref)} is not recorded yet (it is being indexed): try again shortly`);
 
   let lines;
   try {

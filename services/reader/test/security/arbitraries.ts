@@ -394,6 +394,17 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
           refs: optional(v(fc.array(hostileRef, { maxLength: 22 })), 4),
           limit: optional(within(50)),
         };
+      case 'compare':
+        return {
+          repository,
+          base: fc.oneof(fc.constantFrom('main', 'HEAD~1'), v(hostileRef)),
+          head: fc.oneof(fc.constant('main'), v(hostileRef)),
+          path: optional(path),
+          context_lines: optional(within(20)),
+          cursor: optional(v(hostileCursor), 4),
+        };
+      case 'blame':
+        return { repository, path, ref: optional(v(hostileRef), 3), start_line: optional(number), end_line: optional(number) };
       default:
         return { repository, query: path, ref: optional(v(hostileRef), 3), limit: optional(within(50)) };
     }

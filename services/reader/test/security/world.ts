@@ -1,3 +1,5 @@
+import { recordWorldHistory } from './world-history';
+import type { HistoryReads } from '@gitdex/ports';
 import type { RefState } from '@gitdex/contracts';
 import type { IndexStore } from '@gitdex/ports';
 import { SqliteIndexStore } from '@gitdex/sqlite';
@@ -125,6 +127,7 @@ export function leaks(answer: string, request: string, caller: Caller): string[]
 export interface SecurityWorld {
   index: IndexStore;
   publisher: RecordingPublisher;
+  history: HistoryReads;
 }
 
 /** Repository ids 101 to 105 (the fuzzers forge cursors for them). */
@@ -176,7 +179,7 @@ export async function createSecurityWorld(index: IndexStore = new SqliteIndexSto
   }
   // Elasticsearch: make the file writes searchable (the SQLite store has nothing to refresh).
   await (index as IndexStore & { refresh?: () => Promise<void> }).refresh?.();
-  return { index, publisher: new RecordingPublisher() };
+  return { index, publisher: new RecordingPublisher(), history: await recordWorldHistory(index) };
 }
 
 /** A private repository's pull request, titled and authored with its private names. */
