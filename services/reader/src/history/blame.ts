@@ -7,6 +7,7 @@
  * boundary, which is what git answers in a shallow clone that ends there.
  */
 import { lineDiff } from './line-diff';
+import { LineIds } from './prepare';
 import { bytesToText, splitRecords } from './records';
 import { detectRenames, type RenameCandidate } from './renames';
 import { spanCounts } from './similarity';
@@ -71,13 +72,24 @@ export async function blame(history: BlameHistory, head: string, path: string): 
   const headCommit = await history.commit(head);
   const headBlob = await history.blobAt(head, path);
   if (!headCommit || headBlob === undefined) throw new BlamePathMissing(path);
-  const linesOf = async (blob: string): Promise<string[] | undefined> => {
-    const bytes = await history.read(blob);
-    return bytes && splitRecords(bytesToText(bytes));
+  // Each version is read as a child and again as a parent: split it and number its lines once.
+  const ids = new LineIds();
+  const split = new Map<string, Promise<Version | undefined>>();
+  const linesOf = (blob: string): Promise<Version | undefined> => {
+    let version = split.get(blob);
+    if (!version) {
+      version = history.read(blob).then((bytes) => {
+        if (!bytes) return undefined;
+        const lines = splitRecords(bytesToText(bytes));
+        return { lines, ids: ids.of(lines) };
+      });
+      split.set(blob, version);
+    }
+    return version;
   };
   const headLines = await linesOf(headBlob);
   if (!headLines) throw new BlamePathMissing(path);
-  const total = headLines.length;
+  const total = headLines.lines.length;
   const result: BlamedLine[] = new Array<BlamedLine>(total);
 
   const pending = new Map<string, Pending>();
@@ -140,7 +152,7 @@ export async function blame(history: BlameHistory, head: string, path: string): 
       const target = scapegoats[i];
       const parentLines = target && (await linesOf(target.blob));
       if (!target || !parentLines) continue;
-      const toParent = unchangedMap(parentLines, originLines);
+      const toParent = unchangedMap(parentLines, originLines, ids);
       const passed: [number, number][] = [];
       const kept: [number, number][] = [];
       for (const [finalIndex, at] of remaining) {
@@ -157,11 +169,17 @@ export async function blame(history: BlameHistory, head: string, path: string): 
 }
 
 /** For each line of the child, its line in the parent when unchanged there, else -1. */
-function unchangedMap(parentLines: readonly string[], childLines: readonly string[]): Int32Array {
+interface Version {
+  readonly lines: string[];
+  readonly ids: Int32Array;
+}
+
+function unchangedMap(parent: Version, child: Version, ids: LineIds): Int32Array {
+  const childLines = child.lines;
   const map = new Int32Array(childLines.length).fill(-1);
   let p = 0;
   let c = 0;
-  for (const ch of lineDiff(parentLines, childLines)) {
+  for (const ch of lineDiff(parent.lines, childLines, { known: { ids, ids1: parent.ids, ids2: child.ids } })) {
     for (; c < ch.i2; c++, p++) map[c] = p;
     c = ch.i2 + ch.added;
     p = ch.i1 + ch.removed;

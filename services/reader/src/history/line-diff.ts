@@ -4,7 +4,7 @@
  */
 import { compact } from './compact';
 import { markChanges } from './myers';
-import { prepare } from './prepare';
+import { type LineIds, prepare } from './prepare';
 
 export interface Change {
   /** first removed line of the old side (0-based), or where the additions go */
@@ -18,10 +18,12 @@ export interface Change {
 export interface LineDiffOptions {
   /** git's default is on (diff.indentHeuristic); blame uses it too */
   readonly indentHeuristic?: boolean;
+  /** ids of both sides' lines from one LineIds, when the caller diffs many versions */
+  readonly known?: { ids: LineIds; ids1: Int32Array; ids2: Int32Array };
 }
 
 export function lineDiff(old: readonly string[], next: readonly string[], options: LineDiffOptions = {}): Change[] {
-  const [side1, side2] = prepare(old, next);
+  const [side1, side2] = prepare(old, next, options.known);
   markChanges(side1, side2);
   const indentHeuristic = options.indentHeuristic ?? true;
   compact(side1, side2, indentHeuristic);

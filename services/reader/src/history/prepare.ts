@@ -33,27 +33,39 @@ export function bogoSqrt(n: number): number {
   return i;
 }
 
-export function prepare(lines1: readonly string[], lines2: readonly string[]): [Side, Side] {
-  const classOf = new Map<string, number>();
-  const count1: number[] = [];
-  const count2: number[] = [];
-  const classify = (lines: readonly string[], counts: number[]): Int32Array => {
+/** Line ids shared by several diffs (blame diffs every version against the next): equal lines, equal id. */
+export class LineIds {
+  private readonly ids = new Map<string, number>();
+
+  of(lines: readonly string[]): Int32Array {
     const out = new Int32Array(lines.length);
     for (let i = 0; i < lines.length; i++) {
-      let c = classOf.get(lines[i]!);
-      if (c === undefined) {
-        c = classOf.size;
-        classOf.set(lines[i]!, c);
-        count1.push(0);
-        count2.push(0);
+      let id = this.ids.get(lines[i]!);
+      if (id === undefined) {
+        id = this.ids.size;
+        this.ids.set(lines[i]!, id);
       }
-      counts[c]!++;
-      out[i] = c;
+      out[i] = id;
     }
     return out;
-  };
-  const side1 = newSide(lines1, classify(lines1, count1));
-  const side2 = newSide(lines2, classify(lines2, count2));
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+}
+
+export function prepare(lines1: readonly string[], lines2: readonly string[], known?: { ids: LineIds; ids1: Int32Array; ids2: Int32Array }): [Side, Side] {
+  const ids = known?.ids ?? new LineIds();
+  const classes1 = known?.ids1 ?? ids.of(lines1);
+  const classes2 = known?.ids2 ?? ids.of(lines2);
+  const classCount = ids.size;
+  const count1 = new Int32Array(classCount);
+  const count2 = new Int32Array(classCount);
+  for (const c of classes1) count1[c]!++;
+  for (const c of classes2) count2[c]!++;
+  const side1 = newSide(lines1, classes1);
+  const side2 = newSide(lines2, classes2);
 
   // Trim the common head and tail.
   const n1 = lines1.length;
@@ -81,7 +93,7 @@ function newSide(lines: readonly string[], classes: Int32Array): Side {
   };
 }
 
-function cleanup(side: Side, start: number, end: number, otherCounts: readonly number[], sqrt: number): void {
+function cleanup(side: Side, start: number, end: number, otherCounts: Int32Array, sqrt: number): void {
   const len = end - start + 1;
   const mlim = Math.min(sqrt, MAX_EQ_LIMIT);
   const action = new Uint8Array(Math.max(len, 0));
@@ -89,15 +101,19 @@ function cleanup(side: Side, start: number, end: number, otherCounts: readonly n
     const nm = otherCounts[side.classes[i + start]!] ?? 0;
     action[i] = nm === 0 ? DISCARD : nm < mlim ? KEEP : INVESTIGATE;
   }
-  const index: number[] = [];
+  const index = new Int32Array(Math.max(len, 0));
+  const classes = new Int32Array(Math.max(len, 0));
+  let kept = 0;
   for (let i = 0; i < len; i++) {
     let a = action[i]!;
     if (a === INVESTIGATE) a = cleanMultimatch(action, i, len) ? DISCARD : KEEP;
-    if (a === KEEP) index.push(i + start);
-    else side.changed[i + start + 1] = 1;
+    if (a === KEEP) {
+      index[kept] = i + start;
+      classes[kept++] = side.classes[i + start]!;
+    } else side.changed[i + start + 1] = 1;
   }
-  side.referenceIndex = Int32Array.from(index);
-  side.referenceClasses = Int32Array.from(index, (i) => side.classes[i]!);
+  side.referenceIndex = index.subarray(0, kept);
+  side.referenceClasses = classes.subarray(0, kept);
 }
 
 /**

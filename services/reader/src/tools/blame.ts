@@ -29,6 +29,7 @@ export async function blame(deps: ReaderDeps, principal: Principal | null, input
   const held = await HeldHistory.load(deps, history, opened.repository.repositoryId, [target.state.ref], { commit, snapshot: target.snapshot });
   if (!held.commits.has(commit)) throw new ToolError('NOT_INDEXED', `the history of ${shortRef(target.state.ref)} is not recorded yet (it is being indexed): try again shortly`);
 
+  await held.prefetchPath(path);
   let lines;
   try {
     lines = await blameLines(held.blameHistory(), commit, path);

@@ -161,6 +161,25 @@ export class HeldHistory {
     return this.blobs.get(sha);
   }
 
+  /** Every version of a path (and the paths it was renamed from) the held commits name, in one batch. */
+  async prefetchPath(path: string): Promise<void> {
+    const paths = new Set([path]);
+    const shas: string[] = [];
+    const anchor = (await this.pathSpine(path))[0];
+    if (anchor) shas.push(anchor);
+    // Newest first, so a rename seen adds the older path before the commits that used it.
+    const ordered = [...this.commits.values()].sort((a, b) => Date.parse(b.committer.date) - Date.parse(a.committer.date));
+    for (const c of ordered) {
+      for (const f of c.files) {
+        if (!paths.has(f.path) && !(f.previousPath && paths.has(f.previousPath))) continue;
+        if (f.previousPath) paths.add(f.previousPath);
+        if (f.blobBefore) shas.push(f.blobBefore);
+        if (f.blobAfter) shas.push(f.blobAfter);
+      }
+    }
+    await this.prefetch(shas);
+  }
+
   /** Prefetches blobs in one batch (compare reads many). */
   async prefetch(shas: readonly string[]): Promise<void> {
     const wanted = [...new Set(shas)].filter((s) => !this.blobs.has(s));
