@@ -120,3 +120,4 @@ export {
   BlobSymbolsSchema,
   type BlobSymbols,
 } from './symbols';
+export { MAX_COMMITS_PAGE, ListCommitsInputSchema, type ListCommitsInput, CommitOutputSchema, type CommitOutput, ListCommitsOutputSchema, type ListCommitsOutput } from './tool-history';

@@ -8,6 +8,8 @@ import {
   RepositoryOverviewInputSchema,
   RepositoryOverviewOutputSchema,
   SearchCodeInputSchema,
+  ListCommitsInputSchema,
+  ListCommitsOutputSchema,
   SearchCodeOutputSchema,
   SuggestPathsInputSchema,
   SuggestPathsOutputSchema,
@@ -132,6 +134,15 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses('SearchCodeOutput'),
         },
       },
+      '/v1/repositories/{owner}/{repo}/commits': {
+        get: {
+          operationId: 'list_commits',
+          summary: TOOLS.list_commits.title,
+          description: TOOLS.list_commits.description,
+          parameters: [...ownerRepo, ...queryParameters(ListCommitsInputSchema, ['repository'])],
+          responses: responses('ListCommitsOutput'),
+        },
+      },
       '/v1/repositories/{owner}/{repo}/search': {
         get: {
           operationId: 'search_code_in_repository',
@@ -150,6 +161,7 @@ export function openApiDocument(): Record<string, unknown> {
         RepositoryOverviewOutput: jsonSchema(RepositoryOverviewOutputSchema, 'output'),
         RepositoriesStateOutput: jsonSchema(RepositoriesStateOutputSchema, 'output'),
         SuggestPathsOutput: jsonSchema(SuggestPathsOutputSchema, 'output'),
+        ListCommitsOutput: jsonSchema(ListCommitsOutputSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

@@ -1,4 +1,6 @@
 import {
+  ListCommitsInputSchema,
+  ListCommitsOutputSchema,
   ListFilesInputSchema,
   ListFilesOutputSchema,
   ReadFileInputSchema,
@@ -16,6 +18,7 @@ import {
 import type { z } from 'zod';
 import type { Principal, ReaderDeps } from '../deps';
 import type { ToolAnswer } from './answer';
+import { listCommits } from './list-commits';
 import { listFiles } from './list-files';
 import { readFile } from './read-file';
 import { repositoriesState } from './repositories-state';
@@ -129,6 +132,19 @@ export const TOOLS = {
     input: SearchCodeInputSchema,
     output: SearchCodeOutputSchema,
     run: searchCode,
+  }),
+  list_commits: define({
+    name: 'list_commits',
+    title: 'List commits',
+    description: [
+      "List the commits of a ref, newest first: exactly what `git log REF [-- PATH]` lists, within the history the index holds (each ref's recent commits and every push since).",
+      'Use it for "what changed lately", "who touched this file", or to find a commit to compare or blame. Each commit: sha, parents, author, committed_at, message, files_changed, url.',
+      "path limits to commits that changed that file or folder (git's default history simplification); author, since and until filter. reached_oldest_held says older commits are not held.",
+      REPOSITORY_HINT,
+    ].join(' '),
+    input: ListCommitsInputSchema,
+    output: ListCommitsOutputSchema,
+    run: listCommits,
   }),
 } satisfies Record<ToolName, ToolDefinition<z.ZodType, z.ZodType>>;
 
