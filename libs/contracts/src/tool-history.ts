@@ -15,19 +15,19 @@ const isoDate = (field: string) =>
     .optional();
 
 export const ListCommitsInputSchema = strictInput({
-  repository,
-  ref,
+  repository: repository.describe('"owner/name" or its GitHub URL.'),
+  ref: ref.describe('Branch, tag, held commit sha or main~N. Default: the default branch.'),
   path: z
     .string({ error: 'path: a file or folder path from the repository root' })
     .trim()
     .max(MAX_PATH_CHARS, `path: at most ${MAX_PATH_CHARS} characters`)
     .optional()
-    .describe('Only commits that changed this file or folder (git log -- path).'),
-  author: z.string().trim().min(1).max(200).optional().describe('Only commits whose author name or email contains this (case-insensitive).'),
-  since: isoDate('since').describe('Only commits committed at or after this time.'),
-  until: isoDate('until').describe('Only commits committed at or before this time.'),
-  limit: wholeNumber('limit', 1, MAX_COMMITS_PAGE, `a whole number from 1 to ${MAX_COMMITS_PAGE}`).optional().describe(`Commits a page, 1 to ${MAX_COMMITS_PAGE}. Default 30.`),
-  cursor: z.string().min(1).max(2048).optional().describe('next_cursor of the previous page, other arguments unchanged.'),
+    .describe('Only commits changing this file or folder.'),
+  author: z.string().trim().min(1).max(200).optional().describe('Author name or email contains this (any case).'),
+  since: isoDate('since').describe('Committed at or after (ISO 8601).'),
+  until: isoDate('until').describe('Committed at or before.'),
+  limit: wholeNumber('limit', 1, MAX_COMMITS_PAGE, `a whole number from 1 to ${MAX_COMMITS_PAGE}`).optional().describe('Default 30.'),
+  cursor: z.string().min(1).max(2048).optional().describe('next_cursor of the previous page.'),
 });
 export type ListCommitsInput = z.infer<typeof ListCommitsInputSchema>;
 

@@ -137,10 +137,9 @@ export const TOOLS = {
     name: 'list_commits',
     title: 'List commits',
     description: [
-      "List the commits of a ref, newest first: exactly what `git log REF [-- PATH]` lists, within the history the index holds (each ref's recent commits and every push since).",
-      'Use it for "what changed lately", "who touched this file", or to find a commit to compare or blame. Each commit: sha, parents, author, committed_at, message, files_changed, url.',
-      "path limits to commits that changed that file or folder (git's default history simplification); author, since and until filter. reached_oldest_held says older commits are not held.",
-      REPOSITORY_HINT,
+      'Commits of a ref, newest first: what `git log REF [-- PATH]` lists, within the history the index holds (recent commits of each ref, every push since).',
+      'For "what changed lately", "who changed this file", or a sha to compare or blame.',
+      'reached_oldest_held: older commits are not held.',
     ].join(' '),
     input: ListCommitsInputSchema,
     output: ListCommitsOutputSchema,
