@@ -138,3 +138,4 @@ export {
   BlameOutputSchema,
   type BlameOutput,
 } from './tool-compare';
+export { MAX_COMMITS_PAGE, ListCommitsInputSchema, type ListCommitsInput, CommitOutputSchema, type CommitOutput, ListCommitsOutputSchema, type ListCommitsOutput } from './tool-history';

@@ -55,8 +55,8 @@ const READS_AHEAD = {
 export function readerOptions(env: Env, adapters: Adapters, log: Logger, registry?: Registry): ReaderOptions {
   return {
     index: composeIndex(adapters.index, { ...READS_AHEAD, ...(registry ? { onReadAhead: readAheadMetrics(registry) } : {}) }),
-    history: adapters.history,
     publisher: adapters.publisher,
+    history: adapters.history,
     githubWebUrl: env.GITHUB_WEB_URL,
     limits: {
       maxLines: env.GITDEX_READ_MAX_LINES,

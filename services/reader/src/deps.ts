@@ -64,10 +64,10 @@ export const DEFAULT_LIMITS: ReaderLimits = {
 export interface ReaderOptions {
   /** The index as composeIndex builds it, or a bare adapter (IndexReads, ContentSearch and ping). */
   index: ReaderIndex;
-  /** The history the index holds (commits, old blobs); without it compare and blame say they are off. */
-  history?: HistoryReads | undefined;
   /** Where backfills of repositories that are not indexed yet are queued; without it nothing is queued. */
   publisher?: EventPublisher;
+  /** Commits and old file versions of indexed refs (list_commits, compare, blame); without it those tools say history is not kept. */
+  history?: HistoryReads | undefined;
   limits?: Partial<ReaderLimits>;
   /** Base of the GitHub web URLs in answers, and of the URLs accepted as input. */
   githubWebUrl?: string;
@@ -158,8 +158,8 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
   const clock = options.now ? () => (options.now as () => Date)().getTime() : undefined;
   return {
     index: options.index,
-    history: options.history,
     publisher: options.publisher,
+    history: options.history,
     limits,
     githubWebUrl,
     access: options.access ?? publicOnly,

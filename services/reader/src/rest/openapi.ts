@@ -12,6 +12,8 @@ import {
   RepositoryOverviewInputSchema,
   RepositoryOverviewOutputSchema,
   SearchCodeInputSchema,
+  ListCommitsInputSchema,
+  ListCommitsOutputSchema,
   SearchCodeOutputSchema,
   SuggestPathsInputSchema,
   SuggestPathsOutputSchema,
@@ -158,6 +160,15 @@ export function openApiDocument(): Record<string, unknown> {
           responses: responses('SearchCodeOutput'),
         },
       },
+      '/v1/repositories/{owner}/{repo}/commits': {
+        get: {
+          operationId: 'list_commits',
+          summary: TOOLS.list_commits.title,
+          description: TOOLS.list_commits.description,
+          parameters: [...ownerRepo, ...queryParameters(ListCommitsInputSchema, ['repository'])],
+          responses: responses('ListCommitsOutput'),
+        },
+      },
       '/v1/repositories/{owner}/{repo}/search': {
         get: {
           operationId: 'search_code_in_repository',
@@ -178,6 +189,7 @@ export function openApiDocument(): Record<string, unknown> {
         SuggestPathsOutput: jsonSchema(SuggestPathsOutputSchema, 'output'),
         CompareOutput: jsonSchema(CompareOutputSchema, 'output'),
         BlameOutput: jsonSchema(BlameOutputSchema, 'output'),
+        ListCommitsOutput: jsonSchema(ListCommitsOutputSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
       },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },

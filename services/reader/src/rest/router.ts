@@ -103,6 +103,10 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
     '/v1/repositories/:owner/:repo/search',
     serve('search_code', (req) => ({ ...searchArgs(req.query), repository: repository(req) })),
   );
+  router.get(
+    '/v1/repositories/:owner/:repo/commits',
+    serve('list_commits', (req) => ({ ...queryArgs(req.query), repository: repository(req) })),
+  );
   router.use('/v1', (req, res) => {
     sendError(res, new ToolError('NOT_FOUND', `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}: see /v1/openapi.json for what this API serves.`));
   });

@@ -3,6 +3,8 @@ import {
   BlameOutputSchema,
   CompareInputSchema,
   CompareOutputSchema,
+  ListCommitsInputSchema,
+  ListCommitsOutputSchema,
   ListFilesInputSchema,
   ListFilesOutputSchema,
   ReadFileInputSchema,
@@ -22,6 +24,7 @@ import type { Principal, ReaderDeps } from '../deps';
 import type { ToolAnswer } from './answer';
 import { blame } from './blame';
 import { compare } from './compare';
+import { listCommits } from './list-commits';
 import { listFiles } from './list-files';
 import { readFile } from './read-file';
 import { repositoriesState } from './repositories-state';
@@ -158,6 +161,18 @@ export const TOOLS = {
     input: BlameInputSchema,
     output: BlameOutputSchema,
     run: blame,
+  }),
+  list_commits: define({
+    name: 'list_commits',
+    title: 'List commits',
+    description: [
+      'Commits of a ref, newest first: what `git log REF [-- PATH]` lists, within the history the index holds (recent commits of each ref, every push since).',
+      'For "what changed lately", "who changed this file", or a sha to compare or blame.',
+      'reached_oldest_held: older commits are not held.',
+    ].join(' '),
+    input: ListCommitsInputSchema,
+    output: ListCommitsOutputSchema,
+    run: listCommits,
   }),
 } satisfies Record<ToolName, ToolDefinition<z.ZodType, z.ZodType>>;
 

@@ -1,3 +1,4 @@
+import { TOOL_NAMES } from '@gitdex/contracts';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -36,7 +37,7 @@ describe('MCP over Streamable HTTP', () => {
     const server = await listen(world);
     const client = await connect(server.url);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(6);
+    expect(tools).toHaveLength(TOOL_NAMES.length);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true && t.outputSchema !== undefined)).toBe(true);
     const read = await client.callTool({ name: 'read_file', arguments: { repository: 'octo/api', path: 'src/index.ts' } });
     expect((read.structuredContent as ReadFileOutput).content).toContain('start();');
@@ -105,7 +106,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="gitdex"');
     const client = await connect(server.url, { authorization: 'Bearer reader-token' });
-    expect((await client.listTools()).tools).toHaveLength(6);
+    expect((await client.listTools()).tools).toHaveLength(TOOL_NAMES.length);
     await client.close();
     expect((await fetch(`${server.url}/v1/repositories`)).status).toBe(401);
     expect((await fetch(`${server.url}/v1/repositories`, { headers: { authorization: 'Bearer reader-token' } })).status).toBe(200);

@@ -1,12 +1,13 @@
+import { TOOL_NAMES } from '@gitdex/contracts';
 import { connectInMemory } from '../support/mcp-client';
 import { createWorld } from '../support/world';
 
 describe('what the MCP server offers', () => {
-  test('six read-only, idempotent, closed-world tools with input and output schemas and descriptions that state limits', async () => {
+  test('every tool read-only, idempotent, closed-world tools with input and output schemas and descriptions that state limits', async () => {
     const world = await createWorld();
     const { client, close } = await connectInMemory(world.deps);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'suggest_paths']);
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false });
       expect(tool.title).toBeTruthy();

@@ -59,6 +59,9 @@ const TOOL_CALLS: [string, (repository: string) => Record<string, unknown>][] = 
   ['list_files', (repository) => ({ repository, ref: 'refs/pull/3/head' })],
   ['repository_overview', (repository) => ({ repository: `https://github.com/${repository}/pull/3` })],
   ['search_code', (repository) => ({ repository, query: 'CANARY', refs: ['main', 'pull/*'] })],
+  // History: commits whose messages and authors hold the private repository's canary.
+  ['list_commits', (repository) => ({ repository })],
+  ['list_commits', (repository) => ({ repository, path: 'src', author: 'a' })],
 ];
 
 describe('MCP: what each token reads, and what it never sees', () => {
@@ -295,6 +298,7 @@ describe('REST: the same rules on every route', () => {
     `/v1/repositories?repository=${repository}`,
     `/v1/repositories/${repository}/search?q=canary`,
     `/v1/search?q=CANARY&regex=true&repositories=${repository}`,
+    `/v1/repositories/${repository}/commits?path=src&limit=5`,
   ];
 
   test.each(CALLERS)('%s: readable private repositories answer 200 with their content; others answer as if they did not exist', async (caller) => {

@@ -12,7 +12,7 @@ export const NOW = () => new Date('2025-02-01T00:00:00.000Z');
 
 /** Reader deps over the security world with the product's access rule (fresh backfill memory each time). */
 export function depsFor(world: SecurityWorld, options: Partial<ReaderOptions> = {}): ReaderDeps {
-  return resolveDeps({ index: world.index, history: world.history, publisher: world.publisher, access: scopedAccess, now: NOW, ...options });
+  return resolveDeps({ index: world.index, publisher: world.publisher, history: world.history, access: scopedAccess, now: NOW, ...options });
 }
 
 export interface Served {
