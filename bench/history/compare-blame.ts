@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, indexRef } from '@gitdex/indexer';
-import { resolveDeps } from '@gitdex/reader';
+import { resolveDeps } from '../../services/reader/src/deps';
 import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../../test/github-standin/fixture-repos';
 import { createGitHubStandIn } from '../../test/github-standin/server';

@@ -403,6 +403,15 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
           context_lines: optional(within(20)),
           cursor: optional(v(hostileCursor), 4),
         };
+      case 'list_commits':
+        return {
+          repository,
+          ref: optional(v(hostileRef), 3),
+          path: optional(path),
+          author: optional(v(fc.string({ maxLength: 40 })), 3),
+          limit: optional(within(100)),
+          cursor: optional(v(hostileCursor), 4),
+        };
       case 'blame':
         return { repository, path, ref: optional(v(hostileRef), 3), start_line: optional(number), end_line: optional(number) };
       default:
