@@ -1,3 +1,4 @@
+import { TOOL_NAMES } from '@gitdex/contracts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,7 +51,7 @@ describe('reader over stdio, on Elasticsearch indexed by the real indexer', () =
 
   it('lists the tools with annotations and output schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['list_files', 'read_file', 'repositories_state', 'repository_overview', 'search_code', 'suggest_paths']);
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
       expect(tool.outputSchema).toBeDefined();
