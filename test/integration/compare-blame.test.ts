@@ -13,7 +13,7 @@ import type { HistoryStore, IndexStore } from '@gitdex/ports';
 import { resolveDeps } from '@gitdex/reader';
 import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
 import { join } from 'node:path';
-import { commitFiles, createRepo, makeTempRoot, removeTempRoot, type FixtureRepo } from '../github-standin/fixture-repos';
+import { commitFiles, createRepo, makeTempRoot, removeTempRoot, resetBranch, type FixtureRepo } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { toolRunner } from '../support/tool-backends';
 
@@ -93,6 +93,7 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
   let backend: Backend;
   let repo: FixtureRepo;
   let run: ReturnType<typeof toolRunner>;
+  let push: () => Promise<void>;
   const pushes: string[] = [];
 
   beforeAll(async () => {
@@ -128,7 +129,7 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
       now: () => new Date(),
       history: { store: backend.history, options: { depth: 500, maxBlobBytes: 1 << 20, concurrency: 4 } },
     };
-    const push = async (): Promise<void> => {
+    push = async (): Promise<void> => {
       const head = (await source.head(repository, 'main'))!;
       await indexRef(deps, { repository, ref: MAIN, head });
       pushes.push(head.sha);
@@ -174,6 +175,17 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
     }
     const some = await run('blame', { repository: 'acme/story', path: 'src/app.ts', start_line: 9, end_line: 12 });
     expect(some.structured).toMatchObject({ ranges: [{ start_line: 9 }, { start_line: 11, end_line: 11 }, { end_line: 12 }] });
+  });
+
+  it('after a force push that rewrites history, answers as git does on the rewritten branch', async () => {
+    await resetBranch(repo.dir, 'main', pushes[1]!);
+    await commitFiles(repo.dir, { 'src/app.ts': lines(61, 'app'), 'new/name.txt': null }, 'rewrite');
+    await push();
+    expect(await files({ base: pushes[0], head: 'main' })).toEqual(gitFiles(repo.dir, pushes[0]!, 'main', 3));
+    const answer = await run('blame', { repository: 'acme/story', path: 'src/app.ts' });
+    const out = answer.structured as { ranges: { start_line: number; end_line: number; commit: { sha: string } }[] };
+    const perLine = out.ranges.flatMap((r) => Array.from({ length: r.end_line - r.start_line + 1 }, () => r.commit.sha));
+    expect(perLine).toEqual(gitBlame(repo.dir, 'main', 'src/app.ts'));
   });
 
   it('answers a missing file and an unknown base as a caller error', async () => {
