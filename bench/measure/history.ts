@@ -76,7 +76,7 @@ function sqliteBackend(dir: string, name: string): Backend {
   return {
     index,
     history,
-    bytes: async () => {
+    bytes: () => {
       const db = new Database(file, { readonly: true });
       try {
         const row = db
@@ -84,7 +84,7 @@ function sqliteBackend(dir: string, name: string): Backend {
             `SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name IN ('commits', 'ref_history', 'history_blobs') OR name LIKE 'sqlite_autoindex_commits%' OR name LIKE 'sqlite_autoindex_ref_history%' OR name LIKE 'sqlite_autoindex_history_blobs%'`,
           )
           .get() as { bytes: number | null };
-        return row.bytes ?? 0;
+        return Promise.resolve(row.bytes ?? 0);
       } finally {
         db.close();
       }

@@ -1,4 +1,3 @@
-import type { SourceRepository } from './source';
 import type { IndexCallOptions } from './index-types';
 
 /** How a commit changed a file, in GitHub's words (a mode change is `modified`; copies are `added`). */
@@ -96,43 +95,4 @@ export interface HistoryWrites {
  */
 export interface HistoryStore extends HistoryReads, HistoryWrites {
   ensureHistoryReady(): Promise<void>;
-}
-
-/** A commit's metadata as the source lists it (GitHub's GraphQL Commit.history). */
-export interface SourceCommitInfo {
-  sha: string;
-  parents: string[];
-  author: CommitPerson;
-  committer: CommitPerson;
-  message: string;
-}
-
-/** A file a commit changed, as the source describes it (GitHub's commit endpoint). */
-export interface SourceCommitFile {
-  path: string;
-  previousPath: string | null;
-  status: CommitFileStatus;
-  additions: number;
-  deletions: number;
-  /** The blob after the change; for `removed`, the blob removed. */
-  sha: string;
-}
-
-/**
- * What the indexer asks the source to record history: a commit log in pages, one commit's files,
- * and blobs by sha in batches. Part of Source (Source.history) when the source can list history.
- */
-export interface HistorySource {
-  /**
-   * Commits of `git log head`, in its order, at most `limit`; stops early after a page whose every
-   * commit is in `known` (history already held).
-   */
-  commitLog(repository: SourceRepository, head: string, options: { limit: number; known?: ReadonlySet<string>; installationId?: number }): Promise<SourceCommitInfo[]>;
-  /** The files a commit changed against its first parent; complete is false when the source cut the list. */
-  commitFiles(repository: SourceRepository, sha: string, installationId?: number): Promise<{ files: SourceCommitFile[]; complete: boolean }>;
-  /**
-   * The bytes of these blobs, in as few requests as the source allows. Left out: unknown shas,
-   * binary blobs and blobs larger than maxBytes (history keeps text versions only).
-   */
-  blobs(repository: SourceRepository, shas: readonly string[], options: { maxBytes: number; installationId?: number }): Promise<Map<string, Buffer>>;
 }

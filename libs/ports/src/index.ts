@@ -32,21 +32,11 @@ export {
   type SourceChangedFile,
   type SourceComparison,
   type SourceFile,
-} from './source';
-export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';
-export { type Lease, type LeaseStore } from './lease';
-export {
-  type CommitFileStatus,
-  type CommitPerson,
-  type CommitFile,
-  type CommitRecord,
-  type RefHistory,
-  type HistoryBlob,
-  type HistoryReads,
-  type HistoryWrites,
-  type HistoryStore,
   type SourceCommitInfo,
   type SourceCommitFile,
   type HistorySource,
-} from './history';
+} from './source';
+export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';
+export { type Lease, type LeaseStore } from './lease';
+export { type CommitFileStatus, type CommitPerson, type CommitFile, type CommitRecord, type RefHistory, type HistoryBlob, type HistoryReads, type HistoryWrites, type HistoryStore } from './history';
 export { unreferencedHistory } from './history-prune';

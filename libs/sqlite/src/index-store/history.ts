@@ -9,6 +9,10 @@ import { configureConnection } from './schema';
  * - `commits`: one row per (repository, sha), the record as JSON without its sha.
  * - `ref_history`: per (repository, ref) the head and the shas held, as a JSON array.
  * - `history_blobs`: the bytes of each blob a held commit names, once per (repository, sha).
+ *
+ * Rowid tables, not WITHOUT ROWID: their rows (records of a few hundred bytes to a few kB, blobs
+ * of kilobytes) stay on their b-tree page up to nearly a page, where a WITHOUT ROWID row moves
+ * everything past about a quarter page to an overflow page of its own.
  */
 const DDL = `
 CREATE TABLE IF NOT EXISTS commits (
@@ -16,20 +20,20 @@ CREATE TABLE IF NOT EXISTS commits (
   sha TEXT NOT NULL,
   record TEXT NOT NULL,
   PRIMARY KEY (repository_id, sha)
-) WITHOUT ROWID, STRICT;
+) STRICT;
 CREATE TABLE IF NOT EXISTS ref_history (
   repository_id INTEGER NOT NULL,
   ref TEXT NOT NULL,
   head TEXT NOT NULL,
   commits TEXT NOT NULL,
   PRIMARY KEY (repository_id, ref)
-) WITHOUT ROWID, STRICT;
+) STRICT;
 CREATE TABLE IF NOT EXISTS history_blobs (
   repository_id INTEGER NOT NULL,
   sha TEXT NOT NULL,
   content BLOB NOT NULL,
   PRIMARY KEY (repository_id, sha)
-) WITHOUT ROWID, STRICT;
+) STRICT;
 `;
 
 /** Shas per statement: below SQLite's default limit of 32,766 bound parameters. */

@@ -12,7 +12,7 @@ const caches = new WeakMap<HistoryReads, Map<string, CommitRecord>>();
 
 function cacheOf(history: HistoryReads): Map<string, CommitRecord> {
   let cache = caches.get(history);
-  if (!cache) caches.set(history, (cache = new Map()));
+  if (!cache) caches.set(history, (cache = new Map<string, CommitRecord>()));
   return cache;
 }
 
