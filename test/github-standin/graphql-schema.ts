@@ -1,5 +1,6 @@
 // The subset of GitHub's GraphQL schema gitdex reads: a repository's metadata and, at a commit,
-// the entries and bytes of named files (Commit.file), or any object by id (Repository.object).
+// the entries and bytes of named files (Commit.file), or any object by id (Repository.object), and a
+// commit's history (Commit.history, Commit.parents).
 // Names and types follow GitHub's schema, so a query the stand-in accepts is one GitHub accepts.
 import { buildSchema } from 'graphql';
 
@@ -62,8 +63,37 @@ export const STANDIN_GRAPHQL_SCHEMA = buildSchema(/* GraphQL */ `
     oid: GitObjectID!
     abbreviatedOid: String!
     committedDate: DateTime!
+    message: String!
+    author: GitActor
+    committer: GitActor
+    parents(first: Int, after: String): CommitConnection!
+    history(first: Int, after: String, path: String): CommitHistoryConnection!
     tree: Tree!
     file(path: String!): TreeEntry
+  }
+
+  scalar GitTimestamp
+
+  type GitActor {
+    name: String
+    email: String
+    date: GitTimestamp
+  }
+
+  type PageInfo {
+    hasNextPage: Boolean!
+    endCursor: String
+  }
+
+  type CommitConnection {
+    totalCount: Int!
+    nodes: [Commit]
+  }
+
+  type CommitHistoryConnection {
+    totalCount: Int!
+    nodes: [Commit]
+    pageInfo: PageInfo!
   }
 
   type TreeEntry {

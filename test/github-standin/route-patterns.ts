@@ -5,6 +5,7 @@ export const ROUTES = {
   repoById: '/repositories/:id',
   branches: '/repos/:owner/:repo/branches',
   branch: '/repos/:owner/:repo/branches/*branch',
+  commits: '/repos/:owner/:repo/commits',
   commit: '/repos/:owner/:repo/commits/*ref',
   compare: '/repos/:owner/:repo/compare/*basehead',
   pulls: '/repos/:owner/:repo/pulls',

@@ -7,7 +7,8 @@ import { graphql, GraphQLError, type ExecutionResult } from 'graphql';
 import { authMiddleware } from './auth';
 import { urlsOf, type StandInContext } from './context';
 import { faultMiddleware } from './faults';
-import { readCommit } from './git-objects';
+import { isoWithOffset, readCommit, type CommitInfo } from './git-objects';
+import { logCommits } from './git-log';
 import { commitOid, entriesAt, readBlobs, type PathEntry } from './graphql-git';
 import { STANDIN_GRAPHQL_SCHEMA } from './graphql-schema';
 import { requestId, sendError } from './http';
@@ -86,12 +87,28 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
   const fullName = `${repo.owner}/${repo.name}`;
   const commitNode = async (oid: string) => {
     const commit = await readCommit(repo.dir, oid);
-    if (!commit) return null;
+    return commit ? commitFields(commit) : null;
+  };
+  const commitFields = (commit: CommitInfo) => {
+    const oid = commit.sha;
     return {
       __typename: 'Commit',
       oid,
       abbreviatedOid: oid.slice(0, 7),
       committedDate: new Date(commit.committer.epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      message: commit.message.replace(/\n$/, ''),
+      author: { name: commit.author.name, email: commit.author.email, date: isoWithOffset(commit.author) },
+      committer: { name: commit.committer.name, email: commit.committer.email, date: isoWithOffset(commit.committer) },
+      parents: ({ first }: { first?: number }) => ({ totalCount: commit.parents.length, nodes: commit.parents.slice(0, first ?? 100).map((sha) => commitNode(sha)) }),
+      // GitHub's cursor is opaque: here it is the number of commits before the page.
+      history: async ({ first, after, path }: { first?: number; after?: string; path?: string }) => {
+        const skip = after ? Number(Buffer.from(after, 'base64').toString('utf8')) || 0 : 0;
+        const max = Math.min(100, Math.max(1, first ?? 100));
+        const page = await logCommits(repo.dir, oid, { skip, max: max + 1, ...(path ? { path } : {}) });
+        const nodes = page.slice(0, max).map(commitFields);
+        const endCursor = Buffer.from(String(skip + nodes.length)).toString('base64');
+        return { totalCount: skip + page.length, nodes, pageInfo: { hasNextPage: page.length > max, endCursor } };
+      },
       tree: { __typename: 'Tree', oid: commit.tree, abbreviatedOid: commit.tree.slice(0, 7) },
       file: async ({ path }: { path: string }) => {
         const entry = await loadEntry.get(`${oid}\0${path.replace(/^\/+|\/+$/g, '')}`);

@@ -58,7 +58,8 @@ export function reposRouter(ctx: StandInContext): Router {
       res.send(commit.sha);
       return;
     }
-    const files = await diffCommits(repo.dir, commit.parents[0] ?? null, commit.sha);
+    // GitHub's commit lists renames (compare too); push payloads do not.
+    const files = await diffCommits(repo.dir, commit.parents[0] ?? null, commit.sha, { renames: true });
     ok(ctx, req, res, restCommitJson(repoUrls(repo, urlsOf(ctx)), commit, files));
   });
 

@@ -15,6 +15,7 @@ import { ROUTES } from './route-patterns';
 import { adminErrors, adminRouter, applyConfig, type ConfigPatch } from './routes-admin';
 import { adminReposRouter, deleteRepo, renameRepo, updateRepo, type RepoAdminResult } from './routes-admin-repos';
 import { appRouter } from './routes-app';
+import { commitsRouter } from './routes-commits';
 import { compareRouter } from './routes-compare';
 import { gitRouter } from './routes-git';
 import { adminPullsRouter, pullsRouter } from './routes-pulls';
@@ -97,6 +98,7 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
   // Before reposRouter: a person's token gets their own /user/repos; any other token falls through to it.
   app.use(oauthRouter(ctx, users));
   app.use(reposRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx), pullsRouter(ctx), graphqlRouter(ctx));
+  app.use(reposRouter(ctx), commitsRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx), pullsRouter(ctx), graphqlRouter(ctx));
   app.use(...apiChain(ctx), () => {
     throw notFound();
   });

@@ -263,6 +263,8 @@ export const EnvSchema = z.object({
   GITDEX_RETAINED_COMMITS: z.coerce.number().int().min(1).max(1000).default(3),
   /** How often the reader reads the ref states of a repository someone waits on (min_commit, subscriptions, changes), in ms. */
   GITDEX_WAIT_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
+  /** Commits of each ref's history backfilled on its first index (list_commits, compare, blame); 0 keeps no history. */
+  GITDEX_HISTORY_DEPTH: z.coerce.number().int().min(0).max(100_000).default(500),
   GITDEX_RETRY_BUDGET_SECONDS: z.coerce.number().int().nonnegative().default(600),
   /** Repositories an indexer process handles at the same time (each one's events stay in order). */
   GITDEX_INDEXER_REPOSITORIES_AT_ONCE: positiveInt.default(32),

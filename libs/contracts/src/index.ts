@@ -149,3 +149,22 @@ export {
 export { encryptionKeyBytes } from './config';
 export { PermissionEventSchema, type PermissionEvent } from './permission-events';
 export { MAX_WAIT_MS, DEFAULT_WAIT_MS, waitForCommit, freshnessWaitFields, ServedCommitSchema, type ServedCommit, ChangesOutputSchema, type ChangesOutput } from './read-your-own-push';
+export {
+  COMPARE_PAGE_FILES,
+  COMPARE_PAGE_PATCH_CHARS,
+  COMPARE_FILE_PATCH_CHARS,
+  CompareInputSchema,
+  type CompareInput,
+  CompareFileSchema,
+  type CompareFile,
+  CompareOutputSchema,
+  type CompareOutput,
+  BlameInputSchema,
+  type BlameInput,
+  BlameCommitSchema,
+  BlameRangeSchema,
+  type BlameRange,
+  BlameOutputSchema,
+  type BlameOutput,
+} from './tool-compare';
+export { MAX_COMMITS_PAGE, ListCommitsInputSchema, type ListCommitsInput, CommitOutputSchema, type CommitOutput, ListCommitsOutputSchema, type ListCommitsOutput } from './tool-history';

@@ -22,3 +22,4 @@ export { type ReindexResult } from './setup';
 export { ElasticsearchLeases } from './leases';
 export { ElasticsearchSignInStore } from './sign-in-store';
 export { ElasticsearchPermissions } from './permissions';
+export { ElasticsearchHistory } from './history';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PortError, type BatchReads, type SourceChangedFile, type SourceComparison, type SourceFile, type SourceRepository } from '@gitdex/ports';
+import { PortError, type BatchReads, type SourceChangedFile, type SourceCommitInfo, type SourceComparison, type SourceFile, type SourceRepository } from '@gitdex/ports';
 import type { GitHubClients } from './client';
 import { toPortError, waitFromHeaders } from './errors';
 import { assertRepositoryName } from './name-guard';
@@ -16,10 +16,22 @@ const COMPARE_FILE_CAP = 300;
 
 const STATUSES = new Set<SourceChangedFile['status']>(['added', 'removed', 'modified', 'renamed', 'copied', 'changed', 'unchanged']);
 
+interface CompareActor {
+  name?: string;
+  email?: string;
+  date?: string;
+}
+
 interface CompareCommit {
   sha: string;
-  commit: { tree: { sha: string }; committer?: { date?: string } | null };
+  commit: { tree: { sha: string }; author?: CompareActor | null; committer?: CompareActor | null; message: string };
   parents: { sha: string }[];
+}
+
+/** A listed commit's metadata in history's form (dates in UTC). */
+function commitInfo(c: CompareCommit): SourceCommitInfo {
+  const person = (a: CompareActor | null | undefined) => ({ name: a?.name ?? '', email: a?.email ?? '', date: new Date(a?.date ?? 0).toISOString().replace(/\.\d{3}Z$/, 'Z') });
+  return { sha: c.sha, parents: c.parents.map((p) => p.sha), author: person(c.commit.author), committer: person(c.commit.committer), message: c.commit.message };
 }
 
 interface GraphQLFile {
@@ -77,7 +89,7 @@ function query(count: number): string {
 }
 
 /** Maps a GraphQL failure (HTTP, or errors[] in a 200 answer) to the decision the indexer needs. */
-function graphqlError(error: unknown, action: string): PortError {
+export function graphqlError(error: unknown, action: string): PortError {
   const e = (error ?? {}) as GraphQLFailure;
   const errors = e.errors ?? ((e.response?.data ?? {}) as GraphQLFailure).errors ?? [];
   const headers = e.headers ?? e.response?.headers;
@@ -110,8 +122,12 @@ export class GitHubBatchReads implements BatchReads {
         path: f.filename,
         status: STATUSES.has(f.status) ? f.status : 'modified',
         ...(f.previous_filename ? { previousPath: f.previous_filename } : {}),
+        additions: f.additions,
+        deletions: f.deletions,
+        ...(f.sha ? { sha: f.sha } : {}),
       }));
-      return { status: data.status, head: headCommit, files, complete: files.length < COMPARE_FILE_CAP };
+      const listed = data.total_commits === commits.length ? { commits: commits.map(commitInfo) } : {};
+      return { status: data.status, head: headCommit, files, complete: files.length < COMPARE_FILE_CAP, ...listed };
     } catch (error) {
       throw toPortError(error, `compare ${base}...${head} of ${repository.fullName}`);
     }

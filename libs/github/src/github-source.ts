@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { PullRequestInfo } from '@gitdex/contracts';
-import { PortError, type BatchReads, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
+import { PortError, type BatchReads, type HistorySource, type Source, type SourceCommit, type SourceRepository, type SourceTree, type TreeEntry } from '@gitdex/ports';
 import { GitHubBatchReads } from './batch-reads';
+import { GitHubHistoryReads } from './history-reads';
 import { GitHubClients, type GitHubClientOptions } from './client';
 import { ConditionalHeads } from './conditional-heads';
 import { toPortError } from './errors';
@@ -66,10 +67,14 @@ export class GitHubSource implements Source {
   /** Compare and GraphQL reads; GitHub answers GraphQL only to a token or an app, so none without. */
   readonly batchReads?: BatchReads;
 
+  /** Commit logs (GraphQL), commit files (REST) and blobs by id (GraphQL): GraphQL needs credentials, as above. */
+  readonly history?: HistorySource;
+
   constructor(private readonly options: GitHubClientOptions) {
     this.clients = new GitHubClients(options);
     if (options.app) this.installationRepositories = async (installationId) => (await this.listRepositories({ installationId })) ?? [];
     if (options.token || options.app) this.batchReads = new GitHubBatchReads(this.clients);
+    if (options.token || options.app) this.history = new GitHubHistoryReads(this.clients, (repository, sha, installationId) => this.blob(repository, sha, installationId));
   }
 
   /**

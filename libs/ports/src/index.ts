@@ -32,6 +32,9 @@ export {
   type SourceChangedFile,
   type SourceComparison,
   type SourceFile,
+  type SourceCommitInfo,
+  type SourceCommitFile,
+  type HistorySource,
 } from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';
 export { type Lease, type LeaseStore } from './lease';
@@ -49,3 +52,5 @@ export {
   type SymbolReads,
   type StoredSymbols,
 } from './symbol-reads';
+export { type CommitFileStatus, type CommitPerson, type CommitFile, type CommitRecord, type RefHistory, type HistoryBlob, type HistoryReads, type HistoryWrites, type HistoryStore } from './history';
+export { unreferencedHistory } from './history-prune';

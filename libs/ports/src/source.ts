@@ -1,5 +1,6 @@
 import type { PullRequestInfo } from '@gitdex/contracts';
 import type { Readable } from 'node:stream';
+import type { CommitFileStatus, CommitPerson } from './history';
 
 export interface SourceRepository {
   id: number;
@@ -47,6 +48,10 @@ export interface SourceChangedFile {
   status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
   /** The path before a rename. */
   previousPath?: string;
+  additions?: number;
+  deletions?: number;
+  /** The blob after the change (the one removed for `removed`). */
+  sha?: string;
 }
 
 /** What changed from `base` to `head`: GitHub compares from their merge base. */
@@ -58,6 +63,8 @@ export interface SourceComparison {
   files: SourceChangedFile[];
   /** False when GitHub may have cut the list (it lists at most 300 files). */
   complete: boolean;
+  /** The commits from the merge base to head, oldest first, when GitHub listed them all (at most 250). */
+  commits?: SourceCommitInfo[];
 }
 
 /** A file of a commit read with its bytes, when the source could give them exactly. */
@@ -132,4 +139,45 @@ export interface Source {
   accountInstallation?(account: string): Promise<SourceInstallation | null>;
   /** Compare and batched file reads, so a push costs two requests (see BatchReads). */
   batchReads?: BatchReads;
+  /** Commit logs, commit files and blobs by sha, for the history of indexed refs. */
+  history?: HistorySource;
+}
+
+/** A commit's metadata as the source lists it (GitHub's GraphQL Commit.history). */
+export interface SourceCommitInfo {
+  sha: string;
+  parents: string[];
+  author: CommitPerson;
+  committer: CommitPerson;
+  message: string;
+}
+
+/** A file a commit changed, as the source describes it (GitHub's commit endpoint). */
+export interface SourceCommitFile {
+  path: string;
+  previousPath: string | null;
+  status: CommitFileStatus;
+  additions: number;
+  deletions: number;
+  /** The blob after the change; for `removed`, the blob removed. */
+  sha: string;
+}
+
+/**
+ * What the indexer asks the source to record history: a commit log in pages, one commit's files,
+ * and blobs by sha in batches. Part of Source (Source.history) when the source can list history.
+ */
+export interface HistorySource {
+  /**
+   * Commits of `git log head`, in its order, at most `limit`; stops early after a page whose every
+   * commit is in `known` (history already held).
+   */
+  commitLog(repository: SourceRepository, head: string, options: { limit: number; known?: ReadonlySet<string>; installationId?: number }): Promise<SourceCommitInfo[]>;
+  /** The files a commit changed against its first parent; complete is false when the source cut the list. */
+  commitFiles(repository: SourceRepository, sha: string, installationId?: number): Promise<{ files: SourceCommitFile[]; complete: boolean }>;
+  /**
+   * The bytes of these blobs, in as few requests as the source allows. Left out: unknown shas,
+   * binary blobs and blobs larger than maxBytes (history keeps text versions only).
+   */
+  blobs(repository: SourceRepository, shas: readonly string[], options: { maxBytes: number; installationId?: number }): Promise<Map<string, Buffer>>;
 }

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { elasticsearchSecurity, kafkaSecurity, type DeadLetter, type Env } from '@gitdex/contracts';
 import { errorFields, type Log } from '@gitdex/observability';
-import type { DeadLetterStore, EventConsumer, EventPublisher, IndexStore, LeaseStore, PermissionStore, SignInStore, Source } from '@gitdex/ports';
+import type { DeadLetterStore, EventConsumer, EventPublisher, HistoryStore, IndexStore, LeaseStore, PermissionStore, SignInStore, Source } from '@gitdex/ports';
 import { createKafka, KafkaConsumer, KafkaDeadLetters, KafkaPublisher } from '@gitdex/kafka';
-import { ElasticsearchIndexStore, ElasticsearchLeases, ElasticsearchPermissions, ElasticsearchSignInStore } from '@gitdex/elasticsearch';
-import { SqliteEventLog, SqliteIndexStore, SqliteLeases, SqlitePermissions, SqliteSignInStore } from '@gitdex/sqlite';
+import { ElasticsearchHistory, ElasticsearchIndexStore, ElasticsearchLeases, ElasticsearchPermissions, ElasticsearchSignInStore } from '@gitdex/elasticsearch';
+import { SqliteEventLog, SqliteHistory, SqliteIndexStore, SqliteLeases, SqlitePermissions, SqliteSignInStore } from '@gitdex/sqlite';
 import { GitHubSource } from '@gitdex/github';
 import { prepareDataDir } from './data-dir';
 
@@ -17,6 +17,8 @@ export interface Adapters {
   source: Source;
   /** The reconciler's lease, beside the index (one pass at a time across processes). */
   leases: LeaseStore;
+  /** Commits and old file versions of indexed refs, beside the index (docs/design/history.md). */
+  history: HistoryStore;
   /** Sign-in with GitHub's clients, codes, grants and tokens, beside the index (shared by reader replicas). */
   signIn: SignInStore;
   /** The permission mirror's people and what each may read, beside the index (shared by every replica). */
@@ -38,6 +40,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
 
   let index: IndexStore;
   let leases: LeaseStore;
+  let history: HistoryStore;
   let signIn: SignInStore;
   let permissions: PermissionStore;
   if (env.ELASTICSEARCH_URL) {
@@ -52,6 +55,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     });
     index = store;
     leases = new ElasticsearchLeases(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
+    history = new ElasticsearchHistory(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
     signIn = new ElasticsearchSignInStore(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
     permissions = new ElasticsearchPermissions(store.client, { indexPrefix: env.ELASTICSEARCH_INDEX_PREFIX, replicas: env.ELASTICSEARCH_REPLICAS });
   } else {
@@ -59,6 +63,9 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     const sqliteLeases = new SqliteLeases({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
     leases = sqliteLeases;
     closers.push(() => Promise.resolve(sqliteLeases.close()));
+    const sqliteHistory = new SqliteHistory({ file: join(env.GITDEX_DATA_DIR, 'index.sqlite') });
+    history = sqliteHistory;
+    closers.push(() => Promise.resolve(sqliteHistory.close()));
     const sqliteSignIn = new SqliteSignInStore({ file: join(env.GITDEX_DATA_DIR, 'sign-in.sqlite') });
     signIn = sqliteSignIn;
     closers.push(() => Promise.resolve(sqliteSignIn.close()));
@@ -109,6 +116,7 @@ export function createAdapters(env: Env, hooks: { log: Log; onRateLimit?: (remai
     deadLetters,
     source,
     leases,
+    history,
     signIn,
     permissions,
     engines: { eventLog: env.KAFKA_BROKERS ? 'kafka' : 'sqlite', index: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'sqlite' },

@@ -25,6 +25,7 @@ export async function startIndexer(
     pulls,
     anonymousBackfillCap: { maxFiles: env.GITDEX_ANONYMOUS_BACKFILL_MAX_FILES, maxBytes: env.GITDEX_ANONYMOUS_BACKFILL_MAX_BYTES },
     options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES, retainedGenerations: env.GITDEX_RETAINED_COMMITS },
+    history: { store: adapters.history, options: { depth: env.GITDEX_HISTORY_DEPTH, maxBlobBytes: env.GITDEX_MAX_FILE_BYTES, concurrency: 8 } },
     retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS, retryBudgetMs: env.GITDEX_RETRY_BUDGET_SECONDS * 1000 },
     now: () => new Date(),
     symbols: symbols.parsing,
@@ -35,6 +36,7 @@ export async function startIndexer(
     },
   });
   await adapters.index.ensureReady();
+  await adapters.history.ensureHistoryReady();
   await consumer.start(handler);
   const lagTimer = setInterval(() => {
     consumer.lag().then(

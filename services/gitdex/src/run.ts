@@ -58,6 +58,7 @@ export function readerOptions(env: Env, adapters: Adapters, log: Logger, registr
   return {
     index: composeIndex(adapters.index, { ...READS_AHEAD, ...(registry ? { onReadAhead: readAheadMetrics(registry) } : {}) }),
     publisher: adapters.publisher,
+    history: adapters.history,
     githubWebUrl: env.GITHUB_WEB_URL,
     limits: {
       maxLines: env.GITDEX_READ_MAX_LINES,

@@ -6,6 +6,7 @@ import { handlePullRequest } from './handle-pull-request';
 import { DEFAULT_PULL_OPTIONS, pullNumberOf, retireClosedPulls, type PullOptions } from './pull-requests';
 import { comparePush } from './push-by-compare';
 import { pushedCommitsOf } from './served-commits';
+import { dropRef, dropRepository } from './history/drop';
 import { branchOf, tagOf, type RefSelection } from './ref-selection';
 
 export interface HandleEventDeps extends IndexRefDeps {
@@ -31,8 +32,8 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
 
   if (event.kind === 'purge' && event.reason === 'cli') {
     // An operator asked: unconditional.
-    if (event.ref) await index.deleteRef(repositoryId, event.ref);
-    else await index.deleteRepository(repositoryId);
+    if (event.ref) await dropRef(deps, repositoryId, event.ref);
+    else await dropRepository(deps, repositoryId);
     return { action: 'purged', scope: event.ref ? 'ref' : 'repository' };
   }
   if (event.kind === 'purge' && event.reason === 'installation_removed') {
@@ -40,7 +41,7 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
     // credentials gitdex reads with, confirms the loss of access (for a removed installation
     // its token can no longer be minted: NOT_FOUND). Still readable means nothing is deleted.
     if (await source.repository(repositoryId, installationId)) return { action: 'skipped', reason: 'GitHub still grants read access: installation_removed purge not applied' };
-    await index.deleteRepository(repositoryId);
+    await dropRepository(deps, repositoryId);
     return { action: 'purged', scope: 'repository' };
   }
 
@@ -50,7 +51,7 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
   }
   const repository = await source.repository(repositoryId, installationId);
   if (!repository) {
-    await index.deleteRepository(repositoryId);
+    await dropRepository(deps, repositoryId);
     return { action: 'purged', scope: 'repository' };
   }
   const known = await index.getRepository(repositoryId);
@@ -70,7 +71,7 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
   if (onlyRef !== undefined && pullNumberOf(onlyRef) !== null) return { action: 'skipped', reason: `${onlyRef} follows its pull request's events, not pushes or backfills` };
   if (onlyRef !== undefined && !deps.refs.includes(onlyRef, repository.defaultBranch)) {
     // A ref no longer selected (e.g. the default branch moved) is dropped when it is still indexed.
-    if (await index.getRefState(repositoryId, onlyRef)) await index.deleteRef(repositoryId, onlyRef);
+    if (await index.getRefState(repositoryId, onlyRef)) await dropRef(deps, repositoryId, onlyRef);
     return { action: 'skipped', reason: `${onlyRef} is not an indexed ref` };
   }
   const refs = onlyRef ? [onlyRef] : await selectedRefs(deps, repository, installationId);
@@ -78,7 +79,7 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
   if (!onlyRef) {
     for (const state of await index.listRefStates(repositoryId)) {
       // Pull request refs follow their pull requests (handlePullRequest, retireClosedPulls), not the ref selection.
-      if (!refs.includes(state.ref) && pullNumberOf(state.ref) === null) await index.deleteRef(repositoryId, state.ref);
+      if (!refs.includes(state.ref) && pullNumberOf(state.ref) === null) await dropRef(deps, repositoryId, state.ref);
     }
   }
 
@@ -88,7 +89,7 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
     const tag = tagOf(ref);
     const head = branch ? await source.head(repository, branch, installationId) : tag && source.tagHead ? await source.tagHead(repository, tag, installationId) : null;
     if (!head) {
-      await index.deleteRef(repositoryId, ref);
+      await dropRef(deps, repositoryId, ref);
       results.push({ ref, outcome: 'deleted' });
       continue;
     }
@@ -126,6 +127,7 @@ async function pushByCompare(deps: HandleEventDeps, event: PushEvent): Promise<E
     ...(installationId ? { installationId } : {}),
     ...(compared.prepared ? { prepared: compared.prepared } : {}),
     wide: compared.wide,
+    comparison: compared.comparison,
   });
   deps.onIndexed?.(event, event.ref, outcome);
   return { action: 'synced', refs: [{ ref: event.ref, outcome }] };

@@ -1,6 +1,17 @@
 import type { PullRequestInfo, RefState, RetainedCommit, Underlay } from '@gitdex/contracts';
 import { compareCodePoints } from '@gitdex/terms';
-import { PortError, type IndexLifecycle, type IndexReads, type IndexWrites, type Snapshot, type Source, type SourceCommit, type SourceRepository, type VisibleEntry } from '@gitdex/ports';
+import {
+  PortError,
+  type IndexLifecycle,
+  type IndexReads,
+  type IndexWrites,
+  type Snapshot,
+  type Source,
+  type SourceCommit,
+  type SourceComparison,
+  type SourceRepository,
+  type VisibleEntry,
+} from '@gitdex/ports';
 import { buildDocument, kindOfMode, wantsContent, type DocumentContext, type FetchedEntry } from './build-document';
 import type { PathRules } from './classify/vendored';
 import { mapLimit } from './concurrency';
@@ -11,6 +22,8 @@ import type { LeafEntry, TreeReader } from './tree-walk';
 import { WriteBuffer } from './write-buffer';
 import { ChangedPaths, recentCommitsAdded, recentCommitsAfter, type PushedCommits } from './served-commits';
 import { attachSymbols, type SymbolCounts, type SymbolParsing } from './attach-symbols';
+import { recordHistory, settleHistory, type HistoryDeps } from './history/record-history';
+import { blobsInSnapshots } from './history/local-blobs';
 
 export interface IndexRefOptions {
   maxFileBytes: number;
@@ -45,6 +58,8 @@ export interface IndexRefDeps {
   onProgress?: (entriesProcessed: number) => void;
   /** Parses the symbols of the blobs written (absent: files are written without symbols). */
   symbols?: SymbolParsing;
+  /** Where each ref's commits are kept (docs/design/history.md); none: no history. */
+  history?: HistoryDeps;
 }
 
 /** Changes already known for a push (from GitHub's compare), with the bytes already read. */
@@ -75,6 +90,8 @@ export interface RefTarget {
   prepared?: Prepared;
   /** The source said the change is wide (300 files or more): compare whole trees, not folder by folder. */
   wide?: boolean;
+  /** The push's compare from the served commit: history takes the pushed commits from it. */
+  comparison?: { base: string; result: SourceComparison };
 }
 
 export type IndexOutcome =
@@ -133,6 +150,11 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     const recent = recentCommitsAdded(state, target.pushed);
     const known = recent ? { recentCommits: recent } : {};
     if (state.pendingCommitSha === target.head.sha || 'pull' in pull || recent) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null, ...pull, ...known });
+    // A ref indexed before history was kept gets its backfill on its next event.
+    if (deps.history && !target.pull && !(await deps.history.store.getRefHistory(repositoryId, target.ref))) {
+      const recorded = await recordHistory(deps.history, deps.source, historyTarget(deps, target, { repositoryId, ref: target.ref, generation: 0 }, state.generation));
+      if (recorded) await settleHistory(deps.history, recorded);
+    }
     return { status: 'unchanged', commitSha: target.head.sha };
   }
 
@@ -183,6 +205,8 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     throw error;
   }
   await index.refresh();
+  // Before the flip, so a commit is listed exactly when its content is readable.
+  const recorded = deps.history && !target.pull ? await recordHistory(deps.history, deps.source, historyTarget(deps, target, previous, generation)) : null;
 
   const now = deps.now().toISOString();
   const retained: RetainedCommit = {
@@ -216,6 +240,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     ...(target.pull ? { pull: target.pull } : {}),
     ...(underlay ? { underlay } : {}),
   });
+  if (recorded && deps.history) await settleHistory(deps.history, recorded);
   const pruneUpTo = Math.min(generation - options.retainedGenerations, ...(await pinnedGenerations(index, repositoryId, target.ref)));
   if (pruneUpTo > 0) await index.pruneRetired(repositoryId, target.ref, pruneUpTo);
   return {
@@ -228,6 +253,18 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     fileCount,
     treesFetched: reader.fetched?.trees ?? 0,
     ...(symbols ? { symbols } : {}),
+  };
+}
+
+function historyTarget(deps: IndexRefDeps, target: RefTarget, previous: Snapshot, generation: number): Parameters<typeof recordHistory>[2] {
+  const written: Snapshot = { repositoryId: previous.repositoryId, ref: previous.ref, generation };
+  return {
+    repository: target.repository,
+    ref: target.ref,
+    head: target.head.sha,
+    ...(target.installationId ? { installationId: target.installationId } : {}),
+    ...(target.comparison ? { comparison: target.comparison } : {}),
+    localBlobs: (shas) => blobsInSnapshots(deps.index, previous.generation > 0 ? [written, previous] : [written], shas),
   };
 }
 

@@ -12,6 +12,8 @@ export interface ComparedPush {
   prepared?: Prepared;
   /** Compare's list was cut at 300 files: the change is wide. */
   wide: boolean;
+  /** Compare's answer from the served commit (its commits feed history). */
+  comparison: { base: string; result: SourceComparison };
 }
 
 /**
@@ -47,12 +49,13 @@ export async function comparePush(
   const current = read.repository;
   if (!current || current.id !== known.id || current.defaultBranch !== known.defaultBranch) return null;
   const wide = comparison.status === 'ahead' && !comparison.complete;
-  if (!exact) return { repository: current, head, wide };
+  const compared = { base: served.commitSha, result: comparison };
+  if (!exact) return { repository: current, head, wide, comparison: compared };
   const changes = changesOf(comparison, read.files);
-  if (!changes) return { repository: current, head, wide };
+  if (!changes) return { repository: current, head, wide, comparison: compared };
   const contents = new Map<string, Buffer>();
   for (const file of read.files.values()) if (file.content) contents.set(file.path, file.content);
-  return { repository: current, head, wide, prepared: { fromCommit: served.commitSha, changes, contents } };
+  return { repository: current, head, wide, comparison: compared, prepared: { fromCommit: served.commitSha, changes, contents } };
 }
 
 /** Compare's files as tree changes; null when an entry is not a file (a path became a folder). */

@@ -1,5 +1,5 @@
 import type { PublishedSite, RepositoryDocument } from '@gitdex/contracts';
-import type { EventPublisher } from '@gitdex/ports';
+import type { EventPublisher, HistoryReads } from '@gitdex/ports';
 import type { ReaderIndex } from './index-layers/reader-index';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
@@ -68,6 +68,8 @@ export interface ReaderOptions {
   index: ReaderIndex;
   /** Where backfills of repositories that are not indexed yet are queued; without it nothing is queued. */
   publisher?: EventPublisher;
+  /** Commits and old file versions of indexed refs (list_commits, compare, blame); without it those tools say history is not kept. */
+  history?: HistoryReads | undefined;
   limits?: Partial<ReaderLimits>;
   /** Base of the GitHub web URLs in answers, and of the URLs accepted as input. */
   githubWebUrl?: string;
@@ -104,6 +106,7 @@ export interface ReaderOptions {
 /** ReaderOptions with every default applied: what the tool core works with. */
 export interface ReaderDeps {
   index: ReaderIndex;
+  history: HistoryReads | undefined;
   publisher: EventPublisher | undefined;
   limits: ReaderLimits;
   githubWebUrl: string;
@@ -167,6 +170,7 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
   return {
     index: options.index,
     publisher: options.publisher,
+    history: options.history,
     limits,
     githubWebUrl,
     access: options.access ?? publicOnly,

@@ -39,6 +39,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
   }
 
   await adapters.index.ensureReady();
+  await adapters.history.ensureHistoryReady();
   const total = await countFiles(ctx, repository, ref?.replace(/^refs\/heads\//, '') ?? repository.defaultBranch);
   const bar = new SingleBar({
     stream: process.stderr,
@@ -55,6 +56,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
       source: adapters.source,
       refs: new RefSelection(ref ? [...env.GITDEX_INDEXED_REFS, ref.replace(/^refs\/heads\//, '')] : env.GITDEX_INDEXED_REFS),
       options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES },
+      history: { store: adapters.history, options: { depth: env.GITDEX_HISTORY_DEPTH, maxBlobBytes: env.GITDEX_MAX_FILE_BYTES, concurrency: 8 } },
       now: () => new Date(),
       symbols: symbols.parsing,
       onProgress: (done) => {

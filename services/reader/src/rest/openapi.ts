@@ -1,6 +1,10 @@
 import {
   ChangesOutputSchema,
   ServedCommitSchema,
+  BlameInputSchema,
+  BlameOutputSchema,
+  CompareInputSchema,
+  CompareOutputSchema,
   ErrorBodySchema,
   FileOutlineInputSchema,
   FileOutlineOutputSchema,
@@ -16,6 +20,8 @@ import {
   RepositoryOverviewInputSchema,
   RepositoryOverviewOutputSchema,
   SearchCodeInputSchema,
+  ListCommitsInputSchema,
+  ListCommitsOutputSchema,
   SearchCodeOutputSchema,
   SuggestPathsInputSchema,
   SuggestPathsOutputSchema,
@@ -167,6 +173,28 @@ export function openApiDocument(): Record<string, unknown> {
         },
       },
       '/v1/repositories/{owner}/{repo}/changes': changesPath(),
+      '/v1/repositories/{owner}/{repo}/compare': {
+        get: {
+          operationId: 'compare',
+          summary: TOOLS.compare.title,
+          description: TOOLS.compare.description,
+          parameters: [...ownerRepo, ...queryParameters(CompareInputSchema, ['repository'])],
+          responses: responses('CompareOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/blame/{path}': {
+        get: {
+          operationId: 'blame',
+          summary: TOOLS.blame.title,
+          description: TOOLS.blame.description,
+          parameters: [
+            ...ownerRepo,
+            { name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: 'The file path from the repository root (blame/src/index.ts).' },
+            ...queryParameters(BlameInputSchema, ['repository', 'path']),
+          ],
+          responses: responses('BlameOutput'),
+        },
+      },
       '/v1/search': {
         get: {
           operationId: 'search_code',
@@ -174,6 +202,15 @@ export function openApiDocument(): Record<string, unknown> {
           description: `${TOOLS.search_code.description} repositories is repeated or comma-separated; refs, path and exclude are repeated for several; regex, case_sensitive and include_generated take true or false.`,
           parameters: queryParameters(SearchCodeInputSchema, [], { query: 'q' }),
           responses: responses('SearchCodeOutput'),
+        },
+      },
+      '/v1/repositories/{owner}/{repo}/commits': {
+        get: {
+          operationId: 'list_commits',
+          summary: TOOLS.list_commits.title,
+          description: TOOLS.list_commits.description,
+          parameters: [...ownerRepo, ...queryParameters(ListCommitsInputSchema, ['repository'])],
+          responses: responses('ListCommitsOutput'),
         },
       },
       '/v1/repositories/{owner}/{repo}/search': {
@@ -228,6 +265,9 @@ export function openApiDocument(): Record<string, unknown> {
         FindSymbolOutput: jsonSchema(FindSymbolOutputSchema, 'output'),
         FileOutlineOutput: jsonSchema(FileOutlineOutputSchema, 'output'),
         FindReferencesOutput: jsonSchema(FindReferencesOutputSchema, 'output'),
+        CompareOutput: jsonSchema(CompareOutputSchema, 'output'),
+        BlameOutput: jsonSchema(BlameOutputSchema, 'output'),
+        ListCommitsOutput: jsonSchema(ListCommitsOutputSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
         ChangesOutput: jsonSchema(ChangesOutputSchema, 'output'),
         ServedCommit: jsonSchema(ServedCommitSchema, 'output'),

@@ -96,6 +96,14 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
   );
   router.get('/v1/repositories/:owner/:repo/changes', changesRoute(deps, sendError));
   router.get(
+    '/v1/repositories/:owner/:repo/compare',
+    serve('compare', (req) => ({ ...queryArgs(req.query), repository: repository(req) })),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/blame/*path',
+    serve('blame', (req) => ({ ...queryArgs(req.query), repository: repository(req), path: wildcard(req.params.path) })),
+  );
+  router.get(
     '/v1/search',
     serve('search_code', (req) => searchArgs(req.query)),
   );
@@ -114,6 +122,10 @@ export function createRestRouter(deps: ReaderDeps, options: RestOptions = {}): R
   router.get(
     '/v1/repositories/:owner/:repo/outline/*path',
     serve('file_outline', (req) => ({ ...queryArgs(req.query), repository: repository(req), path: wildcard(req.params.path) })),
+  );
+  router.get(
+    '/v1/repositories/:owner/:repo/commits',
+    serve('list_commits', (req) => ({ ...queryArgs(req.query), repository: repository(req) })),
   );
   router.use('/v1', (req, res) => {
     sendError(res, new ToolError('NOT_FOUND', `No endpoint ${req.method} ${req.originalUrl.split('?')[0]}: see /v1/openapi.json for what this API serves.`));

@@ -1,4 +1,10 @@
 import {
+  BlameInputSchema,
+  BlameOutputSchema,
+  CompareInputSchema,
+  CompareOutputSchema,
+  ListCommitsInputSchema,
+  ListCommitsOutputSchema,
   ListFilesInputSchema,
   ListFilesOutputSchema,
   ReadFileInputSchema,
@@ -25,6 +31,9 @@ import type { ToolAnswer } from './answer';
 import { fileOutline } from './file-outline';
 import { findReferences } from './find-references';
 import { findSymbol } from './find-symbol';
+import { blame } from './blame';
+import { compare } from './compare';
+import { listCommits } from './list-commits';
 import { listFiles } from './list-files';
 import { readFile } from './read-file';
 import { repositoriesState } from './repositories-state';
@@ -161,6 +170,41 @@ export const TOOLS = {
     input: FindReferencesInputSchema,
     output: FindReferencesOutputSchema,
     run: findReferences,
+  }),
+  compare: define({
+    name: 'compare',
+    title: 'Compare two commits',
+    description: [
+      'What changed from base to head, as `git diff -M base...head` says: from their merge base, so a branch that moved on adds nothing. Use it to review a push or pull request.',
+      "files[] in git's order: path, previous_path (renames), status, additions, deletions, binary, and patch (hunks from the first @@, context_lines around). Pages by cursor; limits says what a page holds.",
+      'Reads the history the index holds.',
+    ].join(' '),
+    input: CompareInputSchema,
+    output: CompareOutputSchema,
+    run: compare,
+  }),
+  blame: define({
+    name: 'blame',
+    title: 'Blame a file',
+    description: [
+      'Who last changed each line of a file, and why: ranges[] of lines with the commit (sha, author, date, summary) `git blame` names.',
+      'Lines older than the history held go to its oldest commit with boundary: true. start_line and end_line narrow the answer.',
+    ].join(' '),
+    input: BlameInputSchema,
+    output: BlameOutputSchema,
+    run: blame,
+  }),
+  list_commits: define({
+    name: 'list_commits',
+    title: 'List commits',
+    description: [
+      'Commits of a ref, newest first: what `git log REF [-- PATH]` lists, within the history the index holds (recent commits of each ref, every push since).',
+      'For "what changed lately", "who changed this file", or a sha to compare or blame.',
+      'reached_oldest_held: older commits are not held.',
+    ].join(' '),
+    input: ListCommitsInputSchema,
+    output: ListCommitsOutputSchema,
+    run: listCommits,
   }),
 } satisfies Record<ToolName, ToolDefinition<z.ZodType, z.ZodType>>;
 

@@ -2,14 +2,17 @@ import { connectInMemory } from '../support/mcp-client';
 import { createWorld } from '../support/world';
 
 describe('what the MCP server offers', () => {
-  test('nine read-only, idempotent, closed-world tools with input and output schemas and descriptions that state limits', async () => {
+  test('twelve read-only, idempotent, closed-world tools with input and output schemas and descriptions that state limits', async () => {
     const world = await createWorld();
     const { client, close } = await connectInMemory(world.deps);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'blame',
+      'compare',
       'file_outline',
       'find_references',
       'find_symbol',
+      'list_commits',
       'list_files',
       'read_file',
       'repositories_state',

@@ -65,6 +65,9 @@ const TOOL_CALLS: [string, (repository: string) => Record<string, unknown>][] = 
   ['file_outline', (repository) => ({ repository, path: 'src/index.ts', ref: 'pull/3' })],
   ['find_references', (repository) => ({ repository, name: 'start' })],
   ['find_references', (repository) => ({ repositories: [repository], name: 'CANARY' })],
+  // History: commits whose messages and authors hold the private repository's canary.
+  ['list_commits', (repository) => ({ repository })],
+  ['list_commits', (repository) => ({ repository, path: 'src', author: 'a' })],
 ];
 
 describe('MCP: what each token reads, and what it never sees', () => {
@@ -301,6 +304,7 @@ describe('REST: the same rules on every route', () => {
     `/v1/repositories?repository=${repository}`,
     `/v1/repositories/${repository}/search?q=canary`,
     `/v1/search?q=CANARY&regex=true&repositories=${repository}`,
+    `/v1/repositories/${repository}/commits?path=src&limit=5`,
   ];
 
   test.each(CALLERS)('%s: readable private repositories answer 200 with their content; others answer as if they did not exist', async (caller) => {

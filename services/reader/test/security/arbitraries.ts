@@ -413,6 +413,26 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
         };
       case 'file_outline':
         return { repository, path, ref: optional(v(hostileRef), 3) };
+      case 'compare':
+        return {
+          repository,
+          base: fc.oneof(fc.constantFrom('main', 'HEAD~1'), v(hostileRef)),
+          head: fc.oneof(fc.constant('main'), v(hostileRef)),
+          path: optional(path),
+          context_lines: optional(within(20)),
+          cursor: optional(v(hostileCursor), 4),
+        };
+      case 'list_commits':
+        return {
+          repository,
+          ref: optional(v(hostileRef), 3),
+          path: optional(path),
+          author: optional(v(fc.string({ maxLength: 40 })), 3),
+          limit: optional(within(100)),
+          cursor: optional(v(hostileCursor), 4),
+        };
+      case 'blame':
+        return { repository, path, ref: optional(v(hostileRef), 3), start_line: optional(number), end_line: optional(number) };
       default:
         return { repository, query: path, ref: optional(v(hostileRef), 3), limit: optional(within(50)) };
     }

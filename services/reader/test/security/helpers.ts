@@ -12,7 +12,7 @@ export const NOW = () => new Date('2025-02-01T00:00:00.000Z');
 
 /** Reader deps over the security world with the product's access rule (fresh backfill memory each time). */
 export function depsFor(world: SecurityWorld, options: Partial<ReaderOptions> = {}): ReaderDeps {
-  return resolveDeps({ index: world.index, publisher: world.publisher, access: personAccess, now: NOW, ...options });
+  return resolveDeps({ index: world.index, publisher: world.publisher, history: world.history, access: personAccess, now: NOW, ...options });
 }
 
 /** Signed-in people's tokens as the reader's authenticate hook turns them into Principals (the real path: test/integration/sign-in.test.ts). */

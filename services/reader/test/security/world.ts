@@ -1,6 +1,6 @@
 import type { RefState } from '@gitdex/contracts';
-import type { IndexStore } from '@gitdex/ports';
-import { SqliteIndexStore } from '@gitdex/sqlite';
+import type { HistoryStore, IndexStore } from '@gitdex/ports';
+import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
 import type { Principal } from '../../src/deps';
 import { repositoryDocument, seedRepository } from '../support/documents';
 import { RecordingPublisher } from '../support/world';
@@ -135,15 +135,40 @@ export function leaks(answer: string, request: string, caller: Caller): string[]
 export interface SecurityWorld {
   index: IndexStore;
   publisher: RecordingPublisher;
+  /** One commit on each repository's default branch, whose message and author hold a private repository's canary and names. */
+  history: HistoryStore;
+}
+
+/** A repository's default branch gets one commit in history, carrying the repository's markers. */
+async function seedHistory(history: HistoryStore, state: RefState, marker: string): Promise<void> {
+  const person = { name: marker, email: `${marker}@example.com`, date: '2025-01-01T00:00:00Z' };
+  const commit = state.commitSha as string;
+  await history.putCommits(state.repositoryId, [
+    {
+      sha: commit,
+      parents: [],
+      author: person,
+      committer: person,
+      message: `Initial ${marker}`,
+      files: [{ path: 'src/index.ts', previousPath: null, status: 'added', additions: 1, deletions: 0, blobBefore: null, blobAfter: 'b'.repeat(40) }],
+      filesComplete: true,
+    },
+  ]);
+  await history.putRefHistory({ repositoryId: state.repositoryId, ref: state.ref, head: commit, commits: [commit] });
 }
 
 /** Repository ids 101 to 105 (the fuzzers forge cursors for them). */
 export async function createSecurityWorld(index: IndexStore = new SqliteIndexStore({ file: ':memory:' })): Promise<SecurityWorld> {
   const base = 100;
   await index.ensureReady();
-  await seedRepository(index, { id: base + 1, fullName: 'acme/tools', files: PUBLIC_FILES });
-  await seedRepository(index, { id: base + 2, fullName: 'octo/web', files: { 'README.md': '# Web\n', 'src/index.ts': 'web\n', 'src/app.ts': 'app\n' } });
-  await seedRepository(index, {
+  const history = new SqliteHistory({ file: ':memory:' });
+  await seedHistory(history, (await seedRepository(index, { id: base + 1, fullName: 'acme/tools', files: PUBLIC_FILES })).state, 'tools-author');
+  await seedHistory(
+    history,
+    (await seedRepository(index, { id: base + 2, fullName: 'octo/web', files: { 'README.md': '# Web\n', 'src/index.ts': 'web\n', 'src/app.ts': 'app\n' } })).state,
+    'web-author',
+  );
+  const acme = await seedRepository(index, {
     id: base + 3,
     fullName: ACME_PRIVATE,
     private: true,
@@ -154,7 +179,8 @@ export async function createSecurityWorld(index: IndexStore = new SqliteIndexSto
       'docs/guide.md': `${CANARY.acme}\n`,
     },
   });
-  await seedRepository(index, {
+  await seedHistory(history, acme.state, CANARY.acme);
+  const vault = await seedRepository(index, {
     id: base + 4,
     fullName: VAULT,
     private: true,
@@ -167,6 +193,7 @@ export async function createSecurityWorld(index: IndexStore = new SqliteIndexSto
       'space name/file with spaces.txt': `${CANARY.vault}\n`,
     },
   });
+  await seedHistory(history, vault.state, CANARY.vault);
   await index.putRepository({ ...repositoryDocument({ id: base + 5, fullName: UNINDEXED_PRIVATE }), private: true });
   // Each private repository has an open pull request (pull/3) whose head and title hold its canary and names.
   for (const [id, fullName] of [
@@ -186,7 +213,7 @@ export async function createSecurityWorld(index: IndexStore = new SqliteIndexSto
   }
   // Elasticsearch: make the file writes searchable (the SQLite store has nothing to refresh).
   await (index as IndexStore & { refresh?: () => Promise<void> }).refresh?.();
-  return { index, publisher: new RecordingPublisher() };
+  return { index, publisher: new RecordingPublisher(), history };
 }
 
 /** A private repository's pull request, titled and authored with its private names. */

@@ -1,0 +1,107 @@
+/**
+ * compare of a 10-file push and blame of a 2,000-line file through MCP (in-memory SDK client,
+ * SQLite index and history recorded by the indexer from the GitHub stand-in), beside the git CLI
+ * on the stand-in's own repository, in one run. Run:
+ *   npx tsx --tsconfig test/tsconfig.json bench/history/compare-blame.ts
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { GitHubSource } from '@gitdex/github';
+import { DEFAULT_INDEX_REF_OPTIONS, indexRef } from '@gitdex/indexer';
+import { resolveDeps } from '../../services/reader/src/deps';
+import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
+import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../../test/github-standin/fixture-repos';
+import { createGitHubStandIn } from '../../test/github-standin/server';
+import { connectInMemory } from '../../services/reader/test/support/mcp-client';
+
+const RUNS = Number(process.env.RUNS ?? 40);
+let seed = 7;
+const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) / 0x1000000);
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+async function time<T>(fn: () => Promise<T> | T): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function main(): Promise<void> {
+  const root = await makeTempRoot('gitdex-bench-history-');
+  let big = Array.from({ length: 2000 }, (_, i) => (i % 11 === 10 ? '}' : `  const value${i} = compute(${i});`));
+  const files: Record<string, string> = { 'src/big.ts': big.join('\n') + '\n' };
+  for (let i = 0; i < 30; i++) files[`src/m${i}.ts`] = Array.from({ length: 80 }, (_, j) => `export const m${i}_${j} = ${j};`).join('\n') + '\n';
+  const repo = await createRepo(root, 'bench', 'history', files);
+  for (let c = 0; c < 60; c++) {
+    big = [...big];
+    for (let k = 0; k < 6; k++) big.splice(Math.floor(rand() * big.length), 1, `  const edit${c}_${k} = touched(${c});`);
+    await commitFiles(repo.dir, { 'src/big.ts': big.join('\n') + '\n' }, `edit big ${c}`);
+  }
+  const push: Record<string, string> = {};
+  for (let i = 0; i < 10; i++) push[`src/m${i}.ts`] = files[`src/m${i}.ts`]!.replace(`m${i}_10 = 10`, `m${i}_10 = 1000`).replace(`m${i}_50 = 50`, `m${i}_50 = 5000`);
+  await commitFiles(repo.dir, push, 'a 10-file push');
+
+  const standIn = await createGitHubStandIn({ root, rateLimit: { limit: 1_000_000 } });
+  const index = new SqliteIndexStore({ file: join(root, 'index.sqlite') });
+  const history = new SqliteHistory({ file: join(root, 'history.sqlite') });
+  await index.ensureReady();
+  await history.ensureHistoryReady();
+  const source = new GitHubSource({ baseUrl: standIn.url, token: 'bench' });
+  const repository = (await source.repositoryByName('bench/history'))!;
+  await index.putRepository({
+    repositoryId: repository.id,
+    fullName: repository.fullName,
+    fullNameLower: repository.fullName.toLowerCase(),
+    defaultBranch: 'main',
+    private: false,
+    archived: false,
+    htmlUrl: repository.htmlUrl,
+    installationId: null,
+    updatedAt: new Date().toISOString(),
+    backfillRequestedAt: null,
+  });
+  const head = (await source.head(repository, 'main'))!;
+  const indexed = await time(() =>
+    indexRef(
+      { index, source, options: DEFAULT_INDEX_REF_OPTIONS, now: () => new Date(), history: { store: history, options: { depth: 500, maxBlobBytes: 1 << 20, concurrency: 4 } } },
+      { repository, ref: 'refs/heads/main', head },
+    ),
+  );
+  const { client, close } = await connectInMemory(resolveDeps({ index, history }));
+  const call = async (name: string, args: Record<string, unknown>): Promise<void> => {
+    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+    if (result.isError) throw new Error(result.content[0]!.text);
+  };
+  const git = (args: string[]): void => void execFileSync('git', args, { cwd: repo.dir, maxBuffer: 64 << 20 });
+
+  const cases: [string, () => Promise<void> | void][] = [
+    ['compare (MCP)', () => call('compare', { repository: 'bench/history', base: 'main~1', head: 'main' })],
+    ['git diff -M main~1...main', () => git(['diff', '-M', 'main~1...main'])],
+    ['blame 2,000 lines (MCP)', () => call('blame', { repository: 'bench/history', path: 'src/big.ts' })],
+    ['git blame --porcelain', () => git(['blame', '--porcelain', 'main', '--', 'src/big.ts'])],
+  ];
+  console.log(`indexed 62 commits with history in ${indexed.toFixed(0)} ms; ${RUNS} runs each, alternating`);
+  const results = new Map<string, number[]>(cases.map(([name]) => [name, []]));
+  const first = new Map<string, number>();
+  for (let r = 0; r < RUNS; r++) {
+    for (const [name, fn] of cases) {
+      const ms = await time(fn);
+      if (r === 0) first.set(name, ms);
+      else results.get(name)!.push(ms);
+    }
+  }
+  for (const [name, values] of results) {
+    console.log(
+      `${name.padEnd(28)} first ${first.get(name)!.toFixed(1).padStart(7)} ms  p50 ${quantile(values, 0.5).toFixed(1).padStart(7)} ms  p99 ${quantile(values, 0.99).toFixed(1).padStart(7)} ms`,
+    );
+  }
+  await close();
+  await index.close();
+  await standIn.close();
+  await removeTempRoot(root);
+}
+
+void main();
