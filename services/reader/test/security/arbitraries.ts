@@ -394,6 +394,16 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
           refs: optional(v(fc.array(hostileRef, { maxLength: 22 })), 4),
           limit: optional(within(50)),
         };
+      case 'list_commits':
+        return {
+          repository,
+          ref: optional(v(hostileRef), 3),
+          path: optional(path),
+          author: optional(v(fc.string({ maxLength: 40 }))),
+          since: optional(v(fc.oneof(fc.constant('2025-01-01'), fc.string({ maxLength: 30 })))),
+          limit: optional(within(100)),
+          cursor: optional(v(hostileCursor), 4),
+        };
       default:
         return { repository, query: path, ref: optional(v(hostileRef), 3), limit: optional(within(50)) };
     }
