@@ -49,7 +49,9 @@ describe('compare and GraphQL at the GitHub stand-in', () => {
       status: 'ahead',
       complete: true,
       head: expect.objectContaining({ sha: renamed, parentShas: [base] }),
-      files: [{ path: 'new/name.txt', status: 'renamed', previousPath: 'old/name.txt' }],
+      files: [{ path: 'new/name.txt', status: 'renamed', previousPath: 'old/name.txt', additions: 0, deletions: 0, sha: expect.stringMatching(/^[0-9a-f]{40}$/) }],
+      // The commits from the merge base, for history: free with the compare a push already makes.
+      commits: [expect.objectContaining({ sha: renamed, parents: [base], message: 'Rename old/name.txt to new/name.txt' })],
     });
     const many: FileChanges = {};
     for (let i = 0; i < 310; i += 1) many[`many/f${i}.txt`] = `${i}\n`;

@@ -182,6 +182,9 @@ describe.each(backends)('list_commits equals git log (%s)', (name, make) => {
     expect(first.reached_oldest_held).toBe(false);
     expect((await list({ limit: 50 })).reached_oldest_held).toBe(false);
     expect((await list({ author: 'TESS' })).commits.map((c) => c.message)).toEqual(['Topic docs', 'Topic work']);
+    // A commit older than those the index keeps readable, by sha prefix: git log from it.
+    const older = (await fixtureGit(dir, ['rev-parse', 'main~3'])).toString().trim();
+    expect((await listAll({ ref: older.slice(0, 9) })).map((c) => c.sha)).toEqual((await gitLog(dir, older)).map((c) => c.sha));
   });
 
   it('a push of several commits is listed exactly when its content is readable, then a force push rewrites it', async () => {

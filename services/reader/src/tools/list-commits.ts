@@ -9,6 +9,7 @@ import { gitLog } from '../history/git-log';
 import { heldHistory } from '../history/held-history';
 import { decodeOpaqueCursor, encodeOpaqueCursor } from '../opaque-cursor';
 import { ToolError, invalid } from '../tool-error';
+import type { Target } from '../target';
 import { pendingLine, type ToolAnswer } from './answer';
 
 const DEFAULT_LIMIT = 30;
@@ -38,14 +39,38 @@ function timeOf(field: string, value: string | undefined): number | undefined {
   return time;
 }
 
+const SHA_PREFIX = /^[0-9a-f]{7,40}$/i;
+
+/**
+ * The ref to list and, for a sha the ref no longer serves (older than the commits the index keeps
+ * readable), the commit to start from: a sha prefix is looked up in the default branch's history.
+ */
+async function openHistoryTarget(deps: ReaderDeps, opened: Awaited<ReturnType<typeof openRepository>>, refInput: string | undefined): Promise<{ target: Target; start?: string }> {
+  try {
+    return { target: (await openTarget(deps, opened, refInput)).target };
+  } catch (error) {
+    if (!(error instanceof ToolError) || refInput === undefined || !SHA_PREFIX.test(refInput.trim())) throw error;
+    const { target } = await openTarget(deps, opened, undefined);
+    return { target, start: refInput.trim().toLowerCase() };
+  }
+}
+
+/** The one held commit a sha prefix names; a caller error when none or several do. */
+function uniqueCommit(commits: ReadonlyMap<string, CommitRecord>, prefix: string): string {
+  const found = [...commits.keys()].filter((sha) => sha.startsWith(prefix));
+  if (found.length === 1) return found[0] as string;
+  throw invalid(found.length === 0 ? `ref: no commit ${prefix} in the history the index holds; list_commits without ref shows it` : `ref: ${prefix} names ${found.length} commits; give more digits`);
+}
+
 /** list_commits: `git log REF [-- PATH]` over the history the index holds, newest first, in pages. */
 export async function listCommits(deps: ReaderDeps, principal: Principal | null, input: ListCommitsInput): Promise<ToolAnswer<ListCommitsOutput>> {
   const opened = await openRepository(deps, principal, input.repository);
-  const { target } = await openTarget(deps, opened, input.ref ?? refOfRepositoryUrl(input.repository, deps.githubWebUrl));
+  const refInput = input.ref ?? refOfRepositoryUrl(input.repository, deps.githubWebUrl);
+  const { target, start } = await openHistoryTarget(deps, opened, refInput);
   const { repository } = target;
   const cursor = input.cursor === undefined ? undefined : decodeOpaqueCursor(CursorSchema, input.cursor);
   const held = await heldHistory(deps, target);
-  const head = cursor?.h ?? held.head;
+  const head = cursor?.h ?? (start ? uniqueCommit(held.commits, start) : held.head);
   if (!held.commits.has(head))
     throw new ToolError('CURSOR_EXPIRED', `The commits this cursor pages through are no longer held for ${shortRef(target.snapshot.ref)} (the branch was force-pushed). Call again without cursor.`);
 

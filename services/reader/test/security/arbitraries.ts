@@ -428,6 +428,7 @@ export function toolArguments(tool: string, mode: 'shaped' | 'malformed' = 'shap
           ref: optional(v(hostileRef), 3),
           path: optional(path),
           author: optional(v(fc.string({ maxLength: 40 })), 3),
+          since: optional(v(fc.oneof(fc.constant('2025-01-01'), fc.string({ maxLength: 30 })))),
           limit: optional(within(100)),
           cursor: optional(v(hostileCursor), 4),
         };
