@@ -9,7 +9,20 @@ import { z } from 'zod';
  * is refused rather than silently ignored.
  */
 
-export const TOOL_NAMES = ['read_file', 'list_files', 'repository_overview', 'repositories_state', 'suggest_paths', 'search_code', 'find_symbol', 'file_outline', 'find_references', 'list_commits', 'compare', 'blame'] as const;
+export const TOOL_NAMES = [
+  'read_file',
+  'list_files',
+  'repository_overview',
+  'repositories_state',
+  'suggest_paths',
+  'search_code',
+  'find_symbol',
+  'file_outline',
+  'find_references',
+  'list_commits',
+  'compare',
+  'blame',
+] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 import { lineNumber, ref, repository, strictInput, wholeNumber } from './tool-inputs';

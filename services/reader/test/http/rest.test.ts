@@ -132,7 +132,22 @@ describe('REST /v1', () => {
       Object.values(document.paths)
         .map((p) => p.get.operationId)
         .sort(),
-    ).toEqual(['blame', 'compare', 'file_outline', 'find_references', 'find_symbol', 'list_commits', 'list_files', 'read_file', 'repositories_state', 'repository_changes', 'repository_overview', 'search_code', 'search_code_in_repository', 'suggest_paths']);
+    ).toEqual([
+      'blame',
+      'compare',
+      'file_outline',
+      'find_references',
+      'find_symbol',
+      'list_commits',
+      'list_files',
+      'read_file',
+      'repositories_state',
+      'repository_changes',
+      'repository_overview',
+      'search_code',
+      'search_code_in_repository',
+      'suggest_paths',
+    ]);
     expect(document.paths['/v1/search']!.get.parameters.map((p) => p.name)).toContain('q');
     expect(document.paths['/v1/repositories/{owner}/{repo}/search']!.get.parameters.map((p) => p.name)).toContain('refs');
     expect(document.paths['/v1/repositories/{owner}/{repo}/suggest']!.get.parameters.map((p) => p.name)).toEqual(['owner', 'repo', 'q', 'ref', 'limit', 'min_commit', 'wait_ms']);
