@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { lineNumber, MAX_PATH_CHARS, ref, repository, strictInput, wholeNumber } from './tool-inputs';
 import { FreshnessSchema } from './tools';
+import { waitForCommit } from './read-your-own-push';
 
 // compare and blame: the change between two commits and who last changed each line, from the
 // history the index holds, as `git diff -M base...head` and `git blame` answer.
@@ -31,6 +32,7 @@ export const CompareInputSchema = strictInput({
   path: path.optional().describe('Only this file, or files under this folder.'),
   context_lines: wholeNumber('context_lines', 0, 20, 'a whole number from 0 to 20').optional().describe('Context lines, 0 to 20 (default 3).'),
   cursor: z.string({ error: 'cursor: pass back next_cursor exactly as returned' }).min(1).max(2048).optional().describe('next_cursor of the previous page.'),
+  ...waitForCommit,
 });
 export type CompareInput = z.infer<typeof CompareInputSchema>;
 
@@ -67,6 +69,7 @@ export const BlameInputSchema = strictInput({
   ref,
   start_line: lineNumber('start_line').describe('First line to blame, from 1. Default 1.'),
   end_line: lineNumber('end_line').describe('Last line, inclusive. Default: the end of the file.'),
+  ...waitForCommit,
 });
 export type BlameInput = z.infer<typeof BlameInputSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PATH_CHARS, ref, repository, strictInput, wholeNumber } from './tool-inputs';
 import { FreshnessSchema } from './tools';
+import { waitForCommit } from './read-your-own-push';
 
 // list_commits' input and output. compare and blame keep theirs beside these.
 
@@ -28,6 +29,7 @@ export const ListCommitsInputSchema = strictInput({
   until: isoDate('until').describe('Committed at or before.'),
   limit: wholeNumber('limit', 1, MAX_COMMITS_PAGE, `a whole number from 1 to ${MAX_COMMITS_PAGE}`).optional().describe('Default 30.'),
   cursor: z.string().min(1).max(2048).optional().describe('next_cursor of the previous page.'),
+  ...waitForCommit,
 });
 export type ListCommitsInput = z.infer<typeof ListCommitsInputSchema>;
 

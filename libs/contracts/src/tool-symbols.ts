@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OccurrenceRoleSchema, SymbolKindSchema } from './symbols';
 import { ref, repository, strictInput, wholeNumber } from './tool-inputs';
 import { FreshnessSchema } from './tools';
+import { waitForCommit } from './read-your-own-push';
 
 // Inputs and outputs of find_symbol, file_outline and find_references. Field descriptions stay
 // short: every character of an input schema is paid for in every agent's context (tool budget).
@@ -54,6 +55,7 @@ export const FindSymbolInputSchema = strictInput({
   language,
   limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100').optional().describe('Results a page (default 20).'),
   cursor,
+  ...waitForCommit,
 });
 export type FindSymbolInput = z.infer<typeof FindSymbolInputSchema>;
 
@@ -96,6 +98,7 @@ export const FileOutlineInputSchema = strictInput({
     .max(4096, 'path: at most 1,000 characters of path (4,096 for a URL)')
     .describe('Path from the root, or a GitHub URL ".../blob/<ref>/<path>".'),
   ref,
+  ...waitForCommit,
 });
 export type FileOutlineInput = z.infer<typeof FileOutlineInputSchema>;
 
@@ -145,6 +148,7 @@ export const FindReferencesInputSchema = strictInput({
   language,
   limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100 files a page').optional().describe('Files a page (default 20).'),
   cursor,
+  ...waitForCommit,
 });
 export type FindReferencesInput = z.infer<typeof FindReferencesInputSchema>;
 

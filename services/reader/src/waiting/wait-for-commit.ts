@@ -11,6 +11,8 @@ import { servesCommit } from './serves-commit';
 export interface WaitInput {
   repository?: string | undefined;
   ref?: string | undefined;
+  /** compare's head: the ref whose commit it waits for. */
+  head?: string | undefined;
   min_commit?: string | undefined;
   wait_ms?: number | undefined;
 }
@@ -32,7 +34,7 @@ export async function waitForCommit(deps: ReaderDeps, principal: Principal | nul
   const repository = await readableRepository(deps, principal, input.repository);
   if (!repository) return null;
   const states = await deps.index.listRefStates(repository.repositoryId);
-  const ref = refOf(repository, states, input.ref);
+  const ref = refOf(repository, states, input.ref ?? input.head);
   if (ref === null) return null;
   const found = (known: RefState[]) => known.find((state) => state.ref === ref);
   const first = found(states);
