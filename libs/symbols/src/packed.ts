@@ -30,7 +30,7 @@ export function packSymbols({ occurrences, ...rest }: BlobSymbols): PackedBlobSy
 export function unpackSymbols({ packed, ...rest }: PackedBlobSymbols): BlobSymbols {
   const { numbers } = packed;
   const names = numbers.length === 0 ? [] : packed.names.split('\n');
-  const occurrences: SymbolOccurrence[] = new Array(names.length);
+  const occurrences = new Array<SymbolOccurrence>(names.length);
   for (let i = 0; i < names.length; i++) {
     occurrences[i] = { name: names[i]!, line: numbers[i * 4]!, start: numbers[i * 4 + 1]!, end: numbers[i * 4 + 2]!, role: ROLES[numbers[i * 4 + 3]!]! };
   }
