@@ -8,6 +8,7 @@
  *   ELASTICSEARCH_URL=... node scripts/prepare.mjs --build -- tsx --tsconfig bench/tsconfig.json bench/measure/symbols-storage-es.ts [runs]
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { FileDocument } from '@gitdex/contracts';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { attachSymbols, buildDocument, gitBlobSha, WriteBuffer, type SymbolCounts, type SymbolParsing } from '@gitdex/indexer';
@@ -114,7 +115,8 @@ async function run(
 
 async function main(): Promise<void> {
   const { docs, contentBytes, description } = documents();
-  const extractorThreads = Number(process.env.SYMBOL_THREADS ?? 1);
+  // The pool's default (one per core, as the indexer runs it) unless SYMBOL_THREADS says otherwise.
+  const extractorThreads = process.env.SYMBOL_THREADS ? Number(process.env.SYMBOL_THREADS) : availableParallelism();
   const extractor = createSymbolExtractor({ threads: extractorThreads });
   const parsing: SymbolParsing = {
     extract: (content, path, language) => extractor.extract(content, path, language),

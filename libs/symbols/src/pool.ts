@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Piscina from 'piscina';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './extract';
 import { SYMBOL_EXTRACTOR_VERSION } from './version';
+import { unpackSymbols, type PackedBlobSymbols } from './packed';
 import type { ExtractTask } from './worker';
 
 export interface SymbolExtractorOptions {
@@ -57,7 +58,7 @@ export function createSymbolExtractor(options: SymbolExtractorOptions = {}): Sym
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`createSymbolExtractor: ${name} must be a whole number of at least 1 (got ${value})`);
   }
   if (!existsSync(WORKER)) throw new Error(`createSymbolExtractor: ${WORKER} is missing; build the workspace first (node scripts/prepare.mjs --build)`);
-  const pool = new Piscina<ExtractTask, BlobSymbols>({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+  const pool = new Piscina<ExtractTask, PackedBlobSymbols>({ filename: WORKER, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
   const waiting: Array<() => void> = [];
   let running = 0;
   let replaced = 0;
@@ -87,7 +88,7 @@ export function createSymbolExtractor(options: SymbolExtractorOptions = {}): Sym
       if (closed) throw new SymbolExtractorClosedError();
       const signal = AbortSignal.timeout(hardTimeoutMs);
       try {
-        return await pool.run({ content, path, language, maxBytes, timeoutMs }, { signal });
+        return unpackSymbols(await pool.run({ content, path, language, maxBytes, timeoutMs }, { signal }));
       } catch (error) {
         if (closed) throw new SymbolExtractorClosedError();
         // Piscina terminates a worker whose task is aborted, and starts another in its place.

@@ -1,6 +1,7 @@
 // Entry point of each pool thread (piscina calls the default export with one task at a time).
 import type { BlobSymbols } from '@gitdex/contracts';
 import { extractSymbols } from './extract';
+import { packSymbols, type PackedBlobSymbols } from './packed';
 import { SYMBOL_EXTRACTOR_VERSION } from './version';
 
 export interface ExtractTask {
@@ -11,7 +12,11 @@ export interface ExtractTask {
   timeoutMs: number;
 }
 
-export default async function extract(task: ExtractTask): Promise<BlobSymbols> {
+export default async function extract(task: ExtractTask): Promise<PackedBlobSymbols> {
+  return packSymbols(await extractIn(task));
+}
+
+async function extractIn(task: ExtractTask): Promise<BlobSymbols> {
   try {
     return await extractSymbols(task.content, task.path, task.language, { maxBytes: task.maxBytes, timeoutMs: task.timeoutMs });
   } catch (error) {

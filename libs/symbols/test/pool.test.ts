@@ -1,7 +1,7 @@
 // The worker pool a real caller (the indexer) uses: hostile blobs come back parsed, skipped or
 // failed, never as a stalled or crashed caller, and the pool still parses the next blob.
 import { BlobSymbolsSchema } from '@gitdex/contracts';
-import { createSymbolExtractor, type SymbolExtractor } from '../src';
+import { createSymbolExtractor, extractSymbols, type SymbolExtractor } from '../src';
 import { HOSTILE } from './hostile';
 
 const healthy = async (pool: SymbolExtractor) => {
@@ -26,6 +26,14 @@ describe('createSymbolExtractor', () => {
   it('parses many blobs at once, more than it has threads', async () => {
     const all = await Promise.all(Array.from({ length: 12 }, (_, i) => pool.extract(`export function f${i}() {}\n`, `f${i}.ts`, 'TypeScript')));
     expect(all.map((s) => s.definitions[0]?.name)).toEqual(Array.from({ length: 12 }, (_, i) => `f${i}`));
+  });
+
+  it('answers as extraction in the calling thread does, occurrences and their roles included (they cross packed)', async () => {
+    const content = "import { readFile } from 'node:fs';\n\nexport function load(path: string) {\n  return readFile(path, 'utf8'); // é\n}\n";
+    const direct = await extractSymbols(content, 'load.ts', 'TypeScript');
+    expect(new Set(direct.occurrences.map((o) => o.role))).toEqual(new Set(['definition', 'reference', 'import']));
+    expect(await pool.extract(content, 'load.ts', 'TypeScript')).toEqual(direct);
+    expect(await pool.extract('x = 1\n', 'empty.txt', 'Text')).toEqual(await extractSymbols('x = 1\n', 'empty.txt', 'Text'));
   });
 
   it('skips a blob over the size limit without sending it to a worker', async () => {
