@@ -22,7 +22,9 @@ async function main() {
   for (const set of qualitySets(mkdtempSync(join(tmpdir(), 'symbols-references-')))) {
     if (set.role !== 'held-out') continue;
     const files = filesOf(set, Number(values.limit));
-    const parsed = await Promise.all(files.map(async (f) => ({ path: f, content: readFileSync(join(set.root, f), 'utf8'), symbols: await extractSymbols(readFileSync(join(set.root, f), 'utf8'), f, set.language) })));
+    const parsed = await Promise.all(
+      files.map(async (f) => ({ path: f, content: readFileSync(join(set.root, f), 'utf8'), symbols: await extractSymbols(readFileSync(join(set.root, f), 'utf8'), f, set.language) })),
+    );
     const defined = [...new Set(parsed.flatMap((p) => p.symbols.definitions.map((d) => d.name)))].filter((n) => /^[A-Za-z_]\w*$/.test(n)).sort();
     const step = Math.max(1, Math.floor(defined.length / Number(values.names)));
     const names = defined.filter((_, i) => i % step === 0).slice(0, Number(values.names));
