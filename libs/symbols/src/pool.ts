@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Piscina from 'piscina';
 import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './extract';
+import { grammarFor } from './grammars';
 import { SYMBOL_EXTRACTOR_VERSION } from './version';
 import { unpackSymbols, type PackedBlobSymbols } from './packed';
 import type { ExtractTask } from './worker';
@@ -81,6 +82,8 @@ export function createSymbolExtractor(options: SymbolExtractorOptions = {}): Sym
 
   async function extract(content: string, path: string, language: string | null): Promise<BlobSymbols> {
     if (closed) throw new SymbolExtractorClosedError();
+    // Most blobs of a repository (documentation, data, other languages) need no worker at all.
+    if (!grammarFor(language, path)) return { extractor: SYMBOL_EXTRACTOR_VERSION, language, status: 'skipped', reason: 'no grammar', definitions: [], occurrences: [] };
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > maxBytes) return { extractor: SYMBOL_EXTRACTOR_VERSION, language, status: 'skipped', reason: `too large (${bytes} bytes, limit ${maxBytes})`, definitions: [], occurrences: [] };
     await turn();

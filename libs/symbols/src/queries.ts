@@ -6,7 +6,13 @@
  * `@qualified` is a C++ qualified name (`ns::Type<T>::method`) split into container and name. Where a
  * pattern here and a packaged one find the same name, ours decides the kind.
  */
+/** Values of a top-level constant worth finding by name (functions are the tags' own). */
+const JS_VALUES = '(call_expression) (object) (array) (string) (number) (new_expression) (member_expression) (identifier) (template_string) (binary_expression)';
+const TS_VALUES = `${JS_VALUES} (as_expression) (satisfies_expression)`;
+
 const TYPESCRIPT = `
+(program (lexical_declaration (variable_declarator name: (identifier) @name value: [${TS_VALUES}])) @definition.constant)
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: [${TS_VALUES}])) @definition.constant))
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (enum_declaration name: (identifier) @name) @definition.enum
 (internal_module name: (identifier) @name) @definition.module
@@ -16,6 +22,7 @@ const TYPESCRIPT = `
 `;
 
 const JAVASCRIPT = `
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name value: [${JS_VALUES}])) @definition.constant))
 (method_definition name: (property_identifier) @name) @definition.method
 (field_definition property: (property_identifier) @name value: [(arrow_function) (function_expression)]) @definition.method
 `;

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Language, Parser, Query } from 'web-tree-sitter';
 import type { Grammar } from './grammars';
+import { packageDir } from './packages';
 
 /** A grammar ready to parse: its language and its compiled tags query (packaged + ours). */
 export interface LoadedGrammar {
@@ -11,8 +12,6 @@ export interface LoadedGrammar {
   /** Patterns at or after this index come from our own queries, which decide over packaged ones. */
   readonly ownFrom: number;
 }
-
-const packageDir = (pkg: string) => dirname(require.resolve(`${pkg}/package.json`));
 
 let init: Promise<void> | undefined;
 const loaded = new Map<string, Promise<LoadedGrammar>>();

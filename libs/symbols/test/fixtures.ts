@@ -33,6 +33,7 @@ export const FIXTURES: Fixture[] = [
       '}',
       'export const keyOf = (value: { id: string }): Key => value.id;',
       'namespace Internal { export function reset() {} }',
+      'export const DEFAULT_MODE = Mode.Read;',
     ),
     expected: [
       ['Store', 'interface', null, 2, 4],
@@ -45,6 +46,7 @@ export const FIXTURES: Fixture[] = [
       ['keyOf', 'function', null, 16, 16],
       ['Internal', 'module', null, 17, 17],
       ['reset', 'function', 'Internal', 17, 17],
+      ['DEFAULT_MODE', 'constant', null, 18, 18],
     ],
   },
   {

@@ -36,10 +36,11 @@ describe('createSymbolExtractor', () => {
     expect(await pool.extract('x = 1\n', 'empty.txt', 'Text')).toEqual(await extractSymbols('x = 1\n', 'empty.txt', 'Text'));
   });
 
-  it('skips a blob over the size limit without sending it to a worker', async () => {
+  it('skips a blob over the size limit or without a grammar without sending it to a worker', async () => {
     const small = createSymbolExtractor({ threads: 1, maxBytes: 10 });
     try {
       await expect(small.extract('x = 12345678901', 'x.py', 'Python')).resolves.toMatchObject({ status: 'skipped', reason: 'too large (15 bytes, limit 10)' });
+      await expect(small.extract('# Title', 'README.md', 'Markdown')).resolves.toMatchObject({ status: 'skipped', reason: 'no grammar' });
     } finally {
       await small.close();
     }
