@@ -105,13 +105,20 @@ export function graphqlError(error: unknown, action: string): PortError {
 }
 
 /** GitHub's compare and GraphQL APIs: what changed, and the changed files' bytes, in two requests. */
+/** Finds the installation that reads a repository when the caller names none. */
+export type InstallationOf = (repository: { id?: number; fullName: string }, given: number | undefined) => Promise<number | undefined>;
+
 export class GitHubBatchReads implements BatchReads {
-  constructor(private readonly clients: GitHubClients) {}
+  constructor(
+    private readonly clients: GitHubClients,
+    /** The installation that reads a repository when the caller names none (a GitHub App alone). */
+    private readonly installationOf: InstallationOf = (_repository, given) => Promise.resolve(given),
+  ) {}
 
   async compare(repository: SourceRepository, base: string, head: string, installationId?: number): Promise<SourceComparison> {
     const { owner, repo } = assertRepositoryName(repository.fullName);
     try {
-      const { data } = await this.clients.forInstallation(installationId).rest.repos.compareCommits({ owner, repo, base, head, per_page: 250 });
+      const { data } = await this.clients.forInstallation(await this.installationOf(repository, installationId)).rest.repos.compareCommits({ owner, repo, base, head, per_page: 250 });
       const commits = data.commits as CompareCommit[];
       const last = commits.at(-1);
       const headCommit =
@@ -159,7 +166,9 @@ export class GitHubBatchReads implements BatchReads {
     let data: { repository: GraphQLRepository | null };
     try {
       // No retries inside the client: a 502 is answered below by asking for half as much.
-      data = await this.clients.forInstallation(installationId).graphql<{ repository: GraphQLRepository | null }>(query(paths.length), { ...variables, request: { retries: 0 } });
+      data = await this.clients
+        .forInstallation(await this.installationOf(repository, installationId))
+        .graphql<{ repository: GraphQLRepository | null }>(query(paths.length), { ...variables, request: { retries: 0 } });
     } catch (error) {
       const e = error as GraphQLFailure;
       if (e.errors?.every((x) => x.type === 'NOT_FOUND' && x.path?.[0] === 'repository') && !e.data?.repository) return { repository: null, files: new Map() };

@@ -73,8 +73,13 @@ export class GitHubSource implements Source {
   constructor(private readonly options: GitHubClientOptions) {
     this.clients = new GitHubClients(options);
     if (options.app) this.installationRepositories = async (installationId) => (await this.listRepositories({ installationId })) ?? [];
-    if (options.token || options.app) this.batchReads = new GitHubBatchReads(this.clients);
-    if (options.token || options.app) this.history = new GitHubHistoryReads(this.clients, (repository, sha, installationId) => this.blob(repository, sha, installationId));
+    if (options.token || options.app) this.batchReads = new GitHubBatchReads(this.clients, (repository, given) => this.installationOf(repository, given));
+    if (options.token || options.app)
+      this.history = new GitHubHistoryReads(
+        this.clients,
+        (repository, sha, installationId) => this.blob(repository, sha, installationId),
+        (repository, given) => this.installationOf(repository, given),
+      );
   }
 
   /**

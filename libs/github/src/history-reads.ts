@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CommitFileStatus, HistorySource, SourceCommitFile, SourceCommitInfo, SourceRepository } from '@gitdex/ports';
-import { graphqlError } from './batch-reads';
+import { graphqlError, type InstallationOf } from './batch-reads';
 import type { GitHubClients } from './client';
 import { toPortError } from './errors';
 import { assertRepositoryName } from './name-guard';
@@ -84,6 +84,8 @@ export class GitHubHistoryReads implements HistorySource {
   constructor(
     private readonly clients: GitHubClients,
     private readonly restBlob: (repository: SourceRepository, sha: string, installationId?: number) => Promise<Buffer>,
+    /** The installation that reads a repository when the caller names none (a GitHub App alone). */
+    private readonly installationOf: InstallationOf = (_repository, given) => Promise.resolve(given),
   ) {}
 
   async commitLog(repository: SourceRepository, head: string, options: { limit: number; known?: ReadonlySet<string>; installationId?: number }): Promise<SourceCommitInfo[]> {
@@ -94,7 +96,7 @@ export class GitHubHistoryReads implements HistorySource {
       const first = Math.min(LOG_PAGE, options.limit - out.length);
       let data: { repository: { object: { history?: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: GraphQLLogCommit[] } } | null } | null };
       try {
-        data = await this.clients.forInstallation(options.installationId).graphql(LOG_QUERY, { owner, name: repo, oid: head, first, after });
+        data = await this.clients.forInstallation(await this.installationOf(repository, options.installationId)).graphql(LOG_QUERY, { owner, name: repo, oid: head, first, after });
       } catch (error) {
         throw graphqlError(error, `history of ${repository.fullName}@${head}`);
       }
@@ -112,7 +114,7 @@ export class GitHubHistoryReads implements HistorySource {
   async commitFiles(repository: SourceRepository, sha: string, installationId?: number): Promise<{ files: SourceCommitFile[]; complete: boolean }> {
     const { owner, repo } = assertRepositoryName(repository.fullName);
     try {
-      const { data } = await this.clients.forInstallation(installationId).rest.repos.getCommit({ owner, repo, ref: sha, per_page: COMMIT_FILE_CAP });
+      const { data } = await this.clients.forInstallation(await this.installationOf(repository, installationId)).rest.repos.getCommit({ owner, repo, ref: sha, per_page: COMMIT_FILE_CAP });
       const listed = (data.files ?? []) as RestCommitFile[];
       const files: SourceCommitFile[] = [];
       for (const f of listed) {
@@ -146,7 +148,7 @@ export class GitHubHistoryReads implements HistorySource {
     shas.forEach((sha, i) => (variables[`o${i}`] = sha));
     let data: { repository: Record<string, GraphQLBlob | null> | null };
     try {
-      data = await this.clients.forInstallation(installationId).graphql(blobsQuery(shas.length), variables);
+      data = await this.clients.forInstallation(await this.installationOf(repository, installationId)).graphql(blobsQuery(shas.length), variables);
     } catch (error) {
       if ((error as { status?: number }).status === 502 && shas.length > 1) {
         const half = Math.ceil(shas.length / 2);
