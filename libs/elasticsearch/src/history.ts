@@ -1,6 +1,7 @@
 import { errors, type Client } from '@elastic/elasticsearch';
 import { unreferencedHistory, type CommitRecord, type HistoryBlob, type HistoryStore, type IndexCallOptions, type RefHistory } from '@gitdex/ports';
 import { toPortError } from './errors';
+import { createSmallIndices, onceReady } from './small-index';
 
 type Kind = 'commits' | 'ref-history' | 'history-blobs';
 
@@ -50,7 +51,14 @@ function pages<T>(items: readonly T[]): T[][] {
  * (real time, no refresh needed), so a commit written before a ref flips is readable at the flip.
  */
 export class ElasticsearchHistory implements HistoryStore {
-  private ready: Promise<void> | null = null;
+  /** The three indices, created on first use: one shard each. */
+  private readonly ready = onceReady(() =>
+    createSmallIndices(
+      this.client,
+      (Object.keys(MAPPINGS) as Kind[]).map((kind) => ({ index: this.index(kind), mappings: MAPPINGS[kind] })),
+      this.options.replicas,
+    ),
+  );
 
   constructor(
     private readonly client: Client,
@@ -62,26 +70,7 @@ export class ElasticsearchHistory implements HistoryStore {
   }
 
   ensureHistoryReady(): Promise<void> {
-    this.ready ??= (async () => {
-      const replicas = this.options.replicas;
-      for (const kind of Object.keys(MAPPINGS) as Kind[]) {
-        try {
-          await this.client.indices.create({
-            index: this.index(kind),
-            settings: { number_of_shards: 1, ...(replicas === undefined ? { auto_expand_replicas: '0-1' } : { number_of_replicas: replicas }) },
-            mappings: MAPPINGS[kind],
-          });
-        } catch (error) {
-          // Another process created it first.
-          if (!(error instanceof errors.ResponseError && JSON.stringify(error.body).includes('resource_already_exists_exception'))) throw error;
-        }
-      }
-      await this.client.cluster.health({ index: (Object.keys(MAPPINGS) as Kind[]).map((kind) => this.index(kind)), wait_for_status: 'yellow', timeout: '10s' });
-    })().catch((error: unknown) => {
-      this.ready = null;
-      throw error;
-    });
-    return this.ready;
+    return this.ready();
   }
 
   getRefHistory(repositoryId: number, ref: string, options?: IndexCallOptions): Promise<RefHistory | null> {

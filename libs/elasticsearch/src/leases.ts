@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type Client } from '@elastic/elasticsearch';
 import type { Lease, LeaseStore } from '@gitdex/ports';
 import { toPortError } from './errors';
+import { createSmallIndices, onceReady, retryWhileStarting } from './small-index';
 
 interface LeaseDocument {
   holder: string;
@@ -16,7 +16,10 @@ interface LeaseDocument {
  */
 export class ElasticsearchLeases implements LeaseStore {
   private readonly index: string;
-  private ready: Promise<void> | null = null;
+  /** Created on first use (not by the store's setup): a few documents, one shard. */
+  private readonly ensureIndex = onceReady(() =>
+    createSmallIndices(this.client, [{ index: this.index, mappings: { dynamic: false, properties: { holder: { type: 'keyword' }, expiresAt: { type: 'date' } } } }], this.options.replicas),
+  );
 
   constructor(
     private readonly client: Client,
@@ -64,39 +67,8 @@ export class ElasticsearchLeases implements LeaseStore {
     });
   }
 
-  /** Created on first use (not by the store's setup): a few documents, one shard. */
-  private ensureIndex(): Promise<void> {
-    this.ready ??= (async () => {
-      const replicas = this.options.replicas;
-      try {
-        await this.client.indices.create({
-          index: this.index,
-          settings: { number_of_shards: 1, ...(replicas === undefined ? { auto_expand_replicas: '0-1' } : { number_of_replicas: replicas }) },
-          mappings: { dynamic: false, properties: { holder: { type: 'keyword' }, expiresAt: { type: 'date' } } },
-        });
-      } catch (error) {
-        // Another process created it first.
-        if (!(error instanceof errors.ResponseError && JSON.stringify(error.body).includes('resource_already_exists_exception'))) throw error;
-      }
-      // Created here or by another process a moment ago: its shard may not be started yet.
-      await this.client.cluster.health({ index: this.index, wait_for_status: 'yellow', timeout: '10s' });
-    })().catch((error: unknown) => {
-      this.ready = null;
-      throw error;
-    });
-    return this.ready;
-  }
-
   /** A shard that has just started may refuse a read for a moment (503): asked again a few times. */
-  private async call<T>(action: string, body: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await body();
-      } catch (error) {
-        const starting = error instanceof errors.ResponseError && error.statusCode === 503 && attempt < 5;
-        if (!starting) throw toPortError(error, this.options.nodeLabel ?? 'elasticsearch', action);
-        await sleep(100 * attempt);
-      }
-    }
+  private call<T>(action: string, body: () => Promise<T>): Promise<T> {
+    return retryWhileStarting(body, (error) => toPortError(error, this.options.nodeLabel ?? 'elasticsearch', action));
   }
 }

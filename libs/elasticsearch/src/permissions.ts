@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, type Client } from '@elastic/elasticsearch';
 import type { PermissionStore, PersonPermissions } from '@gitdex/ports';
 import { toPortError } from './errors';
+import { createSmallIndices, onceReady, retryWhileStarting } from './small-index';
 
 /** Attempts of a grant or withdrawal that lost a race with another writer of the same person. */
 const MAX_CONFLICTS = 5;
@@ -16,7 +16,14 @@ const MAX_CONFLICTS = 5;
  */
 export class ElasticsearchPermissions implements PermissionStore {
   private readonly index: string;
-  private ready: Promise<void> | null = null;
+  /** Created on first use: a few documents, one shard. */
+  private readonly ensureIndex = onceReady(() =>
+    createSmallIndices(
+      this.client,
+      [{ index: this.index, mappings: { dynamic: false, properties: { userId: { type: 'long' }, login: { type: 'keyword' }, repositoryIds: { type: 'long' }, refreshedAt: { type: 'date' } } } }],
+      this.options.replicas,
+    ),
+  );
 
   constructor(
     private readonly client: Client,
@@ -106,39 +113,14 @@ export class ElasticsearchPermissions implements PermissionStore {
     });
   }
 
-  /** Created on first use: a few documents, one shard. */
-  private ensureIndex(): Promise<void> {
-    this.ready ??= (async () => {
-      const replicas = this.options.replicas;
-      try {
-        await this.client.indices.create({
-          index: this.index,
-          settings: { number_of_shards: 1, ...(replicas === undefined ? { auto_expand_replicas: '0-1' } : { number_of_replicas: replicas }) },
-          mappings: { dynamic: false, properties: { userId: { type: 'long' }, login: { type: 'keyword' }, repositoryIds: { type: 'long' }, refreshedAt: { type: 'date' } } },
-        });
-      } catch (error) {
-        // Another process created it first.
-        if (!(error instanceof errors.ResponseError && JSON.stringify(error.body).includes('resource_already_exists_exception'))) throw error;
-      }
-      await this.client.cluster.health({ index: this.index, wait_for_status: 'yellow', timeout: '10s' });
-    })().catch((error: unknown) => {
-      this.ready = null;
-      throw error;
-    });
-    return this.ready;
-  }
-
   /** Ensures the index, then runs; a shard that has just started may refuse for a moment (503), so it is asked again a few times. */
-  private async call<T>(action: string, body: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
+  private call<T>(action: string, body: () => Promise<T>): Promise<T> {
+    return retryWhileStarting(
+      async () => {
         await this.ensureIndex();
         return await body();
-      } catch (error) {
-        const starting = error instanceof errors.ResponseError && error.statusCode === 503 && attempt < 5;
-        if (!starting) throw toPortError(error, this.options.nodeLabel ?? 'elasticsearch', `permissions, ${action}`);
-        await sleep(100 * attempt);
-      }
-    }
+      },
+      (error) => toPortError(error, this.options.nodeLabel ?? 'elasticsearch', `permissions, ${action}`),
+    );
   }
 }
