@@ -70,13 +70,18 @@ export const SearchMatchSchema = z.object({
 });
 export type SearchMatch = z.infer<typeof SearchMatchSchema>;
 
-export const SearchFileSchema = z.object({
+/** Which file a search-like result is about: search_code's and find_references's files alike. */
+export const FoundFileFields = {
   repository: z.string(),
   path: z.string(),
   ref: z.string(),
   commit: z.string(),
   language: z.string().nullable(),
   url: z.string().describe('GitHub URL of the file at the indexed commit.'),
+};
+
+export const SearchFileSchema = z.object({
+  ...FoundFileFields,
   match_count: z.number().int().describe('Matching lines in the file (matches may list fewer).'),
   matches: z.array(SearchMatchSchema),
 });

@@ -3,6 +3,7 @@ import { OccurrenceRoleSchema, SymbolKindSchema } from './symbols';
 import { ref, repository, strictInput, wholeNumber } from './tool-inputs';
 import { FreshnessSchema } from './tools';
 import { waitForCommit } from './read-your-own-push';
+import { FoundFileFields } from './tool-search-code';
 
 // Inputs and outputs of find_symbol, file_outline and find_references. Field descriptions stay
 // short: every character of an input schema is paid for in every agent's context (tool budget).
@@ -161,12 +162,7 @@ export const ReferenceLineSchema = z.object({
 export type ReferenceLine = z.infer<typeof ReferenceLineSchema>;
 
 export const ReferenceFileSchema = z.object({
-  repository: z.string(),
-  path: z.string(),
-  ref: z.string(),
-  commit: z.string(),
-  language: z.string().nullable(),
-  url: z.string().describe('GitHub URL of the file at the indexed commit.'),
+  ...FoundFileFields,
   match_count: z.number().int().describe('Lines with occurrences in the file (matches may list fewer).'),
   matches: z.array(ReferenceLineSchema),
 });
