@@ -13,6 +13,7 @@ import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../../test/github-standin/fixture-repos';
 import { createGitHubStandIn } from '../../test/github-standin/server';
 import { connectInMemory } from '../../services/reader/test/support/mcp-client';
+import { repositoryDocumentOf } from '../../test/support/repository-document';
 
 const RUNS = Number(process.env.RUNS ?? 40);
 let seed = 7;
@@ -51,18 +52,7 @@ async function main(): Promise<void> {
   await history.ensureHistoryReady();
   const source = new GitHubSource({ baseUrl: standIn.url, token: 'bench' });
   const repository = (await source.repositoryByName('bench/history'))!;
-  await index.putRepository({
-    repositoryId: repository.id,
-    fullName: repository.fullName,
-    fullNameLower: repository.fullName.toLowerCase(),
-    defaultBranch: 'main',
-    private: false,
-    archived: false,
-    htmlUrl: repository.htmlUrl,
-    installationId: null,
-    updatedAt: new Date().toISOString(),
-    backfillRequestedAt: null,
-  });
+  await index.putRepository(repositoryDocumentOf(repository));
   const head = (await source.head(repository, 'main'))!;
   const indexed = await time(() =>
     indexRef(

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot, resetBranch, type FixtureRepo } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { toolRunner } from '../support/tool-backends';
+import { repositoryDocumentOf } from '../support/repository-document';
 
 const MAIN = 'refs/heads/main';
 const lines = (n: number, tag: string): string => Array.from({ length: n }, (_, i) => (i % 9 === 8 ? '}' : `${tag} line ${i}`)).join('\n') + '\n';
@@ -110,18 +111,7 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
     await backend.history.ensureHistoryReady();
     const source = new GitHubSource({ baseUrl: standIn.url, token: 'history-reads' });
     const repository = (await source.repositoryByName('acme/story'))!;
-    await backend.index.putRepository({
-      repositoryId: repository.id,
-      fullName: repository.fullName,
-      fullNameLower: repository.fullName.toLowerCase(),
-      defaultBranch: 'main',
-      private: false,
-      archived: false,
-      htmlUrl: repository.htmlUrl,
-      installationId: null,
-      updatedAt: new Date().toISOString(),
-      backfillRequestedAt: null,
-    });
+    await backend.index.putRepository(repositoryDocumentOf(repository));
     const deps = {
       index: backend.index,
       source,

@@ -13,6 +13,7 @@ import { SqliteIndexStore } from '@gitdex/sqlite';
 import { createSymbolExtractor, SUPPORTED_LANGUAGES, SYMBOL_EXTRACTOR_VERSION } from '@gitdex/symbols';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
+import { repositoryDocumentOf } from '../support/repository-document';
 
 const MAIN = 'refs/heads/main';
 
@@ -40,18 +41,7 @@ describe('indexing writes each blob with its symbols, parsed once', () => {
 
   const register = async (name: string): Promise<SourceRepository> => {
     const repository = (await source.repositoryByName(name))!;
-    const doc: RepositoryDocument = {
-      repositoryId: repository.id,
-      fullName: repository.fullName,
-      fullNameLower: repository.fullName.toLowerCase(),
-      defaultBranch: 'main',
-      private: false,
-      archived: false,
-      htmlUrl: repository.htmlUrl,
-      installationId: null,
-      updatedAt: new Date().toISOString(),
-      backfillRequestedAt: null,
-    };
+    const doc: RepositoryDocument = repositoryDocumentOf(repository);
     await index.putRepository(doc);
     return repository;
   };

@@ -6,6 +6,7 @@ import { callTool, resolveDeps, type ReaderDeps } from '@gitdex/reader';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
+import { repositoryDocumentOf } from '../support/repository-document';
 
 const MAIN = 'refs/heads/main';
 
@@ -24,18 +25,7 @@ describe('older commits the index still holds are readable by sha, prefix and ma
     await index.ensureReady();
     const source = new GitHubSource({ baseUrl: standIn.url });
     const repository = (await source.repositoryByName('acme/history'))!;
-    await index.putRepository({
-      repositoryId: repository.id,
-      fullName: repository.fullName,
-      fullNameLower: repository.fullName.toLowerCase(),
-      defaultBranch: 'main',
-      private: false,
-      archived: false,
-      htmlUrl: repository.htmlUrl,
-      installationId: null,
-      updatedAt: new Date().toISOString(),
-      backfillRequestedAt: null,
-    });
+    await index.putRepository(repositoryDocumentOf(repository));
     // Commits v0..v5, each indexed as it is pushed; two older commits are retained besides the newest.
     const options = { ...DEFAULT_INDEX_REF_OPTIONS, retainedGenerations: 2 };
     for (let version = 0; version <= 5; version += 1) {

@@ -12,6 +12,7 @@ import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/serve
 import { makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { engineEndpoints, uniqueName } from '../harness/engines';
 import { repositoryFromPackages } from '../support/multi-package-repo';
+import { repositoryDocumentOf } from '../support/repository-document';
 
 const PACKAGES = ['pino', 'fuse.js', 'toad-cache', 'tar-stream', 'retry'];
 const SCRIPT = join(__dirname, '..', 'python', 'read_every_file.py');
@@ -61,18 +62,7 @@ describe.each(['elasticsearch', 'sqlite'] as const)('an independent client (the 
     const source = new GitHubSource({ baseUrl: standIn.url });
     const repository = (await source.repositoryByName('acme/packages'))!;
     const head = (await source.head(repository, 'main'))!;
-    await index.putRepository({
-      repositoryId: repository.id,
-      fullName: repository.fullName,
-      fullNameLower: repository.fullName.toLowerCase(),
-      defaultBranch: 'main',
-      private: false,
-      archived: false,
-      htmlUrl: repository.htmlUrl,
-      installationId: null,
-      updatedAt: new Date().toISOString(),
-      backfillRequestedAt: null,
-    });
+    await index.putRepository(repositoryDocumentOf(repository));
     await indexRef({ index, source, options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: 4 * 1024 * 1024 }, now: () => new Date() }, { repository, ref: 'refs/heads/main', head });
     const app = createReaderApp(resolveDeps({ index }));
     server = await new Promise((resolve) => {

@@ -9,6 +9,7 @@ import { SqliteIndexStore } from '@gitdex/sqlite';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { ensurePythonSdk } from '../support/python-sdk';
+import { repositoryDocumentOf } from '../support/repository-document';
 
 const SCRIPT = join(__dirname, '..', 'python', 'subscribe_and_wait.py');
 
@@ -37,18 +38,7 @@ describe('an independent client (the Python MCP SDK) subscribes to a repository 
     const repo = await createRepo(root, 'acme', 'subscribed', { 'README.md': 'one\n' });
     const source = new GitHubSource({ baseUrl: standIn.url });
     const repository = (await source.repositoryByName('acme/subscribed'))!;
-    await index.putRepository({
-      repositoryId: repository.id,
-      fullName: repository.fullName,
-      fullNameLower: repository.fullName.toLowerCase(),
-      defaultBranch: 'main',
-      private: false,
-      archived: false,
-      htmlUrl: repository.htmlUrl,
-      installationId: null,
-      updatedAt: new Date().toISOString(),
-      backfillRequestedAt: null,
-    });
+    await index.putRepository(repositoryDocumentOf(repository));
     const indexHead = async () =>
       indexRef({ index, source, options: DEFAULT_INDEX_REF_OPTIONS, now: () => new Date() }, { repository, ref: 'refs/heads/main', head: (await source.head(repository, 'main'))! });
     await indexHead();
