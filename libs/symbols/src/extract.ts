@@ -21,7 +21,7 @@ export interface ExtractLimits {
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 /**
  * Wall time, so it must cover a busy machine: the largest file under maxBytes takes well under a
- * second of CPU (1.5 to 2 MB/s, docs/journal/2026-12-05-symbols-quality.md), but on a loaded host
+ * second of CPU (extraction runs at 1.5 to 2 MB a CPU second, docs/design/symbols.md), but on a loaded host
  * the wall time was 2 to 4 times the CPU time. A stall still costs a worker only this long.
  */
 export const DEFAULT_TIMEOUT_MS = 5_000;

@@ -25,7 +25,7 @@ export interface SessionOptions {
 }
 
 /**
- * An open session holds an MCP server (about 43 KB, docs/journal/2026-12-05-read-your-own-push.md):
+ * An open session holds an MCP server (about 43 KB, measured: docs/design/read-your-own-push.md):
  * 2,000 of them about 90 MB. 16 a caller is more than an agent's tools open at once.
  */
 export const DEFAULT_SESSION_OPTIONS: SessionOptions = { maxSessions: 2_000, maxPerOwner: 16, idleMs: 10 * 60_000, now: Date.now };
