@@ -46,14 +46,13 @@ const cursor = z
 
 // ---------------------------------------------------------------- find_symbol
 
+/** Where find_symbol and find_references look: like search_code, every readable repository by default. */
+const symbolScope = { repository: repository.optional(), repositories, ref: scopedRef, path, language };
+
 export const FindSymbolInputSchema = strictInput({
   name: symbolName('a symbol name ("IndexStore"), "Container.name", or a pattern with * ("flip*")').describe('Name (case-sensitive), "Container.name" or "pat*tern".'),
   kind: SymbolKindSchema.optional().describe('Only this kind.'),
-  repository: repository.optional(),
-  repositories,
-  ref: scopedRef,
-  path,
-  language,
+  ...symbolScope,
   limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100').optional().describe('Results a page (default 20).'),
   cursor,
   ...waitForCommit,
@@ -142,11 +141,7 @@ export type FileOutlineOutput = z.infer<typeof FileOutlineOutputSchema>;
 
 export const FindReferencesInputSchema = strictInput({
   name: symbolName('an identifier such as "flipGeneration"').describe('The identifier (case-sensitive).'),
-  repository: repository.optional(),
-  repositories,
-  ref: scopedRef,
-  path,
-  language,
+  ...symbolScope,
   limit: wholeNumber('limit', 1, 100, 'a whole number from 1 to 100 files a page').optional().describe('Files a page (default 20).'),
   cursor,
   ...waitForCommit,
