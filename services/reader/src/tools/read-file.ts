@@ -9,7 +9,7 @@ import { blobUrl, treeUrl } from '../github-links';
 import { pathNotFound } from '../not-found';
 import { textOf } from '../read/file-text';
 import { numberLines, sliceLines, type LineSlice } from '../read/line-slice';
-import type { Target } from '../target';
+import { lookupByName, type Target } from '../target';
 import { invalid } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
 import { readBytes, type ByteRequest } from './read-bytes';
@@ -83,12 +83,22 @@ async function publishedDocument(deps: ReaderDeps, principal: Principal | null, 
   const raw = input.path.trim();
   if (!/^https?:\/\//i.test(raw) || parseGithubUrl(raw, deps.githubWebUrl) !== null || isGithubHost(deps, raw)) return null;
   const hit = resolvePublishedUrl(deps.sites, raw);
-  if (!hit) throw await unknownPublishedUrl(deps, principal, raw);
+  if (!hit || (input.repository === undefined && !(await readableSite(deps, principal, hit.repository)))) throw await unknownPublishedUrl(deps, principal, raw);
   if (input.repository !== undefined && input.repository.toLowerCase() !== hit.repository.toLowerCase()) {
     // The site's repository is not named: it may be private, and the caller passed another.
     throw invalid(`path: ${raw} is published from another repository than ${input.repository}; leave repository out`);
   }
   return { repository: hit.repository, path: hit.path };
+}
+
+/**
+ * Whether the caller may read a site's repository. A page of a site it may not read (or whose
+ * repository is not indexed) answers like a URL of no site: the answer would otherwise name
+ * the repository, which the caller did not.
+ */
+async function readableSite(deps: ReaderDeps, principal: Principal | null, name: string): Promise<boolean> {
+  const repository = await lookupByName(deps, name);
+  return repository !== null && deps.access(repository, principal);
 }
 
 /** A byte read when offset, max_bytes or encoding is given; never mixed with line numbers. */

@@ -134,4 +134,16 @@ describe('names and URLs callers give (HTTP, the real reader on SQLite, GitHub l
     expect(answer.code).toBe('INVALID_ARGUMENT');
     expect(answer.text).not.toContain('internal-x9');
   });
+
+  test("a page of a site whose repository the caller may not read (or gitdex has not indexed) answers like a URL of no site, and is read by one who may", async () => {
+    const unknown = await tool(served.url, 'read_file', { path: 'https://elsewhere.example.org/x' });
+    for (const page of ['https://internal.example.com/guide', 'https://unindexed.example.com/x']) {
+      const answer = await tool(served.url, 'read_file', { path: page });
+      expect(answer).toEqual({ ...unknown, text: unknown.text.replace('https://elsewhere.example.org/x', page) });
+      for (const hidden of ['internal-x9', 'hidden-org', 'pending-q7']) expect(answer.text).not.toContain(hidden);
+    }
+    const acme = await tool(served.url, 'read_file', { path: 'https://internal.example.com/guide' }, TOKENS.acmeToken);
+    expect(acme.text).not.toMatch(/not a GitHub URL nor a page/);
+    expect(acme.text).toContain('acme/internal-x9');
+  });
 });
