@@ -1,5 +1,5 @@
 import { figure, row, upperTarget } from '../report/model';
-import { commitToken, pushAndWait, type PushSample } from '../measure/push';
+import { commitFunction, commitToken, pushAndFind, pushAndWait, type PushSample, type SymbolPushSample } from '../measure/push';
 import { percentile } from '../measure/stats';
 import { busyShare, machineCpu, processCpuSeconds } from '../scaling/cpu';
 import { sleep } from '../measure/timer';
@@ -65,6 +65,51 @@ async function idle(ctx: SuiteContext, backend: Backend, count: number): Promise
     await sleep(100);
   }
   return samples;
+}
+
+/** One push at a time of a new TypeScript function: when its content, `find_symbol` and `file_outline` show it. */
+async function idleSymbols(ctx: SuiteContext, backend: Backend, count: number): Promise<SymbolPushSample[]> {
+  const samples: SymbolPushSample[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const repo = ctx.repos.fresh[i % ctx.repos.fresh.length]!;
+    const name = await commitFunction(repo);
+    samples.push(await pushAndFind({ standIn: ctx.standIn, readerUrl: backend.readerUrl }, repo, name, { intervalMs: ctx.config.freshness.pollMs, timeoutMs: 60_000 }));
+    await sleep(100);
+  }
+  return samples;
+}
+
+/** The symbol phase's row: push → findable against push → readable of the same pushes. */
+async function symbolFreshness(ctx: SuiteContext, backend: Backend, count: number, at: string): Promise<void> {
+  const samples = await idleSymbols(ctx, backend, count);
+  const of = (key: 'freshnessMs' | 'findableMs' | 'outlinedMs', p: number) =>
+    percentile(
+      samples.map((s) => s[key]),
+      p,
+    ).toFixed(0);
+  ctx.log(
+    `  ${backend.name} symbols idle${at}: find_symbol p50 ${of('findableMs', 0.5)} ms, p99 ${of('findableMs', 0.99)} ms; file_outline p50 ${of('outlinedMs', 0.5)} ms; content p50 ${of('freshnessMs', 0.5)} ms`,
+  );
+  const value = figure(
+    'webhook → find_symbol finds the function',
+    'ms',
+    samples.map((s) => s.findableMs),
+  );
+  ctx.results.rows.push(
+    row({
+      suite: 'freshness',
+      backend: backend.name,
+      case: `idle: a pushed function, one push at a time${at}`,
+      value,
+      baseline: figure(
+        'webhook → its file readable (same pushes)',
+        'ms',
+        samples.map((s) => s.freshnessMs),
+      ),
+      target: upperTarget(value, { median: 500 }, 'p50 ≤ 500 ms'),
+      note: `file_outline lists it: p50 ${of('outlinedMs', 0.5)} ms, p99 ${of('outlinedMs', 0.99)} ms; the three reads are polled in turn each round`,
+    }),
+  );
 }
 
 /**
@@ -138,6 +183,7 @@ export async function freshnessSuite(ctx: SuiteContext, backend: Backend): Promi
         ),
       }),
     );
+    await symbolFreshness(ctx, backend, Math.min(run.idleSamples, 30), at);
     for (const rate of run.rates) {
       ctx.standIn.requests.reset();
       const cpuBefore = processCpuSeconds(backend.indexer.pid);
