@@ -72,7 +72,7 @@ export async function loadCommits(host: ViewHost, box: HTMLElement, of: CommitsO
     if (shown === 0) parts.push(of.path !== undefined ? 'No commit of the history held changed this file.' : 'No commits held yet.');
     else if (!page.next_cursor)
       parts.push(
-        `${plural(shown, 'commit')}${page.reached_oldest_held ? `: the oldest of the ${formatCount(page.history_held)} held by the index (git may know older ones).` : '.'}`,
+        `${plural(shown, 'commit')}${page.reached_oldest_held ? `, back to the oldest of the ${formatCount(page.history_held)} the index holds (git may know older ones).` : '.'}`,
       );
     if (page.next_cursor) {
       const cursor = page.next_cursor;
