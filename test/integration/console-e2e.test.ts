@@ -394,7 +394,7 @@ describe('web console (Chromium against gitdex on Kafka and Elasticsearch)', () 
     expect(pageErrors).toEqual([]);
   });
 
-  it('shows blame beside a file as git blame names it, the commits that changed the file, and the repository page\'s recent commits, paged', async () => {
+  it("shows blame beside a file as git blame names it, the commits that changed the file, and the repository page's recent commits, paged", async () => {
     const name = `ledger-${suffix()}`;
     const ledger = `${OWNER}/${name}`;
     const fixture = await createRepo(root, OWNER, name, { 'README.md': '# Ledger\n', 'src/ledger.ts': 'export const entries: number[] = [];\n' });

@@ -217,6 +217,7 @@ tr.hit td { background: #fff3b0; }
 
 .file-head { margin-top: 0.5rem; }
 .file-head .meta { margin: 0.25rem 0 0.5rem; font-size: 0.875rem; color: var(--muted); }
+.file-head .meta .button { margin-left: 0.25rem; }
 .code-wrap { overflow-x: auto; border: 1px solid var(--border); border-radius: 6px; }
 table.code { width: auto; min-width: 100%; font-family: var(--mono); font-size: 0.8125rem; line-height: 1.5; tab-size: 4; }
 table.code td { border: 0; padding: 0 0.75rem; }

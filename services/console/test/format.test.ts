@@ -1,4 +1,19 @@
-import { childOnTheWay, commitUrlOf, debounce, firstLine, encodePath, formatBytes, normalisePath, parentFolder, pathSegments, plural, relativeTime, safeUrl, shortSha, withoutFragment } from '../src/web/format';
+import {
+  childOnTheWay,
+  commitUrlOf,
+  debounce,
+  firstLine,
+  encodePath,
+  formatBytes,
+  normalisePath,
+  parentFolder,
+  pathSegments,
+  plural,
+  relativeTime,
+  safeUrl,
+  shortSha,
+  withoutFragment,
+} from '../src/web/format';
 
 describe('console formatting', () => {
   it('writes sizes as people read them', () => {

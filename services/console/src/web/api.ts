@@ -1,7 +1,18 @@
 // The console's only way to gitdex: the public REST API under /v1, with the reader token
 // (if any) as "Authorization: Bearer". Paths are relative to the page, so a console served
 // under a prefix by a reverse proxy (https://host/gitdex/) calls https://host/gitdex/v1/….
-import type { BlameOutput, FileOutlineOutput, FindSymbolOutput, ListCommitsOutput, ListFilesOutput, ReadFileOutput, RepositoriesStateOutput, RepositoryOverviewOutput, SearchCodeOutput, SuggestPathsOutput } from '@gitdex/contracts';
+import type {
+  BlameOutput,
+  FileOutlineOutput,
+  FindSymbolOutput,
+  ListCommitsOutput,
+  ListFilesOutput,
+  ReadFileOutput,
+  RepositoriesStateOutput,
+  RepositoryOverviewOutput,
+  SearchCodeOutput,
+  SuggestPathsOutput,
+} from '@gitdex/contracts';
 import { encodePath } from './format.js';
 
 /** An answer other than 2xx, as the API words it ({ error: { code, message, suggestions? } }). */

@@ -71,9 +71,7 @@ export async function loadCommits(host: ViewHost, box: HTMLElement, of: CommitsO
     const parts: (Node | string)[] = [];
     if (shown === 0) parts.push(of.path !== undefined ? 'No commit of the history held changed this file.' : 'No commits held yet.');
     else if (!page.next_cursor)
-      parts.push(
-        `${plural(shown, 'commit')}${page.reached_oldest_held ? `, back to the oldest of the ${formatCount(page.history_held)} the index holds (git may know older ones).` : '.'}`,
-      );
+      parts.push(`${plural(shown, 'commit')}${page.reached_oldest_held ? `, back to the oldest of the ${formatCount(page.history_held)} the index holds (git may know older ones).` : '.'}`);
     if (page.next_cursor) {
       const cursor = page.next_cursor;
       const more = h('button', { type: 'button', class: 'button' }, 'Show more commits');
