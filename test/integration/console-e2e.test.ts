@@ -10,7 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { loadEnv } from '@gitdex/contracts';
 import { runGitdex, type RunningGitdex } from '@gitdex/gitdex';
 import { createLogger } from '@gitdex/observability';
-import { commitFiles, createRepo, makeTempRoot, removeTempRoot, type FixtureRepo } from '../github-standin/fixture-repos';
+import { commitFiles, createRepo, fixtureGit, makeTempRoot, removeTempRoot, type FixtureRepo } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { engineEndpoints, uniqueName } from '../harness/engines';
 
@@ -127,6 +127,7 @@ describe('web console (Chromium against gitdex on Kafka and Elasticsearch)', () 
   let repo: FixtureRepo;
   let repository: string;
   let secretRepository: string;
+  let secretSha: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -172,6 +173,7 @@ describe('web console (Chromium against gitdex on Kafka and Elasticsearch)', () 
     const secret = await createRepo(root, OWNER, secretName, { 'README.md': '# Billing (private)\n', 'src/invoices.ts': 'export const invoices = [];\n' });
     await standIn.setVisibility(OWNER, secretName, true, { deliver: false });
     secretRepository = `${OWNER}/${secretName}`;
+    secretSha = secret.sha!;
     for (const pushed of [name, secretName]) {
       const { delivery } = await standIn.push(OWNER, pushed, { ref: 'refs/heads/main' });
       expect(delivery.status).toBe(202);
@@ -392,6 +394,87 @@ describe('web console (Chromium against gitdex on Kafka and Elasticsearch)', () 
     expect(pageErrors).toEqual([]);
   });
 
+  it("shows blame beside a file as git blame names it, the commits that changed the file, and the repository page's recent commits, paged", async () => {
+    const name = `ledger-${suffix()}`;
+    const ledger = `${OWNER}/${name}`;
+    const fixture = await createRepo(root, OWNER, name, { 'README.md': '# Ledger\n', 'src/ledger.ts': 'export const entries: number[] = [];\n' });
+    const authors = [
+      { name: 'Ada Lovelace', email: 'ada@example.com' },
+      { name: 'Grace Hopper', email: 'grace@example.com' },
+    ];
+    // Twelve commits: the odd ones change src/ledger.ts (the fifth rewrites its first line too),
+    // the even ones only notes.md. One push delivers them all.
+    let lines = ['export const entries: number[] = [];'];
+    let head = fixture.sha!;
+    for (let i = 1; i <= 11; i += 1) {
+      if (i % 2 === 1) {
+        lines = [...(i === 5 ? ['export const entries: number[] = [0];'] : lines.slice(0, 1)), ...lines.slice(1), `entries.push(${i});`];
+        head = await commitFiles(fixture.dir, { 'src/ledger.ts': `${lines.join('\n')}\n` }, `Add entry ${i}\n\nThe ledger needs it.`, { author: authors[i % 2]! });
+      } else head = await commitFiles(fixture.dir, { 'notes.md': `note ${i}\n` }, `Note ${i}`, { author: authors[i % 2]! });
+    }
+    await standIn.push(OWNER, name, { ref: 'refs/heads/main' });
+    await indexedAt(gitdex, ledger, head);
+    const gitLines = async (args: string[]) => (await fixtureGit(fixture.dir, args)).toString('utf8').trim().split('\n');
+    const everyCommit = await gitLines(['log', '--format=%H', 'main']);
+    const fileCommits = await gitLines(['log', '--format=%H', 'main', '--', 'src/ledger.ts']);
+    // git blame --porcelain: each line's header is "<sha> <original line> <final line> [<count>]".
+    const blamed = new Map<number, string>();
+    for (const line of await gitLines(['blame', '--porcelain', 'main', '--', 'src/ledger.ts'])) {
+      const header = /^([0-9a-f]{40}) \d+ (\d+)/.exec(line);
+      if (header) blamed.set(Number(header[2]), header[1]!);
+    }
+    const { context, page } = await open(`${site.url}#/${ledger}`);
+
+    // The repository page: the default branch's newest commits first, ten a page.
+    const recent = page.locator('.recent-commits .commit-list li');
+    await recent.nth(9).waitFor();
+    expect(await recent.evaluateAll((items) => items.map((li) => li.getAttribute('data-sha')))).toEqual(everyCommit.slice(0, 10));
+    expect(await recent.first().locator('.commit-summary').textContent()).toBe('Add entry 11');
+    expect(await recent.first().locator('.commit-meta').textContent()).toContain('Grace Hopper');
+    expect(await recent.first().locator('a.commit-sha').getAttribute('href')).toBe(`https://github.com/${ledger}/commit/${head}`);
+    await shot(page, '12-recent-commits');
+    await page.getByRole('button', { name: 'Show more commits' }).click();
+    await recent.nth(11).waitFor();
+    expect(await recent.evaluateAll((items) => items.map((li) => li.getAttribute('data-sha')))).toEqual(everyCommit);
+    expect(await page.locator('.recent-commits .commits-footer').textContent()).toBe('12 commits.');
+
+    // The file: Blame puts beside the lines the commit git blame names for each.
+    await page.goto(`${site.url}#/${ledger}/blob/src/ledger.ts`);
+    await page.locator('table.code[data-path="src/ledger.ts"]').waitFor();
+    await page.locator('#blame-toggle').click();
+    await page.locator('table.code.blamed td.blame-start').first().waitFor();
+    const shown = await page.locator('table.code tbody tr').evaluateAll((rows) => {
+      let sha = '';
+      return rows.map((row) => {
+        const cell = row.querySelector('td.blame-start');
+        if (cell) sha = cell.getAttribute('data-sha') ?? '';
+        return [Number(row.id.slice(1)), sha] as [number, string];
+      });
+    });
+    expect(new Map(shown)).toEqual(blamed);
+    expect(page.url()).toMatch(/\/blob\/src\/ledger\.ts\?blame=1$/);
+    const lastLine = page.locator(`#L${lines.length} td.blame`);
+    expect(await lastLine.locator('a.blame-sha').getAttribute('href')).toBe(`https://github.com/${ledger}/commit/${blamed.get(lines.length)}`);
+    expect(await lastLine.locator('.blame-summary').textContent()).toBe('Add entry 11');
+    expect(await lastLine.locator('.blame-author').textContent()).toBe('Grace Hopper');
+    await shot(page, '13-blame');
+
+    // The commits that changed the file, folded until asked for.
+    await page.locator('.file-commits summary').click();
+    const changes = page.locator('.file-commits .commit-list li');
+    await changes.nth(fileCommits.length - 1).waitFor();
+    expect(await changes.evaluateAll((items) => items.map((li) => li.getAttribute('data-sha')))).toEqual(fileCommits);
+
+    // The address keeps the toggle: a reload shows the blame again; a second press hides it.
+    await page.reload();
+    await page.locator('table.code.blamed td.blame-start').first().waitFor();
+    await page.locator('#blame-toggle').click();
+    expect(await page.locator('table.code.blamed').count()).toBe(0);
+    expect(page.url()).toMatch(/\/blob\/src\/ledger\.ts$/);
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows private repositories only to a token that may read them, and keeps it for the tab only', async () => {
     const { context, page } = await open(`${sharedSite.url}#/${secretRepository}`);
 
@@ -402,6 +485,14 @@ describe('web console (Chromium against gitdex on Kafka and Elasticsearch)', () 
     await problem.waitFor();
     expect(await page.locator('#alert').isHidden()).toBe(true);
     expect(await page.locator('#token-state').textContent()).toBe('No token set.');
+    expect(await page.locator('.recent-commits').count()).toBe(0);
+    // The history of the private repository answers exactly as a repository that does not exist.
+    for (const tail of ['commits', 'blame/src/invoices.ts']) {
+      const hidden = await fetch(`${sharedSite.url}v1/repositories/${secretRepository}/${tail}`);
+      const missing = await fetch(`${sharedSite.url}v1/repositories/${OWNER}/no-such-${suffix()}/${tail}`);
+      const codeOf = async (answer: Response) => ({ status: answer.status, code: ((await answer.json()) as { error?: { code?: string } }).error?.code });
+      expect(await codeOf(hidden)).toEqual(await codeOf(missing));
+    }
 
     // With the token (sent as a bearer token): the private repository and its files.
     const sent = page.waitForRequest((request) => request.url().includes('/v1/repositories') && request.headers().authorization === `Bearer ${TOKEN}`);
@@ -410,6 +501,7 @@ describe('web console (Chromium against gitdex on Kafka and Elasticsearch)', () 
     await sent;
     await rowOf(page, secretRepository).waitFor();
     await page.locator('table.tree a.entry[data-path="src"]').waitFor();
+    await page.locator(`.recent-commits li[data-sha="${secretSha}"]`).waitFor();
     expect(await page.locator('#token-state').textContent()).toBe('A token is set for this tab.');
     expect(await page.evaluate(`sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)})`)).toBe(TOKEN);
     expect(await page.evaluate('localStorage.length')).toBe(0);
@@ -426,6 +518,7 @@ describe('web console (Chromium against gitdex on Kafka and Elasticsearch)', () 
     await row(page).waitFor();
     expect(await rowOf(page, secretRepository).count()).toBe(0);
     expect(await page.evaluate(`sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)})`)).toBeNull();
+    expect(await page.locator('.recent-commits').count()).toBe(0);
 
     // A new tab (session) starts without it.
     await context.close();

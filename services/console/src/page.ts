@@ -217,6 +217,7 @@ tr.hit td { background: #fff3b0; }
 
 .file-head { margin-top: 0.5rem; }
 .file-head .meta { margin: 0.25rem 0 0.5rem; font-size: 0.875rem; color: var(--muted); }
+.file-head .meta .button { margin-left: 0.25rem; }
 .code-wrap { overflow-x: auto; border: 1px solid var(--border); border-radius: 6px; }
 table.code { width: auto; min-width: 100%; font-family: var(--mono); font-size: 0.8125rem; line-height: 1.5; tab-size: 4; }
 table.code td { border: 0; padding: 0 0.75rem; }
@@ -226,6 +227,20 @@ table.code td.line { white-space: pre; }
 table.code code { font-size: inherit; }
 table.code tr:target { background: var(--flash); }
 
+.commits { margin-top: 1rem; font-size: 0.875rem; }
+.commits summary { font-weight: 600; cursor: pointer; }
+.commit-list { list-style: none; margin: 0.5rem 0 0; padding: 0; border: 1px solid var(--border); border-radius: 6px; }
+.commit-list li { padding: 0.375rem 0.75rem; border-bottom: 1px solid var(--border); overflow-wrap: anywhere; }
+.commit-list li:last-child { border-bottom: 0; }
+.commit-summary { font-weight: 600; }
+.commits-footer p { margin: 0.5rem 0; display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; }
+table.code td.blame, table.code th.blame { display: none; }
+table.code.blamed th.blame { display: table-cell; }
+table.code.blamed td.blame { display: table-cell; max-width: 24rem; min-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: system-ui, sans-serif; font-size: 0.75rem; color: var(--muted); border-right: 1px solid var(--border); background: var(--bg-subtle); }
+table.code.blamed tr:has(td.blame-start) > td { border-top: 1px solid var(--border); }
+table.code.blamed tr:first-child > td { border-top: 0; }
+.blame-author { color: var(--fg); }
+.blame-boundary { margin-left: 0.25rem; }
 .problem { margin-top: 0.75rem; padding: 0.75rem 1rem; border: 1px solid var(--border); border-left: 4px solid var(--bad-fg); border-radius: 6px; }
 .did-you-mean-label { margin: 0.5rem 0 0.25rem; font-weight: 600; }
 .did-you-mean { margin: 0; padding-left: 1.25rem; font-family: var(--mono); font-size: 0.875rem; }

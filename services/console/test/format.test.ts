@@ -1,4 +1,19 @@
-import { childOnTheWay, debounce, encodePath, formatBytes, normalisePath, parentFolder, pathSegments, plural, relativeTime, safeUrl, shortSha, withoutFragment } from '../src/web/format';
+import {
+  childOnTheWay,
+  commitUrlOf,
+  debounce,
+  firstLine,
+  encodePath,
+  formatBytes,
+  normalisePath,
+  parentFolder,
+  pathSegments,
+  plural,
+  relativeTime,
+  safeUrl,
+  shortSha,
+  withoutFragment,
+} from '../src/web/format';
 
 describe('console formatting', () => {
   it('writes sizes as people read them', () => {
@@ -9,6 +24,16 @@ describe('console formatting', () => {
     expect(formatBytes(20 * 1024)).toBe('20 KB');
     expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MB');
     expect(formatBytes(-1)).toBe('–');
+  });
+
+  it('links a blamed commit from the file URL and takes the summary line of a message', () => {
+    const sha = 'a'.repeat(40);
+    expect(commitUrlOf(`https://github.com/octo/api/blob/${'b'.repeat(40)}/src/a.ts#L1-L9`, sha)).toBe(`https://github.com/octo/api/commit/${sha}`);
+    expect(commitUrlOf(`https://ghe.example/octo/api/blob/${'b'.repeat(40)}/src/a.ts`, sha)).toBe(`https://ghe.example/octo/api/commit/${sha}`);
+    expect(commitUrlOf('javascript:alert(1)//blob/abcdef0/x', sha)).toBeNull();
+    expect(commitUrlOf(`https://github.com/octo/api/blob/${'b'.repeat(40)}/a.ts`, '../../evil')).toBeNull();
+    expect(firstLine('Add carts\n\nWhy: checkout needs them.')).toBe('Add carts');
+    expect(firstLine('One line  ')).toBe('One line');
   });
 
   it('counts and shortens', () => {

@@ -19,6 +19,13 @@ describe('console routes (the URL fragment)', () => {
     expect(parseRoute(fileHash('octo', 'api', 'docs/a?b.md', 7))).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'docs/a?b.md', line: 7 });
   });
 
+  it('keeps the blame toggle in the address, beside a line or alone', () => {
+    expect(parseRoute('#/octo/api/blob/src/a.ts?blame=1')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'src/a.ts', blame: true });
+    expect(parseRoute('#/octo/api/blob/src/a.ts?line=4&blame=1')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'src/a.ts', line: 4, blame: true });
+    expect(parseRoute('#/octo/api/blob/src/a.ts?blame=0')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'src/a.ts' });
+    expect(routeHash({ view: 'file', owner: 'octo', repo: 'api', path: 'src/a.ts', line: 4, blame: true })).toBe('#/octo/api/blob/src/a.ts?line=4&blame=1');
+  });
+
   it('drops dot segments and survives bad escapes', () => {
     expect(parseRoute('#/octo/api/blob/src/../../etc/passwd')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: 'src/etc/passwd' });
     expect(parseRoute('#/octo/api/blob/100%/x')).toEqual({ view: 'file', owner: 'octo', repo: 'api', path: '100%/x' });
@@ -31,6 +38,7 @@ describe('console routes (the URL fragment)', () => {
       { view: 'tree', owner: 'octo', repo: 'api.js', folder: 'a b/c#d' },
       { view: 'file', owner: 'o-1', repo: 'r_2', path: 'docs/100% ready?.md' },
       { view: 'file', owner: 'octo', repo: 'api', path: 'src/ünïcode/文件.ts' },
+      { view: 'file', owner: 'octo', repo: 'api', path: 'a?blame=1.ts', blame: true },
     ];
     for (const route of routes) expect(parseRoute(routeHash(route))).toEqual(route);
     expect(treeHash('octo', 'api', 'src')).toBe('#/octo/api/tree/src');

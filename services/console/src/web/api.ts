@@ -1,7 +1,18 @@
 // The console's only way to gitdex: the public REST API under /v1, with the reader token
 // (if any) as "Authorization: Bearer". Paths are relative to the page, so a console served
 // under a prefix by a reverse proxy (https://host/gitdex/) calls https://host/gitdex/v1/….
-import type { FileOutlineOutput, FindSymbolOutput, ListFilesOutput, ReadFileOutput, RepositoriesStateOutput, RepositoryOverviewOutput, SearchCodeOutput, SuggestPathsOutput } from '@gitdex/contracts';
+import type {
+  BlameOutput,
+  FileOutlineOutput,
+  FindSymbolOutput,
+  ListCommitsOutput,
+  ListFilesOutput,
+  ReadFileOutput,
+  RepositoriesStateOutput,
+  RepositoryOverviewOutput,
+  SearchCodeOutput,
+  SuggestPathsOutput,
+} from '@gitdex/contracts';
 import { encodePath } from './format.js';
 
 /** An answer other than 2xx, as the API words it ({ error: { code, message, suggestions? } }). */
@@ -102,4 +113,8 @@ export const api = {
     get<FindSymbolOutput>('v1/symbols', { q: name, repositories: options.repositories, path: options.path, limit: 10 }, signal),
   outline: (owner: string, repo: string, path: string, signal?: AbortSignal) => get<FileOutlineOutput>(`${repoPath(owner, repo)}/outline/${encodePath(path)}`, {}, signal),
   suggest: (owner: string, repo: string, query: string, signal?: AbortSignal) => get<SuggestPathsOutput>(`${repoPath(owner, repo)}/suggest`, { q: query, limit: 8 }, signal),
+  /** The default branch's commits, newest first; with `path`, those that changed it. The cursor keeps the commit paged from, not the path: both are sent. */
+  commits: (owner: string, repo: string, options: { path?: string; cursor?: string; limit: number }, signal?: AbortSignal) =>
+    get<ListCommitsOutput>(`${repoPath(owner, repo)}/commits`, { path: options.path, cursor: options.cursor, limit: options.limit }, signal),
+  blame: (owner: string, repo: string, path: string, signal?: AbortSignal) => get<BlameOutput>(`${repoPath(owner, repo)}/blame/${encodePath(path)}`, {}, signal),
 };

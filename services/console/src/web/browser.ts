@@ -12,7 +12,7 @@ import { childOnTheWay, shortSha } from './format.js';
 import { PathBox } from './pathbox.js';
 import { showProblem } from './problem-view.js';
 import { renderBreadcrumbs, renderRepositoryMeta } from './repository-header.js';
-import { fileHash, treeHash, type Route } from './route.js';
+import { fileHash, parseRoute, treeHash, type Route } from './route.js';
 import type { RepoRoute } from './tree-table.js';
 import type { BrowserEvents, ViewHost } from './view-host.js';
 
@@ -152,7 +152,9 @@ export class Browser {
     if (!this.route) return;
     this.overview = null;
     this.hideNotice();
-    await this.show(this.route, true);
+    // The address may hold more than the route drawn (the blame toggle rewrites it in place).
+    const current = parseRoute(location.hash);
+    await this.show(current.view !== 'home' && current.owner === this.route.owner && current.repo === this.route.repo ? current : this.route, true);
   }
 
   /** Hides the browser and forgets what it showed. */

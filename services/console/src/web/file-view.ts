@@ -1,12 +1,16 @@
 // The file view: name, size, language and a link to GitHub at the indexed commit, then the text
 // with line numbers (a search hit marked and scrolled to) and a footer that reads on in pages.
 // A folder asked for as a file is shown as the folder. Its outline (definitions, each a link to
-// its line) comes beside it when the index has symbols for it.
+// its line) comes beside it when the index has symbols for it. A Blame toggle puts beside the
+// lines the commit that last changed each range (kept in the address as ?blame=1), and below the
+// text the commits that changed the file fold open on demand.
 import type { FileOutlineOutput, ReadFileOutput } from '@gitdex/contracts';
 import { ApiError, api, isAbort } from './api.js';
 import { fill, h } from './dom.js';
+import { BlameColumn } from './blame.js';
+import { fileCommits } from './commit-list.js';
 import { formatBytes, formatCount, pathSegments, plural, safeUrl, shortSha, withoutFragment } from './format.js';
-import { treeHash, type Route } from './route.js';
+import { routeHash, treeHash, type Route } from './route.js';
 import { outlinePanel } from './outline.js';
 import { fileBadges } from './tree-table.js';
 import type { ViewHost } from './view-host.js';
@@ -63,9 +67,10 @@ export async function showFile(host: ViewHost, route: FileRoute, signal: AbortSi
       'table',
       { class: 'code', 'data-commit': file.freshness.commit, 'data-path': file.path },
       h('caption', { class: 'visually-hidden' }, `${file.path}, with line numbers`),
-      h('thead', { class: 'visually-hidden' }, h('tr', {}, h('th', { scope: 'col' }, 'Line'), h('th', { scope: 'col' }, 'Text'))),
+      h('thead', { class: 'visually-hidden' }, h('tr', {}, h('th', { scope: 'col', class: 'blame' }, 'Last changed by'), h('th', { scope: 'col' }, 'Line'), h('th', { scope: 'col' }, 'Text'))),
       tbody,
     );
+    const blame = new BlameColumn(table, fileUrl);
     const region = h('div', { class: 'code-wrap', tabindex: 0, role: 'region', 'aria-label': `Contents of ${file.path}` }, table);
     const footer = h('div', { class: 'code-footer' });
     const appendLines = (part: ReadFileOutput) => {
@@ -73,16 +78,20 @@ export async function showFile(host: ViewHost, route: FileRoute, signal: AbortSi
       const rows = lines.map((text, i) => {
         const n = part.start_line + i;
         const attrs = n === route.line ? { id: `L${n}`, class: 'hit', 'aria-current': 'true' } : { id: `L${n}` };
-        return h('tr', attrs, h('td', { class: 'ln' }, String(n)), h('td', { class: 'line' }, h('code', {}, text === '' ? '\u200b' : text)));
+        return h('tr', attrs, blame.cell(n), h('td', { class: 'ln' }, String(n)), h('td', { class: 'line' }, h('code', {}, text === '' ? '\u200b' : text)));
       });
       tbody.append(...rows);
       renderFileFooter(host, footer, route, part, appendLines);
     };
     appendLines(file);
-    body.push(region, footer);
+    const toggle = blameToggle(host, route, file, table, blame);
+    head.querySelector('.meta')?.append(' ', toggle.button);
+    body.push(toggle.status, region, footer);
+    if (route.blame) toggle.set(true);
   } else if (!file.note) {
     body.push(h('p', { class: 'muted' }, 'This file is empty.'));
   }
+  body.push(fileCommits(host, { owner: route.owner, repo: route.repo, path: file.path }));
   fill(host.view, body);
   if (focus) heading.focus();
   if (route.line !== undefined) document.getElementById(`L${route.line}`)?.scrollIntoView({ block: 'center' });
@@ -126,4 +135,55 @@ function renderFileFooter(host: ViewHost, footer: HTMLElement, route: FileRoute,
     parts.push(`${plural(part.total_lines, 'line')}, end of file.`);
   }
   fill(footer, parts.length > 0 ? h('p', {}, parts) : null);
+}
+
+/** The Blame button: shows or hides the blame column, reading blame the first time, and keeps the choice in the address (without a new history entry). */
+function blameToggle(host: ViewHost, route: FileRoute, file: ReadFileOutput, table: HTMLTableElement, blame: BlameColumn): { button: HTMLButtonElement; status: HTMLElement; set(on: boolean): void } {
+  const button = h('button', { type: 'button', class: 'button', id: 'blame-toggle', 'aria-pressed': 'false' }, 'Blame');
+  const status = h('div', { class: 'blame-status' });
+  let reading = false;
+  const set = (on: boolean) => {
+    button.setAttribute('aria-pressed', String(on));
+    table.classList.toggle('blamed', on && blame.loaded);
+    const plain: FileRoute = { view: 'file', owner: route.owner, repo: route.repo, path: route.path, ...(route.line !== undefined ? { line: route.line } : {}) };
+    history.replaceState(history.state, '', routeHash(on ? { ...plain, blame: true } : plain));
+    if (!on || blame.loaded || reading) return;
+    reading = true;
+    fill(status, h('p', { class: 'muted', role: 'status' }, 'Reading the blame…'));
+    api
+      .blame(route.owner, route.repo, file.path, host.signal())
+      .then((answer) => {
+        reading = false;
+        if (answer.freshness.commit !== file.freshness.commit) {
+          button.setAttribute('aria-pressed', 'false');
+          fill(
+            status,
+            h(
+              'p',
+              { class: 'error-text', role: 'alert' },
+              `The file changed: commit ${shortSha(answer.freshness.commit)} was indexed since. `,
+              h('button', { type: 'button', class: 'button', onclick: () => host.refresh() }, 'Show it'),
+            ),
+          );
+          return;
+        }
+        blame.show(answer);
+        status.replaceChildren();
+        table.classList.toggle('blamed', button.getAttribute('aria-pressed') === 'true');
+        host.events.announce(`Blame shown: ${plural(answer.ranges.length, 'range')}.`);
+      })
+      .catch((error: unknown) => {
+        reading = false;
+        if (isAbort(error)) return;
+        button.setAttribute('aria-pressed', 'false');
+        if (error instanceof ApiError && error.status === 401) {
+          host.events.unauthorized(error);
+          return;
+        }
+        const text = error instanceof ApiError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+        fill(status, h('p', { class: 'blame-problem error-text', role: 'alert', 'data-code': error instanceof ApiError ? error.code : 'ERROR' }, `No blame: ${text}`));
+      });
+  };
+  button.addEventListener('click', () => set(button.getAttribute('aria-pressed') !== 'true'));
+  return { button, status, set };
 }

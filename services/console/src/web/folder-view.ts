@@ -1,8 +1,10 @@
 // The folder listing: a table of the folder's entries (rows and keys from tree-table.ts), a ".."
 // row to go up, and a footer that pages on with the API's cursor. A file asked for as a folder
-// is shown as the file.
+// is shown as the file. The repository's root (its page) also lists the default branch's recent
+// commits below the listing.
 import type { ListFilesOutput } from '@gitdex/contracts';
 import { ApiError, api, isAbort } from './api.js';
+import { recentCommits } from './commit-list.js';
 import { fill, h } from './dom.js';
 import { formatCount, parentFolder, plural, shortSha } from './format.js';
 import { fileHash, treeHash, type Route } from './route.js';
@@ -67,7 +69,7 @@ export async function showFolder(host: ViewHost, route: TreeRoute, signal: Abort
   appendPage(page);
   if (page.total_entries === 0) tbody.append(h('tr', {}, h('td', { colspan: 3, class: 'muted' }, 'This folder is empty.')));
   const wrap = h('div', { class: 'table-wrap' }, table);
-  fill(host.view, wrap, footer);
+  fill(host.view, wrap, footer, route.folder === '' ? recentCommits(host, { owner: route.owner, repo: route.repo }, signal) : null);
   enableTreeKeys(table, route);
 
   const links = [...table.querySelectorAll<HTMLAnchorElement>('a.entry')];

@@ -99,3 +99,15 @@ export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: numb
   };
   return debounced;
 }
+
+/** The GitHub page of commit `sha`, from the GitHub URL of a file at some commit ("…/owner/repo/blob/<sha>/path"); null for any other URL. */
+export function commitUrlOf(fileUrl: string | null | undefined, sha: string): string | null {
+  const base = typeof fileUrl === 'string' ? /^(https?:\/\/[^?#]+?)\/blob\/[0-9a-f]{7,64}\//i.exec(fileUrl)?.[1] : undefined;
+  return base && /^[0-9a-f]{7,64}$/i.test(sha) ? `${base}/commit/${sha}` : null;
+}
+
+/** The first line of a commit message (its summary). */
+export function firstLine(message: string): string {
+  const end = message.indexOf('\n');
+  return (end === -1 ? message : message.slice(0, end)).trimEnd();
+}

@@ -6,10 +6,11 @@
 //   #/owner/repo/tree/a/b      folder a/b
 //   #/owner/repo/blob/a/b.ts   file a/b.ts
 //   #/owner/repo/blob/a/b.ts?line=12   file a/b.ts at line 12 (a search result)
+//   #/owner/repo/blob/a/b.ts?blame=1   file a/b.ts with its blame beside the lines
 //
 // Every segment is percent-encoded. Pure: no DOM, no imports (unit-tested under Node).
 
-export type Route = { view: 'home' } | { view: 'tree'; owner: string; repo: string; folder: string } | { view: 'file'; owner: string; repo: string; path: string; line?: number };
+export type Route = { view: 'home' } | { view: 'tree'; owner: string; repo: string; folder: string } | { view: 'file'; owner: string; repo: string; path: string; line?: number; blame?: true };
 
 function decode(segment: string): string {
   try {
@@ -30,7 +31,8 @@ export function parseRoute(hash: string): Route {
   if (owner === undefined || repo === undefined) return { view: 'home' };
   const path = rest.filter((s) => s !== '.' && s !== '..').join('/');
   const line = Number(/(?:^|&)line=(\d{1,9})(?:&|$)/.exec(query)?.[1] ?? 0);
-  if (kind === 'blob' && path !== '') return line > 0 ? { view: 'file', owner, repo, path, line } : { view: 'file', owner, repo, path };
+  const blame = /(?:^|&)blame=1(?:&|$)/.test(query);
+  if (kind === 'blob' && path !== '') return { view: 'file', owner, repo, path, ...(line > 0 ? { line } : {}), ...(blame ? { blame: true as const } : {}) };
   if (kind === 'tree') return { view: 'tree', owner, repo, folder: path };
   return { view: 'tree', owner, repo, folder: '' };
 }
@@ -46,7 +48,8 @@ export function routeHash(route: Route): string {
     .map(encodeURIComponent)
     .join('/');
   if (route.view === 'tree') return encoded === '' ? base : `${base}/tree/${encoded}`;
-  return `${base}/blob/${encoded}${route.line !== undefined && route.line > 0 ? `?line=${route.line}` : ''}`;
+  const query = [route.line !== undefined && route.line > 0 ? `line=${route.line}` : '', route.blame ? 'blame=1' : ''].filter((q) => q !== '').join('&');
+  return `${base}/blob/${encoded}${query === '' ? '' : `?${query}`}`;
 }
 
 export const treeHash = (owner: string, repo: string, folder: string): string => routeHash({ view: 'tree', owner, repo, folder });
