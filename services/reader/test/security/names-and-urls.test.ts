@@ -135,7 +135,7 @@ describe('names and URLs callers give (HTTP, the real reader on SQLite, GitHub l
     expect(answer.text).not.toContain('internal-x9');
   });
 
-  test("a page of a site whose repository the caller may not read (or gitdex has not indexed) answers like a URL of no site, and is read by one who may", async () => {
+  test('a page of a site whose repository the caller may not read (or gitdex has not indexed) answers like a URL of no site, and is read by one who may', async () => {
     const unknown = await tool(served.url, 'read_file', { path: 'https://elsewhere.example.org/x' });
     for (const page of ['https://internal.example.com/guide', 'https://unindexed.example.com/x']) {
       const answer = await tool(served.url, 'read_file', { path: page });
