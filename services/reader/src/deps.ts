@@ -4,6 +4,8 @@ import type { ReaderIndex } from './index-layers/reader-index';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
 import { ReadHints } from './address/read-hints';
+import { poolReferenceParsing, type ReferenceParsing } from './symbols/reference-parsing';
+import type { ParsedReferences } from './symbols/reference-scan';
 import { PromiseLru } from './promise-lru';
 import { ANONYMOUS_BACKFILL_CAP, ANONYMOUS_LOOKUPS_PER_DAY, DailyBudget, unseenLimiter, type BackfillCap, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 import type { Log } from '@gitdex/observability';
@@ -101,6 +103,8 @@ export interface ReaderOptions {
   waitPollMs?: number;
   /** The timer of those reads (tests run them by hand). Default: a real interval. */
   waitRepeat?: Repeat;
+  /** How find_references parses candidate files. Default: @gitdex/symbols' worker pool, started on first use. */
+  references?: ReferenceParsing;
 }
 
 /** ReaderOptions with every default applied: what the tool core works with. */
@@ -134,6 +138,9 @@ export interface ReaderDeps {
   searchContents: PromiseLru<string>;
   /** One watcher per repository someone waits on (waiting/repository-watchers.ts). */
   watchers: RepositoryWatchers;
+  references: ReferenceParsing;
+  /** Occurrences and definitions of a name find_references parsed, by blob, language and name. */
+  referenceCache: PromiseLru<ParsedReferences>;
   /**
    * Set by callTool for one call: aborted when its deadline passes or its request is
    * cancelled. deps.index is then scoped to stop with it (index-layers/call-scope.ts); a loop
@@ -147,6 +154,8 @@ const DEFAULT_WAIT_POLL_MS = 100;
 
 /** Files search_code keeps at most between calls (their bytes are bounded by limits.searchCacheBytes). */
 const SEARCH_CACHE_FILES = 100_000;
+/** Blob and name pairs find_references keeps (most hold a few occurrences: a few hundred bytes each). */
+const REFERENCE_CACHE = { maxEntries: 200_000, maxBytes: 64 * 1024 * 1024 };
 
 export const publicOnly = (repository: RepositoryDocument): boolean => !repository.private;
 
@@ -185,6 +194,8 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     anonymousLookups: new DailyBudget(options.anonymousLookupsPerDay ?? ANONYMOUS_LOOKUPS_PER_DAY, clock ?? Date.now),
     anonymousBackfillCap: options.anonymousBackfillCap ?? ANONYMOUS_BACKFILL_CAP,
     searchContents: new PromiseLru<string>({ maxEntries: SEARCH_CACHE_FILES, maxBytes: limits.searchCacheBytes }),
+    references: options.references ?? poolReferenceParsing(),
+    referenceCache: new PromiseLru<ParsedReferences>(REFERENCE_CACHE),
     watchers: new RepositoryWatchers((repositoryId) => options.index.listRefStates(repositoryId), {
       intervalMs: options.waitPollMs ?? DEFAULT_WAIT_POLL_MS,
       repeat: options.waitRepeat ?? repeatEvery,

@@ -1,0 +1,28 @@
+import type { BlobSymbols } from '@gitdex/contracts';
+import { createSymbolExtractor, SUPPORTED_LANGUAGES, type SymbolExtractor } from '@gitdex/symbols';
+
+/**
+ * How find_references learns where a name occurs in a file: it parses the file when asked,
+ * since the index stores definitions only (docs/design/symbols-storage.md).
+ */
+export interface ReferenceParsing {
+  /** Languages it parses (the index's names); files of others are never candidates. */
+  readonly languages: readonly string[];
+  /** The file's definitions and its occurrences of `name` only; never rejects for the file's sake (failed or skipped instead). */
+  occurrences(content: string, path: string, language: string | null, name: string): Promise<BlobSymbols>;
+}
+
+/**
+ * @gitdex/symbols' worker pool, started on the first find_references (a reader that is never
+ * asked starts no threads): a hostile file costs one worker its timeout, never the reader's thread.
+ */
+export function poolReferenceParsing(): ReferenceParsing {
+  let extractor: SymbolExtractor | undefined;
+  return {
+    languages: SUPPORTED_LANGUAGES,
+    occurrences: (content, path, language, name) => {
+      extractor ??= createSymbolExtractor();
+      return extractor.extract(content, path, language, { name });
+    },
+  };
+}
