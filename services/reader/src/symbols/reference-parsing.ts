@@ -1,4 +1,4 @@
-import type { BlobSymbols } from '@gitdex/contracts';
+import type { BlobSymbols, SymbolDefinition, SymbolOccurrence } from '@gitdex/contracts';
 import { createSymbolExtractor, SUPPORTED_LANGUAGES, type SymbolExtractor } from '@gitdex/symbols';
 
 /**
@@ -10,6 +10,12 @@ export interface ReferenceParsing {
   readonly languages: readonly string[];
   /** The file's definitions and its occurrences of `name` only; never rejects for the file's sake (failed or skipped instead). */
   occurrences(content: string, path: string, language: string | null, name: string): Promise<BlobSymbols>;
+}
+
+/** A blob's occurrences and definitions of one name: what the reader keeps by blob (deps.referenceCache). */
+export interface ParsedReferences {
+  occurrences: SymbolOccurrence[];
+  definitions: SymbolDefinition[];
 }
 
 /**

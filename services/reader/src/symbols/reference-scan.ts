@@ -3,6 +3,7 @@ import type { ContentCandidate, ContentPlan, IdentifierFile } from '@gitdex/port
 import { foldText } from '@gitdex/terms';
 import type { ReaderDeps } from '../deps';
 import type { PathMatcher } from '../search/globs';
+import type { ParsedReferences } from './reference-parsing';
 import type { SymbolTarget } from './searched';
 
 /**
@@ -47,12 +48,6 @@ export interface ReferenceQuery {
 const PAGE = 500;
 /** Contents read from the index a request (and parsed together). */
 const CONTENT_BATCH = 50;
-
-/** A blob's occurrences and definitions of one name: what deps.referenceCache keeps. */
-export interface ParsedReferences {
-  occurrences: IdentifierFile['occurrences'];
-  definitions: IdentifierFile['definitions'];
-}
 
 const NONE: ParsedReferences = { occurrences: [], definitions: [] };
 
