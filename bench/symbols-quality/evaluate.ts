@@ -7,7 +7,7 @@
  *      [--set=Language:folder ...] [--examples=N] [--out=file.json]
  * A --set is held out; e.g. --set=Rust:/path/to/a/crate adds a language the machine lacks.
  */
-import { extractSymbols } from '@gitdex/symbols';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, extractSymbols } from '@gitdex/symbols';
 import type { SymbolDefinition } from '@gitdex/contracts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -63,7 +63,8 @@ export async function evaluateSet(set: QualitySet, limit: number): Promise<SetRe
   await extractSymbols('', `warm${extname(files[0] ?? '.x')}`, set.language);
   const before = process.cpuUsage();
   for (let i = 0; i < files.length; i++) {
-    const symbols = await extractSymbols(contents[i]!, files[i]!, set.language);
+    // As the indexer extracts: definitions only (find_references walks for one name when asked).
+    const symbols = await extractSymbols(contents[i]!, files[i]!, set.language, { maxBytes: DEFAULT_MAX_BYTES, timeoutMs: DEFAULT_TIMEOUT_MS }, 'none');
     if (symbols.status === 'parsed') parsed++;
     outlines.set(files[i]!, symbols.definitions);
   }
