@@ -15,7 +15,7 @@ import { mediumCorpus, MAX_FILE_BYTES } from '../data/corpora';
 
 const NAMES = Number(process.argv[2] ?? 50);
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
-const word = (name: string) => new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_$])`, 'u');
+const word = (name: string) => new RegExp(`(?<![\\p{L}\\p{N}_])${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_])`, 'u');
 
 async function main(): Promise<void> {
   const corpus = mediumCorpus();

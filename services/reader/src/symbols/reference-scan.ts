@@ -54,9 +54,13 @@ const NONE: ParsedReferences = { occurrences: [], definitions: [] };
 /** A file the parser skipped or failed: not kept, since a timeout on a busy host may pass later. */
 class Unparsed extends Error {}
 
-/** The word as an identifier: not part of a longer one (letters, digits, _ and $ join identifiers in every parsed language). */
+/**
+ * The name as a whole word: not inside a longer run of letters, digits and `_`. A superset of the
+ * files where it is an identifier, which is all the test must be: `$` does not join, since PHP's
+ * `$name` holds the identifier `name`, and a JavaScript `$name` is told apart by the parser.
+ */
 function wordPattern(name: string): RegExp {
-  return new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_$])`, 'u');
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_])`, 'u');
 }
 
 /**

@@ -6,16 +6,17 @@ import { resolveDeps } from '../../src/deps';
 import { poolReferenceParsing, type ReferenceParsing } from '../../src/symbols/reference-parsing';
 import { REFERENCE_BOUNDS, scanReferences } from '../../src/symbols/reference-scan';
 import { symbolTargets } from '../../src/symbols/searched';
-import { seedRepository } from '../support/documents';
+import { seedRepository, type FileSpec } from '../support/documents';
 import { call, connectInMemory, ok, textOf } from '../support/mcp-client';
 import { createWorld, type World } from '../support/world';
 
-const FILES = {
+const FILES: Record<string, FileSpec> = {
   'a.ts': "import { load } from './b';\nexport const x = load();\n",
   'b.ts': 'export function load() {\n  return 1;\n}\n',
   'c.ts': '// load is only named in this comment\nexport const y = "load";\n',
   'd.ts': 'export const loaded = reload();\n',
   'e.ts': 'load();\nload();\n',
+  'f.php': { content: '<?php\n$load = 1;\necho $load;\n', language: 'PHP' },
 };
 
 let world: World;
@@ -46,9 +47,11 @@ test('parses only files holding the whole word, finds identifiers only, and pars
     ['a.ts', ['1:import', '2:reference']],
     ['b.ts', ['1:definition']],
     ['e.ts', ['1:reference', '2:reference']],
+    // PHP's $load holds the identifier load: "$" does not join words for the test.
+    ['f.php', ['2:reference', '3:reference']],
   ]);
   // c.ts holds the word in a comment and a string: parsed, no occurrence; d.ts only inside longer words: never parsed.
-  expect(parsedPaths.sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'e.ts']);
+  expect(parsedPaths.sort()).toEqual(['a.ts', 'b.ts', 'c.ts', 'e.ts', 'f.php']);
   parsedPaths.length = 0;
   const again = await scanReferences(deps, targets, { name: 'load', matches: null });
   expect(again.files).toEqual(first.files);
@@ -66,7 +69,7 @@ test('a bound that stops the scan is said in the structured answer and the text'
 
   const { client, close } = await connectInMemory(world.deps);
   const complete = await call(client, 'find_references', { name: 'load', repository: 'octo/refs' });
-  expect(ok<FindReferencesOutput>(complete)).toMatchObject({ complete: true, total_files: 3 });
+  expect(ok<FindReferencesOutput>(complete)).toMatchObject({ complete: true, total_files: 4 });
   expect(textOf(complete)).not.toContain('incomplete');
   await close();
 });
