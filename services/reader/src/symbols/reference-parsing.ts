@@ -12,6 +12,24 @@ export interface ReferenceParsing {
   occurrences(content: string, path: string, language: string | null, name: string): Promise<BlobSymbols>;
 }
 
+/**
+ * What one find_references call may parse. A file takes about 3 ms of CPU to parse on average
+ * (docs/design/symbols.md), so 400 files are about a second of the pool's time at most; a name
+ * used more widely is better narrowed by repository, path or language than parsed everywhere.
+ */
+export interface ReferenceBounds {
+  /** Files sent to the parser (files parsed for this name before are free). */
+  readonly files: number;
+  /** Their bytes. */
+  readonly bytes: number;
+  /** Milliseconds from the start of the scan (deps.now). */
+  readonly ms: number;
+  /** Candidate files listed by the content index. */
+  readonly candidates: number;
+}
+
+export const REFERENCE_BOUNDS: ReferenceBounds = { files: 400, bytes: 16 * 1024 * 1024, ms: 4_000, candidates: 20_000 };
+
 /** A blob's occurrences and definitions of one name: what the reader keeps by blob (deps.referenceCache). */
 export interface ParsedReferences {
   occurrences: SymbolOccurrence[];

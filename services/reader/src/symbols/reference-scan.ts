@@ -3,26 +3,8 @@ import type { ContentCandidate, ContentPlan, IdentifierFile } from '@gitdex/port
 import { foldText } from '@gitdex/terms';
 import type { ReaderDeps } from '../deps';
 import type { PathMatcher } from '../search/globs';
-import type { ParsedReferences } from './reference-parsing';
+import type { ParsedReferences, ReferenceBounds } from './reference-parsing';
 import type { SymbolTarget } from './searched';
-
-/**
- * What one find_references call may parse. A file takes about 3 ms of CPU to parse on average
- * (docs/design/symbols.md), so 400 files are about a second of the pool's time at most; a name
- * used more widely is better narrowed by repository, path or language than parsed everywhere.
- */
-export interface ReferenceBounds {
-  /** Files sent to the parser (files parsed for this name before are free). */
-  readonly files: number;
-  /** Their bytes. */
-  readonly bytes: number;
-  /** Milliseconds from the start of the scan (deps.now). */
-  readonly ms: number;
-  /** Candidate files listed by the content index. */
-  readonly candidates: number;
-}
-
-export const REFERENCE_BOUNDS: ReferenceBounds = { files: 400, bytes: 16 * 1024 * 1024, ms: 4_000, candidates: 20_000 };
 
 /** What stopped a scan before every candidate was looked at. */
 export type ReferenceCut = 'files' | 'bytes' | 'time' | 'candidates';
@@ -70,7 +52,7 @@ function wordPattern(name: string): RegExp {
  * strings). Within the bounds; the cut says which one stopped it. A blob's answer for a name is
  * kept (deps.referenceCache): a blob never changes, so nothing kept goes stale.
  */
-export async function scanReferences(deps: ReaderDeps, targets: SymbolTarget[], query: ReferenceQuery, bounds: ReferenceBounds = REFERENCE_BOUNDS): Promise<ReferenceScan> {
+export async function scanReferences(deps: ReaderDeps, targets: SymbolTarget[], query: ReferenceQuery, bounds: ReferenceBounds = deps.referenceBounds): Promise<ReferenceScan> {
   const { name } = query;
   const plan: ContentPlan = name.length >= 3 ? { op: 'substring', text: foldText(name), cased: name } : { op: 'all' };
   const word = wordPattern(name);

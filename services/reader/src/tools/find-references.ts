@@ -9,7 +9,8 @@ import { symbolPaging } from '../symbols/cursor';
 import { pathScope } from '../symbols/path-scope';
 import { compare, rankHits } from '../symbols/rank';
 import { distinctLines, referenceLines } from '../symbols/reference-lines';
-import { REFERENCE_BOUNDS, scanReferences, type ReferenceCut, type ReferenceScan } from '../symbols/reference-scan';
+import type { ReferenceBounds } from '../symbols/reference-parsing';
+import { scanReferences, type ReferenceCut, type ReferenceScan } from '../symbols/reference-scan';
 import { searchedOf, symbolTargets, type SymbolTarget } from '../symbols/searched';
 import { invalid } from '../tool-error';
 import type { ToolAnswer } from './answer';
@@ -80,7 +81,7 @@ export async function findReferences(deps: ReaderDeps, principal: Principal | nu
     complete: scan.cut === null,
     repositories: searchedOf(targets),
   };
-  return { structured, text: textOf(structured, targets, scan) };
+  return { structured, text: textOf(structured, targets, scan, deps.referenceBounds) };
 }
 
 /** Best first: files that define the name, source before tests before vendored/generated, more occurrences, fewer folders, then path. */
@@ -138,14 +139,20 @@ function referenceFile(deps: ReaderDeps, target: SymbolTarget, f: IdentifierFile
   };
 }
 
-const CUT_BY: Record<ReferenceCut, string> = {
-  files: `parsing ${REFERENCE_BOUNDS.files} files`,
-  bytes: `parsing ${REFERENCE_BOUNDS.bytes / 1024 / 1024} MiB of files`,
-  time: `${REFERENCE_BOUNDS.ms / 1000} seconds`,
-  candidates: `listing ${REFERENCE_BOUNDS.candidates.toLocaleString('en-US')} files that hold the text`,
-};
+function cutBy(cut: ReferenceCut, bounds: ReferenceBounds): string {
+  switch (cut) {
+    case 'files':
+      return `parsing ${formatCount(bounds.files, 'file')}`;
+    case 'bytes':
+      return `parsing ${(bounds.bytes / 1024 / 1024).toFixed(1)} MiB of files`;
+    case 'time':
+      return `${(bounds.ms / 1000).toFixed(1)} seconds`;
+    case 'candidates':
+      return `listing ${formatCount(bounds.candidates, 'file')} that hold the text`;
+  }
+}
 
-function textOf(out: FindReferencesOutput, targets: SymbolTarget[], scan: ReferenceScan): string {
+function textOf(out: FindReferencesOutput, targets: SymbolTarget[], scan: ReferenceScan, bounds: ReferenceBounds): string {
   const capped = scan.cut !== null;
   const one = targets.length > 0 && targets.every((t) => t.repository === targets[0]?.repository);
   const where = one
@@ -154,7 +161,8 @@ function textOf(out: FindReferencesOutput, targets: SymbolTarget[], scan: Refere
   const lines = [
     `find_references ${JSON.stringify(out.name)} in ${where}: ${formatCount(out.total_occurrences, 'occurrence')} in ${formatCount(out.total_files, 'file')}${capped ? ' at least' : ''} (search-based: identifiers named so, not resolved by a compiler)`,
   ];
-  if (scan.cut !== null) lines.push(`Note: incomplete: the search stopped after ${CUT_BY[scan.cut]}; these rank the files found before, in path order. Narrow it with repository, path or language.`);
+  if (scan.cut !== null)
+    lines.push(`Note: incomplete: the search stopped after ${cutBy(scan.cut, bounds)}; these rank the files found before, in path order. Narrow it with repository, path or language.`);
   if (scan.unparsed > 0) lines.push(`Note: ${formatCount(scan.unparsed, 'file')} holding the name could not be parsed (too large or too slow) and are left out; search_code finds their text.`);
   const pending = targets.filter((t) => t.freshness.pending);
   if (pending.length > 0) lines.push(`Note: newer pushes are being indexed for ${pending.map((t) => t.repository).join(', ')}; this searched the commits shown.`);

@@ -4,7 +4,7 @@
 import type { BlobSymbols, FindReferencesOutput } from '@gitdex/contracts';
 import { resolveDeps } from '../../src/deps';
 import { poolReferenceParsing, type ReferenceParsing } from '../../src/symbols/reference-parsing';
-import { REFERENCE_BOUNDS, scanReferences } from '../../src/symbols/reference-scan';
+import { scanReferences } from '../../src/symbols/reference-scan';
 import { symbolTargets } from '../../src/symbols/searched';
 import { seedRepository, type FileSpec } from '../support/documents';
 import { call, connectInMemory, ok, textOf } from '../support/mcp-client';
@@ -59,17 +59,24 @@ test('parses only files holding the whole word, finds identifiers only, and pars
 });
 
 test('a bound that stops the scan is said in the structured answer and the text', async () => {
-  // A reader of its own: nothing parsed before.
-  const deps = resolveDeps({ index: world.index, references: counting });
+  // A reader of its own (nothing parsed before) that may parse two files a call.
+  const deps = resolveDeps({ index: world.index, references: counting, referenceBounds: { files: 2 } });
   const targets = await symbolTargets(deps, null, { repository: 'octo/refs' });
-  const cut = await scanReferences(deps, targets, { name: 'load', matches: null }, { ...REFERENCE_BOUNDS, files: 2 });
+  const cut = await scanReferences(deps, targets, { name: 'load', matches: null });
   expect(cut.cut).toBe('files');
   expect(cut.files.map((f) => f.path)).toEqual(['a.ts', 'b.ts']);
   expect(parsedPaths).toEqual(['a.ts', 'b.ts']);
+
+  const bounded = await connectInMemory(resolveDeps({ index: world.index, references: counting, referenceBounds: { files: 2 } }));
+  const stopped = await call(bounded.client, 'find_references', { name: 'load', repository: 'octo/refs' });
+  expect(ok<FindReferencesOutput>(stopped)).toMatchObject({ complete: false, total_files: 2 });
+  expect(textOf(stopped)).toContain('Note: incomplete: the search stopped after parsing 2 files;');
+  await bounded.close();
 
   const { client, close } = await connectInMemory(world.deps);
   const complete = await call(client, 'find_references', { name: 'load', repository: 'octo/refs' });
   expect(ok<FindReferencesOutput>(complete)).toMatchObject({ complete: true, total_files: 4 });
   expect(textOf(complete)).not.toContain('incomplete');
   await close();
+  expect(() => resolveDeps({ index: world.index, referenceBounds: { files: 0 } })).toThrow('reader: referenceBounds.files must be a positive whole number, got 0');
 });
