@@ -91,7 +91,9 @@ export async function scanReferences(deps: ReaderDeps, targets: SymbolTarget[], 
           const kept = deps.referenceCache.peek(keyOf(c));
           if (kept) return kept;
           const content = contents.get(c.path);
-          if (content === undefined || !word.test(content)) return deps.referenceCache.get(keyOf(c), () => Promise.resolve(NONE));
+          // A path gone since it was listed (a flip in between) says nothing of its blob: not kept.
+          if (content === undefined) return Promise.resolve(NONE);
+          if (!word.test(content)) return deps.referenceCache.get(keyOf(c), () => Promise.resolve(NONE));
           if (cut !== null || parsedFiles + 1 > bounds.files || parsedBytes + c.size > bounds.bytes) {
             cut ??= parsedFiles + 1 > bounds.files ? 'files' : 'bytes';
             return null;
@@ -100,13 +102,20 @@ export async function scanReferences(deps: ReaderDeps, targets: SymbolTarget[], 
           parsedBytes += c.size;
           return deps.referenceCache.get(keyOf(c), () => deps.references.occurrences(content, c.path, c.language, name).then((symbols) => parsedOf(symbols, name)));
         });
-        for (const [j, answer] of answers.entries()) {
+        // Awaited together, so a failure of one never leaves the others' rejections unobserved.
+        const results = await Promise.all(
+          answers.map((answer) =>
+            answer === null
+              ? Promise.resolve(undefined)
+              : answer.catch((error: unknown) => {
+                  if (error instanceof Unparsed) return null;
+                  throw error;
+                }),
+          ),
+        );
+        for (const [j, found] of results.entries()) {
           const candidate = batch[j] as ContentCandidate;
-          if (answer === null) continue;
-          const found = await answer.catch((error: unknown) => {
-            if (error instanceof Unparsed) return null;
-            throw error;
-          });
+          if (found === undefined) continue;
           if (found === null) unparsed += 1;
           if (found === null || found.occurrences.length === 0) continue;
           files.push({
