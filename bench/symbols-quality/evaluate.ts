@@ -4,10 +4,10 @@
  * the other way, what each finds that the other does not, and extraction CPU beside ctags's on the
  * same files. Held-out sets were never used to write the queries (docs/design/symbols.md).
  * Run: npx tsx --tsconfig bench/tsconfig.json bench/symbols-quality/evaluate.ts [--limit=N]
- *      [--set=Language:folder ...] [--examples=N] [--out=file.json]
+ *      [--set=Language:folder ...] [--examples=N] [--out=file.json] [--occurrences=none|all]
  * A --set is held out; e.g. --set=Rust:/path/to/a/crate adds a language the machine lacks.
  */
-import { extractSymbols } from '@gitdex/symbols';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, extractSymbols } from '@gitdex/symbols';
 import type { SymbolDefinition } from '@gitdex/contracts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
@@ -54,7 +54,7 @@ function extraSets(specs: readonly string[]): QualitySet[] {
   });
 }
 
-export async function evaluateSet(set: QualitySet, limit: number): Promise<SetResult> {
+export async function evaluateSet(set: QualitySet, limit: number, occurrences: 'all' | 'none' = 'none'): Promise<SetResult> {
   const files = filesOf(set, limit);
   const contents = files.map((f) => readFileSync(join(set.root, f), 'utf8'));
   const outlines = new Map<string, SymbolDefinition[]>();
@@ -63,7 +63,8 @@ export async function evaluateSet(set: QualitySet, limit: number): Promise<SetRe
   await extractSymbols('', `warm${extname(files[0] ?? '.x')}`, set.language);
   const before = process.cpuUsage();
   for (let i = 0; i < files.length; i++) {
-    const symbols = await extractSymbols(contents[i]!, files[i]!, set.language);
+    // 'none' as the indexer extracts (find_references walks for one name when asked); 'all' the earlier mode.
+    const symbols = await extractSymbols(contents[i]!, files[i]!, set.language, { maxBytes: DEFAULT_MAX_BYTES, timeoutMs: DEFAULT_TIMEOUT_MS }, occurrences);
     if (symbols.status === 'parsed') parsed++;
     outlines.set(files[i]!, symbols.definitions);
   }
@@ -138,7 +139,13 @@ export function table(results: readonly SetResult[]): string {
 
 async function main() {
   const { values } = parseArgs({
-    options: { limit: { type: 'string', default: '300' }, set: { type: 'string', multiple: true, default: [] }, examples: { type: 'string', default: '0' }, out: { type: 'string' } },
+    options: {
+      limit: { type: 'string', default: '300' },
+      set: { type: 'string', multiple: true, default: [] },
+      examples: { type: 'string', default: '0' },
+      out: { type: 'string' },
+      occurrences: { type: 'string', default: 'none' },
+    },
   });
   const limit = Number(values.limit);
   const examples = Number(values.examples);
@@ -146,7 +153,7 @@ async function main() {
   const results: SetResult[] = [];
   for (const set of qualitySets(scratch, extraSets(values.set ?? []))) {
     process.stderr.write(`${set.language}: ${set.name} (${set.role})\n`);
-    const result = await evaluateSet(set, limit);
+    const result = await evaluateSet(set, limit, values.occurrences === 'all' ? 'all' : 'none');
     results.push(result);
     // Examples only of tuning sets: reading a held-out set's misses would make it a tuning set.
     if (examples > 0 && set.role === 'tuning') {

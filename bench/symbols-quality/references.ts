@@ -1,10 +1,12 @@
 /**
  * Occurrences against `git grep -w`: for a sample of names defined in a set, every line where
  * extraction finds the name must be a line a whole-word grep finds, and the grep lines it leaves
- * out are printed as a sample to be read (they should be comments and strings).
+ * out are printed as a sample to be read (they should be comments and strings). Names are found as
+ * the index keeps them (definitions only); each name's occurrences as find_references finds them:
+ * the files holding the word, parsed for that name.
  * Run: npx tsx --tsconfig bench/tsconfig.json bench/symbols-quality/references.ts [--limit=N] [--names=N] [--sample=N]
  */
-import { extractSymbols } from '@gitdex/symbols';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, extractSymbols } from '@gitdex/symbols';
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,8 @@ import { filesOf, qualitySets } from './corpora';
 /** What `git grep -w NAME` matches on a line: the name with no word character on either side. */
 const wordLine = (name: string) => new RegExp(`(?<![A-Za-z0-9_])${name.replace(/[$.*+?^(){}[\]|\\]/g, '\\$&')}(?![A-Za-z0-9_])`);
 
+const LIMITS = { maxBytes: DEFAULT_MAX_BYTES, timeoutMs: DEFAULT_TIMEOUT_MS };
+
 async function main() {
   const { values } = parseArgs({ options: { limit: { type: 'string', default: '150' }, names: { type: 'string', default: '60' }, sample: { type: 'string', default: '12' } } });
   const rows = ['| set | names | files | grep -w lines | our lines | ours not in grep | grep lines we leave out |', '| --- | --- | --- | --- | --- | --- | --- |'];
@@ -23,9 +27,12 @@ async function main() {
     if (set.role !== 'held-out') continue;
     const files = filesOf(set, Number(values.limit));
     const parsed = await Promise.all(
-      files.map(async (f) => ({ path: f, content: readFileSync(join(set.root, f), 'utf8'), symbols: await extractSymbols(readFileSync(join(set.root, f), 'utf8'), f, set.language) })),
+      files.map(async (f) => {
+        const content = readFileSync(join(set.root, f), 'utf8');
+        return { path: f, content, definitions: (await extractSymbols(content, f, set.language, LIMITS, 'none')).definitions };
+      }),
     );
-    const defined = [...new Set(parsed.flatMap((p) => p.symbols.definitions.map((d) => d.name)))].filter((n) => /^[A-Za-z_]\w*$/.test(n)).sort();
+    const defined = [...new Set(parsed.flatMap((p) => p.definitions.map((d) => d.name)))].filter((n) => /^[A-Za-z_]\w*$/.test(n)).sort();
     const step = Math.max(1, Math.floor(defined.length / Number(values.names)));
     const names = defined.filter((_, i) => i % step === 0).slice(0, Number(values.names));
     let grepLines = 0;
@@ -37,7 +44,9 @@ async function main() {
       for (const p of parsed) {
         const lines = p.content.split('\n');
         const grep = new Set(lines.flatMap((line, i) => (word.test(line) ? [i + 1] : [])));
-        const ours = new Set(p.symbols.occurrences.filter((o) => o.name === name).map((o) => o.line));
+        if (grep.size === 0) continue;
+        const found = await extractSymbols(p.content, p.path, set.language, LIMITS, { name });
+        const ours = new Set(found.occurrences.map((o) => o.line));
         grepLines += grep.size;
         ourLines += ours.size;
         for (const line of ours) if (!grep.has(line)) oursNotGrep++;

@@ -106,14 +106,15 @@ describe('indexing writes each blob with its symbols, parsed once', () => {
       await createRepo(root, 'acme', 'real', { 'src/store.ts': 'export class Store {\n  put(key: string): void {}\n}\n', 'tool.py': 'def main():\n    return Store()\n' });
       const repository = await register('acme/real');
       const head = (await source.head(repository, 'main'))!;
-      const symbols: SymbolParsing = { extract: (c, p, l) => extractor.extract(c, p, l), version: SYMBOL_EXTRACTOR_VERSION, languages: SUPPORTED_LANGUAGES, stored: index };
+      // As services/gitdex wires it: definitions only; find_references parses when asked.
+      const symbols: SymbolParsing = { extract: (c, p, l) => extractor.extract(c, p, l, 'none'), version: SYMBOL_EXTRACTOR_VERSION, languages: SUPPORTED_LANGUAGES, stored: index };
       const outcome = await indexRef({ index, source, options: DEFAULT_INDEX_REF_OPTIONS, now: () => new Date(), symbols }, { repository, ref: MAIN, head });
       expect(outcome).toMatchObject({ symbols: { parsed: 2, failed: 0 } });
       const snapshot = { repositoryId: repository.id, ref: MAIN, generation: 1 };
       const [put] = await index.findSymbols([snapshot], { match: 'exact', name: 'put', container: 'Store', limit: 5 });
       expect(put).toMatchObject({ path: 'src/store.ts', definition: { kind: 'method', line: 2, container: 'Store' } });
       expect((await index.fileSymbols(snapshot, 'src/store.ts'))?.symbols?.definitions.map((d) => d.name)).toEqual(['Store', 'put']);
-      expect((await index.filesWithIdentifier([snapshot], { name: 'Store', after: null, limit: 5 })).map((f) => f.path)).toEqual(['src/store.ts', 'tool.py']);
+      expect(await index.filesWithIdentifier([snapshot], { name: 'Store', after: null, limit: 5 })).toEqual([]);
     } finally {
       await extractor.close();
     }

@@ -171,6 +171,7 @@ export const FindReferencesOutputSchema = z.object({
   total_occurrences: z.number().int(),
   offset: z.number().int().describe('Files on earlier pages.'),
   next_cursor: z.string().nullable().describe('Pass back as cursor for the next page; null on the last page.'),
+  complete: z.boolean().describe('False when a bound (files parsed, bytes, time) stopped the search: the text says which.'),
   repositories: searchedRepositories,
 });
 export type FindReferencesOutput = z.infer<typeof FindReferencesOutputSchema>;

@@ -44,6 +44,13 @@ function longestLine(content: string): number {
   }
 }
 
+/**
+ * Which occurrences extraction walks the tree for: every identifier ('all'), none (the index
+ * stores definitions only: the walk and the occurrences' storage were a third of a full index's
+ * cost, docs/design/symbols-storage.md), or only those of one name (find_references at query time).
+ */
+export type OccurrenceSelection = 'all' | 'none' | { readonly name: string };
+
 const DEFAULT_LIMITS: ExtractLimits = { maxBytes: DEFAULT_MAX_BYTES, timeoutMs: DEFAULT_TIMEOUT_MS };
 
 const outcome = (language: string | null, status: 'skipped' | 'failed', reason: string): BlobSymbols => ({
@@ -62,7 +69,7 @@ class Timeout extends Error {}
  * TypeScript and a C++ header from C). Runs in the calling thread: callers that must survive
  * hostile input use createSymbolExtractor, whose workers can be stopped.
  */
-export async function extractSymbols(content: string, path: string, language: string | null, limits: ExtractLimits = DEFAULT_LIMITS): Promise<BlobSymbols> {
+export async function extractSymbols(content: string, path: string, language: string | null, limits: ExtractLimits = DEFAULT_LIMITS, occurrences: OccurrenceSelection = 'all'): Promise<BlobSymbols> {
   const grammar = grammarFor(language, path);
   if (!grammar) return outcome(language, 'skipped', 'no grammar');
   const bytes = Buffer.byteLength(content, 'utf8');
@@ -83,9 +90,9 @@ export async function extractSymbols(content: string, path: string, language: st
     const matches = loaded.query.matches(tree.rootNode, { progressCallback });
     if (late()) throw new Timeout();
     const { definitions, nameStarts } = definitionsOf(matches, loaded.ownFrom, content);
-    const occurrences = occurrencesOf(tree.rootNode, content, nameStarts);
+    const found = occurrences === 'none' ? [] : occurrencesOf(tree.rootNode, content, nameStarts, occurrences === 'all' ? null : occurrences.name);
     if (late()) throw new Timeout();
-    return { extractor: SYMBOL_EXTRACTOR_VERSION, language, status: 'parsed', definitions, occurrences };
+    return { extractor: SYMBOL_EXTRACTOR_VERSION, language, status: 'parsed', definitions, occurrences: found };
   } catch (error) {
     if (error instanceof Timeout) return outcome(language, 'failed', `timeout (over ${limits.timeoutMs} ms)`);
     throw error;

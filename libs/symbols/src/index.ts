@@ -1,4 +1,4 @@
-export { extractSymbols, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, MAX_LINE_CHARS, type ExtractLimits } from './extract';
+export { extractSymbols, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, MAX_LINE_CHARS, type ExtractLimits, type OccurrenceSelection } from './extract';
 export { SUPPORTED_LANGUAGES } from './grammars';
 export { createSymbolExtractor, type SymbolExtractor, type SymbolExtractorOptions } from './pool';
 export { SYMBOL_EXTRACTOR_VERSION } from './version';

@@ -52,9 +52,10 @@ function classesOf(language: Language): Uint8Array {
  * Every identifier of the tree in file order, never inside a comment or a string, each marked as
  * the name of a definition, part of an import, or else a reference. Columns are UTF-16 offsets in
  * the line (web-tree-sitter parses the JavaScript string as UTF-16, so its indices are offsets in
- * the string); lines count '\n' as tree-sitter's rows do.
+ * the string); lines count '\n' as tree-sitter's rows do. With `only`, just the identifiers so
+ * named (an identifier of another length is passed over without reading its text).
  */
-export function occurrencesOf(root: Node, content: string, definitionStarts: ReadonlySet<number>): SymbolOccurrence[] {
+export function occurrencesOf(root: Node, content: string, definitionStarts: ReadonlySet<number>, only: string | null = null): SymbolOccurrence[] {
   const out: SymbolOccurrence[] = [];
   const table = classesOf(root.tree.language);
   const cursor = root.walk();
@@ -79,7 +80,7 @@ export function occurrencesOf(root: Node, content: string, definitionStarts: Rea
             line++;
             nextNewline = content.indexOf('\n', lineStart);
           }
-          const name = content.slice(start, end);
+          const name = only === null ? content.slice(start, end) : end - start === only.length && content.startsWith(only, start) ? only : '';
           if (name && !name.includes('\n')) {
             const role = definitionStarts.has(start) ? 'definition' : start < importEnd ? 'import' : 'reference';
             out.push({ name, line, start: start - lineStart, end: end - lineStart, role });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import Piscina from 'piscina';
-import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './extract';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, type OccurrenceSelection } from './extract';
 import { grammarFor } from './grammars';
 import { SYMBOL_EXTRACTOR_VERSION } from './version';
 import { unpackSymbols, type PackedBlobSymbols } from './packed';
@@ -27,8 +27,11 @@ export interface SymbolExtractorOptions {
 }
 
 export interface SymbolExtractor {
-  /** Never rejects for the blob's sake: a blob that cannot be parsed comes back failed or skipped. */
-  extract(content: string, path: string, language: string | null): Promise<BlobSymbols>;
+  /**
+   * Never rejects for the blob's sake: a blob that cannot be parsed comes back failed or skipped.
+   * `occurrences` (default all) chooses which identifiers come back beside the definitions.
+   */
+  extract(content: string, path: string, language: string | null, occurrences?: OccurrenceSelection): Promise<BlobSymbols>;
   /** Workers stopped or replaced because they exceeded hardTimeoutMs or died. */
   readonly replaced: () => number;
   close(): Promise<void>;
@@ -80,7 +83,7 @@ export function createSymbolExtractor(options: SymbolExtractorOptions = {}): Sym
     else running--;
   }
 
-  async function extract(content: string, path: string, language: string | null): Promise<BlobSymbols> {
+  async function extract(content: string, path: string, language: string | null, occurrences: OccurrenceSelection = 'all'): Promise<BlobSymbols> {
     if (closed) throw new SymbolExtractorClosedError();
     // Most blobs of a repository (documentation, data, other languages) need no worker at all.
     if (!grammarFor(language, path)) return { extractor: SYMBOL_EXTRACTOR_VERSION, language, status: 'skipped', reason: 'no grammar', definitions: [], occurrences: [] };
@@ -91,7 +94,7 @@ export function createSymbolExtractor(options: SymbolExtractorOptions = {}): Sym
       if (closed) throw new SymbolExtractorClosedError();
       const signal = AbortSignal.timeout(hardTimeoutMs);
       try {
-        return unpackSymbols(await pool.run({ content, path, language, maxBytes, timeoutMs }, { signal }));
+        return unpackSymbols(await pool.run({ content, path, language, maxBytes, timeoutMs, occurrences }, { signal }));
       } catch (error) {
         if (closed) throw new SymbolExtractorClosedError();
         // Piscina terminates a worker whose task is aborted, and starts another in its place.

@@ -1,6 +1,6 @@
 // Entry point of each pool thread (piscina calls the default export with one task at a time).
 import type { BlobSymbols } from '@gitdex/contracts';
-import { extractSymbols } from './extract';
+import { extractSymbols, type OccurrenceSelection } from './extract';
 import { packSymbols, type PackedBlobSymbols } from './packed';
 import { SYMBOL_EXTRACTOR_VERSION } from './version';
 
@@ -10,6 +10,7 @@ export interface ExtractTask {
   language: string | null;
   maxBytes: number;
   timeoutMs: number;
+  occurrences: OccurrenceSelection;
 }
 
 export default async function extract(task: ExtractTask): Promise<PackedBlobSymbols> {
@@ -18,7 +19,7 @@ export default async function extract(task: ExtractTask): Promise<PackedBlobSymb
 
 async function extractIn(task: ExtractTask): Promise<BlobSymbols> {
   try {
-    return await extractSymbols(task.content, task.path, task.language, { maxBytes: task.maxBytes, timeoutMs: task.timeoutMs });
+    return await extractSymbols(task.content, task.path, task.language, { maxBytes: task.maxBytes, timeoutMs: task.timeoutMs }, task.occurrences);
   } catch (error) {
     // A parser or query error on this blob is its outcome, not the pool's failure.
     const message = error instanceof Error ? error.message : String(error);

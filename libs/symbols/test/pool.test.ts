@@ -36,6 +36,20 @@ describe('createSymbolExtractor', () => {
     expect(await pool.extract('x = 1\n', 'empty.txt', 'Text')).toEqual(await extractSymbols('x = 1\n', 'empty.txt', 'Text'));
   });
 
+  it("walks for the occurrences asked: none (the indexer's), or one name's (find_references'), same definitions", async () => {
+    const content = "import { readFile } from 'node:fs';\n\nexport function load(path: string) {\n  return readFile(path, 'utf8'); // readFile\n}\nconst readFiles = readFile;\n";
+    const all = await extractSymbols(content, 'load.ts', 'TypeScript');
+    const none = await pool.extract(content, 'load.ts', 'TypeScript', 'none');
+    expect(none).toEqual({ ...all, occurrences: [] });
+    const named = await pool.extract(content, 'load.ts', 'TypeScript', { name: 'readFile' });
+    expect(named).toEqual({ ...all, occurrences: all.occurrences.filter((o) => o.name === 'readFile') });
+    expect(named.occurrences.map((o) => [o.line, o.role])).toEqual([
+      [1, 'import'],
+      [4, 'reference'],
+      [6, 'reference'],
+    ]);
+  });
+
   it('skips a blob over the size limit or without a grammar without sending it to a worker', async () => {
     const small = createSymbolExtractor({ threads: 1, maxBytes: 10 });
     try {

@@ -4,6 +4,7 @@ import type { ReaderIndex } from './index-layers/reader-index';
 import type { RateLimiter } from './http/rate-limit';
 import type { Principal } from './principal';
 import { ReadHints } from './address/read-hints';
+import { poolReferenceParsing, REFERENCE_BOUNDS, type ParsedReferences, type ReferenceBounds, type ReferenceParsing } from './symbols/reference-parsing';
 import { PromiseLru } from './promise-lru';
 import { ANONYMOUS_BACKFILL_CAP, ANONYMOUS_LOOKUPS_PER_DAY, DailyBudget, unseenLimiter, type BackfillCap, type QueueUnseenPolicy, type RepositoryLookup } from './unseen-lookup';
 import type { Log } from '@gitdex/observability';
@@ -101,6 +102,10 @@ export interface ReaderOptions {
   waitPollMs?: number;
   /** The timer of those reads (tests run them by hand). Default: a real interval. */
   waitRepeat?: Repeat;
+  /** How find_references parses candidate files. Default: @gitdex/symbols' worker pool, started on first use. */
+  references?: ReferenceParsing;
+  /** What one find_references call may parse (tests make them small). Default REFERENCE_BOUNDS. */
+  referenceBounds?: Partial<ReferenceBounds>;
 }
 
 /** ReaderOptions with every default applied: what the tool core works with. */
@@ -134,6 +139,10 @@ export interface ReaderDeps {
   searchContents: PromiseLru<string>;
   /** One watcher per repository someone waits on (waiting/repository-watchers.ts). */
   watchers: RepositoryWatchers;
+  references: ReferenceParsing;
+  referenceBounds: ReferenceBounds;
+  /** Occurrences and definitions of a name find_references parsed, by blob, language and name. */
+  referenceCache: PromiseLru<ParsedReferences>;
   /**
    * Set by callTool for one call: aborted when its deadline passes or its request is
    * cancelled. deps.index is then scoped to stop with it (index-layers/call-scope.ts); a loop
@@ -147,6 +156,8 @@ const DEFAULT_WAIT_POLL_MS = 100;
 
 /** Files search_code keeps at most between calls (their bytes are bounded by limits.searchCacheBytes). */
 const SEARCH_CACHE_FILES = 100_000;
+/** Blob and name pairs find_references keeps (most hold a few occurrences: a few hundred bytes each). */
+const REFERENCE_CACHE = { maxEntries: 200_000, maxBytes: 64 * 1024 * 1024 };
 
 export const publicOnly = (repository: RepositoryDocument): boolean => !repository.private;
 
@@ -156,6 +167,9 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) throw new TypeError(`reader: limits.${name} must be a positive whole number, got ${String(value)}`);
+  }
+  for (const [name, value] of Object.entries(options.referenceBounds ?? {})) {
+    if (!Number.isInteger(value) || value < 1) throw new TypeError(`reader: referenceBounds.${name} must be a positive whole number, got ${String(value)}`);
   }
   const githubWebUrl = (options.githubWebUrl ?? 'https://github.com').replace(/\/+$/, '');
   try {
@@ -185,6 +199,9 @@ export function resolveDeps(options: ReaderOptions | ReaderDeps): ReaderDeps {
     anonymousLookups: new DailyBudget(options.anonymousLookupsPerDay ?? ANONYMOUS_LOOKUPS_PER_DAY, clock ?? Date.now),
     anonymousBackfillCap: options.anonymousBackfillCap ?? ANONYMOUS_BACKFILL_CAP,
     searchContents: new PromiseLru<string>({ maxEntries: SEARCH_CACHE_FILES, maxBytes: limits.searchCacheBytes }),
+    references: options.references ?? poolReferenceParsing(),
+    referenceBounds: { ...REFERENCE_BOUNDS, ...options.referenceBounds },
+    referenceCache: new PromiseLru<ParsedReferences>(REFERENCE_CACHE),
     watchers: new RepositoryWatchers((repositoryId) => options.index.listRefStates(repositoryId), {
       intervalMs: options.waitPollMs ?? DEFAULT_WAIT_POLL_MS,
       repeat: options.waitRepeat ?? repeatEvery,

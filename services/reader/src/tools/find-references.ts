@@ -1,5 +1,5 @@
 import type { FindReferencesInput, FindReferencesOutput, ReferenceFile } from '@gitdex/contracts';
-import type { IdentifierCursor, IdentifierFile } from '@gitdex/ports';
+import type { IdentifierFile } from '@gitdex/ports';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { formatCount } from '../format/text';
@@ -9,16 +9,14 @@ import { symbolPaging } from '../symbols/cursor';
 import { pathScope } from '../symbols/path-scope';
 import { compare, rankHits } from '../symbols/rank';
 import { distinctLines, referenceLines } from '../symbols/reference-lines';
+import type { ReferenceBounds } from '../symbols/reference-parsing';
+import { scanReferences, type ReferenceCut, type ReferenceScan } from '../symbols/reference-scan';
 import { searchedOf, symbolTargets, type SymbolTarget } from '../symbols/searched';
 import { invalid } from '../tool-error';
 import type { ToolAnswer } from './answer';
 import { symbolLine, symbolResult } from './find-symbol';
 
 const DEFAULT_LIMIT = 20;
-/** Files read from the index to rank; a name used in more files ranks the first ones in path order and says so. */
-export const MAX_RANKED_FILES = 2_000;
-/** Files asked of the index a call. */
-const BATCH = 500;
 /** Lines shown a file; match_count counts them all. */
 const LINES_A_FILE = 20;
 /** Definitions the name resolves to that an answer lists. */
@@ -33,7 +31,11 @@ const OVERHEAD_CHARS = 6_000;
 
 const IDENTIFIER = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$]*$/u;
 
-/** find_references: where an identifier occurs in code, by file, from the tree-sitter occurrences stored at index time. */
+/**
+ * find_references: where an identifier occurs in code, by file. The files that hold the name's
+ * text are parsed when asked (tree-sitter, within bounds; symbols/reference-scan.ts): the index
+ * stores definitions only.
+ */
 export async function findReferences(deps: ReaderDeps, principal: Principal | null, input: FindReferencesInput): Promise<ToolAnswer<FindReferencesOutput>> {
   const name = input.name.trim();
   if (!IDENTIFIER.test(name)) throw invalid(`name: "${name}" is not one identifier; give a name such as "flipGeneration" (find_symbol takes "Container.name" and * patterns)`);
@@ -47,26 +49,16 @@ export async function findReferences(deps: ReaderDeps, principal: Principal | nu
     ...(scope.prefix !== undefined ? { pathPrefix: scope.prefix } : {}),
   };
 
-  let files: IdentifierFile[] = [];
-  let capped = false;
-  if (targets.length > 0) {
-    let after: IdentifierCursor | null = null;
-    for (;;) {
-      const batch = await deps.index.filesWithIdentifier(snapshots, { ...filter, name, after, limit: BATCH });
-      files.push(...batch);
-      if (files.length > MAX_RANKED_FILES) {
-        files = files.slice(0, MAX_RANKED_FILES);
-        capped = true;
-        break;
-      }
-      const last = batch[batch.length - 1];
-      if (batch.length < BATCH || !last) break;
-      after = { snapshotIndex: last.snapshotIndex, path: last.path };
-    }
-  }
-  if (scope.matches) files = files.filter((f) => scope.matches?.(f.path));
-  files = files.filter((f) => f.occurrences.length > 0);
-  const ranked = rankFiles(files, targets);
+  const scan: ReferenceScan =
+    targets.length === 0
+      ? { files: [], cut: null, unparsed: 0 }
+      : await scanReferences(deps, targets, {
+          name,
+          ...(input.language !== undefined ? { language: input.language } : {}),
+          ...(scope.prefix !== undefined ? { prefix: scope.prefix } : {}),
+          matches: scope.matches,
+        });
+  const ranked = rankFiles(scan.files, targets);
 
   const definitionHits = targets.length === 0 ? [] : await deps.index.findSymbols(snapshots, { match: 'exact', name, ...filter, limit: DEFINITION_CANDIDATES });
   const definitions = rankHits(
@@ -86,9 +78,10 @@ export async function findReferences(deps: ReaderDeps, principal: Principal | nu
     total_occurrences: ranked.reduce((sum, f) => sum + f.occurrences.length, 0),
     offset: paging.offset,
     next_cursor: shownEnd < ranked.length ? paging.next(shownEnd) : null,
+    complete: scan.cut === null,
     repositories: searchedOf(targets),
   };
-  return { structured, text: textOf(structured, targets, capped) };
+  return { structured, text: textOf(structured, targets, scan, deps.referenceBounds) };
 }
 
 /** Best first: files that define the name, source before tests before vendored/generated, more occurrences, fewer folders, then path. */
@@ -146,7 +139,21 @@ function referenceFile(deps: ReaderDeps, target: SymbolTarget, f: IdentifierFile
   };
 }
 
-function textOf(out: FindReferencesOutput, targets: SymbolTarget[], capped: boolean): string {
+function cutBy(cut: ReferenceCut, bounds: ReferenceBounds): string {
+  switch (cut) {
+    case 'files':
+      return `parsing ${formatCount(bounds.files, 'file')}`;
+    case 'bytes':
+      return `parsing ${(bounds.bytes / 1024 / 1024).toFixed(1)} MiB of files`;
+    case 'time':
+      return `${(bounds.ms / 1000).toFixed(1)} seconds`;
+    case 'candidates':
+      return `listing ${formatCount(bounds.candidates, 'file')} that hold the text`;
+  }
+}
+
+function textOf(out: FindReferencesOutput, targets: SymbolTarget[], scan: ReferenceScan, bounds: ReferenceBounds): string {
+  const capped = scan.cut !== null;
   const one = targets.length > 0 && targets.every((t) => t.repository === targets[0]?.repository);
   const where = one
     ? `${targets[0]?.repository} at ${targets.map((t) => `${shortRef(t.snapshot.ref)} (${shortSha(t.commit)})`).join(', ')}`
@@ -154,7 +161,9 @@ function textOf(out: FindReferencesOutput, targets: SymbolTarget[], capped: bool
   const lines = [
     `find_references ${JSON.stringify(out.name)} in ${where}: ${formatCount(out.total_occurrences, 'occurrence')} in ${formatCount(out.total_files, 'file')}${capped ? ' at least' : ''} (search-based: identifiers named so, not resolved by a compiler)`,
   ];
-  if (capped) lines.push(`Note: the name occurs in more than ${MAX_RANKED_FILES.toLocaleString('en-US')} files; these rank the first ones in path order. Narrow it with repository, path or language.`);
+  if (scan.cut !== null)
+    lines.push(`Note: incomplete: the search stopped after ${cutBy(scan.cut, bounds)}; these rank the files found before, in path order. Narrow it with repository, path or language.`);
+  if (scan.unparsed > 0) lines.push(`Note: ${formatCount(scan.unparsed, 'file')} holding the name could not be parsed (too large or too slow) and are left out; search_code finds their text.`);
   const pending = targets.filter((t) => t.freshness.pending);
   if (pending.length > 0) lines.push(`Note: newer pushes are being indexed for ${pending.map((t) => t.repository).join(', ')}; this searched the commits shown.`);
   if (out.definitions.length > 0) lines.push('Definitions:', ...out.definitions.map((d) => `  ${symbolLine(d)}`));
