@@ -38,7 +38,7 @@ export class LineBoundMemo implements BlameMemo {
         if (this.entries.get(key) !== entry) return;
         entry.lines = version.owner?.length ?? 1;
         this.lines += entry.lines;
-        for (const [k, e] of this.entries) {
+        for (const k of this.entries.keys()) {
           if (this.lines <= this.maxLines || k === key) break;
           this.delete(k);
         }
