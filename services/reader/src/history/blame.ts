@@ -7,8 +7,8 @@
  * boundary, which is what git answers in a shallow clone that ends there.
  */
 import { lineDiff } from './line-diff';
-import { LineIds } from './prepare';
-import { bytesToText, splitRecords } from './records';
+import { ByteLineIds } from './byte-lines';
+import type { Lines } from './prepare';
 import { detectRenames, type RenameCandidate } from './renames';
 import { spanCounts } from './similarity';
 import type { ReadBlob, Tree } from './tree-diff';
@@ -119,7 +119,7 @@ export async function blame(history: BlameHistory, head: string, path: string, m
 
 class BlameWalk {
   // Each version is read as a child and again as a parent: split it and number its lines once.
-  private readonly ids = new LineIds();
+  private readonly ids = new ByteLineIds();
   private readonly split = new Map<string, Promise<Version | undefined>>();
   private readonly local = new Map<string, Promise<VersionBlame>>();
 
@@ -131,11 +131,7 @@ class BlameWalk {
   linesOf(blob: string): Promise<Version | undefined> {
     let version = this.split.get(blob);
     if (!version) {
-      version = this.history.read(blob).then((bytes) => {
-        if (!bytes) return undefined;
-        const lines = splitRecords(bytesToText(bytes));
-        return { lines, ids: this.ids.of(lines) };
-      });
+      version = this.history.read(blob).then((bytes) => (bytes ? this.ids.of(bytes) : undefined));
       this.split.set(blob, version);
     }
     return version;
@@ -225,11 +221,11 @@ function whole(owner: Owner): Promise<VersionBlame> {
 
 /** For each line of the child, its line in the parent when unchanged there, else -1. */
 interface Version {
-  readonly lines: string[];
+  readonly lines: Lines;
   readonly ids: Int32Array;
 }
 
-function unchangedMap(parent: Version, child: Version, ids: LineIds): Int32Array {
+function unchangedMap(parent: Version, child: Version, ids: ByteLineIds): Int32Array {
   const childLines = child.lines;
   const map = new Int32Array(childLines.length).fill(-1);
   let p = 0;
