@@ -15,8 +15,6 @@ import type { ReadBlob, Tree } from './tree-diff';
 
 export interface BlameCommit {
   readonly parents: readonly string[];
-  /** the commit time git orders its walk by (any monotonic unit) */
-  readonly committedAt: number;
 }
 
 /** What blame reads of a history: commits, which blob a path has in one, and blob bytes. */

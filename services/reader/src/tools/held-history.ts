@@ -218,7 +218,7 @@ export class HeldHistory {
       key: (sha) => this.heldKey(sha),
       commit: (sha) => {
         const c = this.commits.get(sha);
-        return Promise.resolve(c && { parents: c.parents, committedAt: Date.parse(c.committer.date) });
+        return Promise.resolve(c && { parents: c.parents });
       },
       blobAt: (sha, path) => this.blobAt(sha, path),
       renamedFrom: (sha, parent, path) => {

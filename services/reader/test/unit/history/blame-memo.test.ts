@@ -25,7 +25,7 @@ describe('the blame memo', () => {
     const memo = new LineBoundMemo(1000);
     let fail = true;
     const history: BlameHistory = {
-      commit: async (sha) => (sha === 'c1' || sha === 'c2' ? { parents: sha === 'c2' ? ['c1'] : [], committedAt: 0 } : undefined),
+      commit: async (sha) => (sha === 'c1' || sha === 'c2' ? { parents: sha === 'c2' ? ['c1'] : [] } : undefined),
       blobAt: async (sha) => `blob-${sha}`,
       renamedFrom: async () => undefined,
       read: async (blob) => {
