@@ -1,7 +1,9 @@
 /**
  * compare of a 10-file push and blame of a 2,000-line file through MCP (in-memory SDK client,
  * SQLite index and history recorded by the indexer from the GitHub stand-in), beside the git CLI
- * on the stand-in's own repository, in one run. Run:
+ * on the stand-in's own repository, in one run. blame is timed cold (a fresh reader each round:
+ * no commit, index or blame kept in memory) and warm (one reader), then after each of several
+ * one-commit pushes (the first blame of the new head, and what the push cost the indexer). Run:
  *   npx tsx --tsconfig test/tsconfig.json bench/history/compare-blame.ts
  */
 import { execFileSync } from 'node:child_process';
@@ -61,16 +63,31 @@ async function main(): Promise<void> {
     ),
   );
   const { client, close } = await connectInMemory(resolveDeps({ index, history }));
-  const call = async (name: string, args: Record<string, unknown>): Promise<void> => {
-    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+  const callOn = async (on: typeof client, name: string, args: Record<string, unknown>): Promise<void> => {
+    const result = (await on.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
     if (result.isError) throw new Error(result.content[0]!.text);
   };
+  const call = (name: string, args: Record<string, unknown>): Promise<void> => callOn(client, name, args);
+  // A reader with nothing in memory: its own history store object (memory is kept per store) and index layers.
+  const freshReader = (): ReturnType<typeof connectInMemory> =>
+    connectInMemory(
+      resolveDeps({
+        index,
+        history: {
+          getRefHistory: (...a) => history.getRefHistory(...a),
+          getCommits: (...a) => history.getCommits(...a),
+          readHistoryBlobs: (...a) => history.readHistoryBlobs(...a),
+        },
+      }),
+    );
+  let cold: Awaited<ReturnType<typeof connectInMemory>> | undefined;
   const git = (args: string[]): void => void execFileSync('git', args, { cwd: repo.dir, maxBuffer: 64 << 20 });
 
   const cases: [string, () => Promise<void> | void][] = [
     ['compare (MCP)', () => call('compare', { repository: 'bench/history', base: 'main~1', head: 'main' })],
     ['git diff -M main~1...main', () => git(['diff', '-M', 'main~1...main'])],
-    ['blame 2,000 lines (MCP)', () => call('blame', { repository: 'bench/history', path: 'src/big.ts' })],
+    ['blame cold (fresh reader, MCP)', () => callOn(cold!.client, 'blame', { repository: 'bench/history', path: 'src/big.ts' })],
+    ['blame warm (MCP)', () => call('blame', { repository: 'bench/history', path: 'src/big.ts' })],
     ['git blame --porcelain', () => git(['blame', '--porcelain', 'main', '--', 'src/big.ts'])],
   ];
   console.log(`indexed 62 commits with history in ${indexed.toFixed(0)} ms; ${RUNS} runs each, alternating`);
@@ -78,7 +95,9 @@ async function main(): Promise<void> {
   const first = new Map<string, number>();
   for (let r = 0; r < RUNS; r++) {
     for (const [name, fn] of cases) {
+      if (name.startsWith('blame cold')) cold = await freshReader();
       const ms = await time(fn);
+      if (name.startsWith('blame cold')) await cold!.close();
       if (r === 0) first.set(name, ms);
       else results.get(name)!.push(ms);
     }
@@ -88,6 +107,31 @@ async function main(): Promise<void> {
       `${name.padEnd(28)} first ${first.get(name)!.toFixed(1).padStart(7)} ms  p50 ${quantile(values, 0.5).toFixed(1).padStart(7)} ms  p99 ${quantile(values, 0.99).toFixed(1).padStart(7)} ms`,
     );
   }
+
+  // One-commit pushes: the indexer's cost for each (history recorded with it) and the first blame after it.
+  const pushed: number[] = [];
+  const afterPush: number[] = [];
+  const gitAfterPush: number[] = [];
+  for (let c = 0; c < 10; c++) {
+    big = [...big];
+    for (let k = 0; k < 6; k++) big.splice(Math.floor(rand() * big.length), 1, `  const push${c}_${k} = touched(${c});`);
+    await commitFiles(repo.dir, { 'src/big.ts': big.join('\n') + '\n' }, `push ${c}`);
+    const next = (await source.head(repository, 'main'))!;
+    pushed.push(
+      await time(() =>
+        indexRef(
+          { index, source, options: DEFAULT_INDEX_REF_OPTIONS, now: () => new Date(), history: { store: history, options: { depth: 500, maxBlobBytes: 1 << 20, concurrency: 4 } } },
+          { repository, ref: 'refs/heads/main', head: next },
+        ),
+      ),
+    );
+    afterPush.push(await time(() => call('blame', { repository: 'bench/history', path: 'src/big.ts' })));
+    gitAfterPush.push(await time(() => git(['blame', '--porcelain', 'main', '--', 'src/big.ts'])));
+  }
+  const median = (v: number[]): string => quantile(v, 0.5).toFixed(1).padStart(7);
+  console.log(`one-commit push, indexed with history (10 pushes)  p50 ${median(pushed)} ms`);
+  console.log(`first blame after a push (MCP)                     p50 ${median(afterPush)} ms`);
+  console.log(`git blame --porcelain after a push                 p50 ${median(gitAfterPush)} ms`);
   await close();
   await index.close();
   await standIn.close();

@@ -2,7 +2,7 @@
  * compare and blame through the tool table, on both index backends, from history the indexer
  * recorded from the GitHub stand-in: equal to `git diff -M base...head` and `git blame` on the
  * stand-in's own repository, over pushes of several commits with edits, a rename with edits,
- * a deletion and a binary file. One stand-in and one indexing per backend serve every case.
+ * a deletion, a binary file and a merge (blamed from the blames kept before it). One stand-in and one indexing per backend serve every case.
  */
 import { execFileSync } from 'node:child_process';
 import { Client } from '@elastic/elasticsearch';
@@ -13,7 +13,7 @@ import type { HistoryStore, IndexStore } from '@gitdex/ports';
 import { resolveDeps } from '@gitdex/reader';
 import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
 import { join } from 'node:path';
-import { commitFiles, createRepo, makeTempRoot, removeTempRoot, resetBranch, type FixtureRepo } from '../github-standin/fixture-repos';
+import { commitFiles, createBranch, createRepo, fixtureGit, makeTempRoot, removeTempRoot, resetBranch, type FixtureRepo } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { toolRunner } from '../support/tool-backends';
 import { repositoryDocumentOf } from '../support/repository-document';
@@ -165,6 +165,31 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
     }
     const some = await run('blame', { repository: 'acme/story', path: 'src/app.ts', start_line: 9, end_line: 12 });
     expect(some.structured).toMatchObject({ ranges: [{ start_line: 9 }, { start_line: 11, end_line: 11 }, { end_line: 12 }] });
+  });
+
+  it('blames a merge and a push of several commits as git does, building on the blames kept from before', async () => {
+    const blamed = async (path: string): Promise<string[]> => {
+      const answer = await run('blame', { repository: 'acme/story', path });
+      if (answer.isError) throw new Error(answer.text);
+      const out = answer.structured as { ranges: { start_line: number; end_line: number; commit: { sha: string } }[] };
+      return out.ranges.flatMap((r) => Array.from({ length: r.end_line - r.start_line + 1 }, () => r.commit.sha));
+    };
+    const app = await fixtureGit(repo.dir, ['show', 'main:src/app.ts']).then((b) => b.toString('utf8'));
+    // Kept in memory from the case above: the next blames start from them.
+    expect(await blamed('src/app.ts')).toEqual(gitBlame(repo.dir, 'main', 'src/app.ts'));
+    await createBranch(repo.dir, 'side', 'main');
+    const sideApp = app.replace('app line 2\n', 'app line 2 on side\n');
+    await commitFiles(repo.dir, { 'src/app.ts': sideApp }, 'side edits the top', { branch: 'side' });
+    await commitFiles(repo.dir, { 'src/app.ts': sideApp.replace('app line 5\n', 'app line 5 on side\n'), 'docs/guide.md': lines(14, 'guide') }, 'side again', { branch: 'side' });
+    await commitFiles(repo.dir, { 'src/app.ts': app.replace('app line 55\n', 'app line 55 on main\n') }, 'main edits the bottom');
+    await fixtureGit(repo.dir, ['merge', '--no-ff', '--no-edit', '-q', 'side'], undefined, {
+      GIT_AUTHOR_NAME: 'Merger',
+      GIT_AUTHOR_EMAIL: 'm@example.com',
+      GIT_COMMITTER_NAME: 'Merger',
+      GIT_COMMITTER_EMAIL: 'm@example.com',
+    });
+    await push();
+    for (const path of ['src/app.ts', 'new/name.txt', 'docs/guide.md']) expect({ path, lines: await blamed(path) }).toEqual({ path, lines: gitBlame(repo.dir, 'main', path) });
   });
 
   it('after a force push that rewrites history, answers as git does on the rewritten branch', async () => {

@@ -7,16 +7,14 @@
  * boundary, which is what git answers in a shallow clone that ends there.
  */
 import { lineDiff } from './line-diff';
-import { LineIds } from './prepare';
-import { bytesToText, splitRecords } from './records';
+import { ByteLineIds } from './byte-lines';
+import type { Lines } from './prepare';
 import { detectRenames, type RenameCandidate } from './renames';
 import { spanCounts } from './similarity';
 import type { ReadBlob, Tree } from './tree-diff';
 
 export interface BlameCommit {
   readonly parents: readonly string[];
-  /** the commit time git orders its walk by (any monotonic unit) */
-  readonly committedAt: number;
 }
 
 /** What blame reads of a history: commits, which blob a path has in one, and blob bytes. */
@@ -29,6 +27,8 @@ export interface BlameHistory {
   renamedFrom(sha: string, parent: string, path: string): Promise<string | undefined>;
   /** undefined when the bytes are not held (the lines then stay with the commit that has them) */
   read(blob: string): Promise<Uint8Array | undefined>;
+  /** names the commit and the part of the history held below it (a memo's key); the sha when the whole history is there */
+  key?(sha: string): string;
 }
 
 /** Trees and commits, as a git repository has them. */
@@ -59,122 +59,171 @@ interface Origin {
   readonly blob: string;
 }
 
-interface Pending {
-  readonly origin: Origin;
-  readonly committedAt: number;
-  /** [final line index, line index in this origin's version] */
-  lines: [number, number][];
+/** Who owns a line: a commit and the path the file had there. */
+interface Owner {
+  readonly commit: string;
+  readonly path: string;
+  readonly boundary: boolean;
 }
 
-const keyOf = (o: { commit: string; path: string }): string => `${o.commit}\u0000${o.path}`;
+/**
+ * The blame of one version (a commit's file at a path), line by line: `owner[i]` indexes
+ * `owners`, `at[i]` is the line's 0-based number in that owner's version. A version whose bytes
+ * are not held has no lines of its own to compare, so every line it is asked about stays with it
+ * (`owner` null: line i is the single owner's line i).
+ */
+export interface VersionBlame {
+  readonly owners: readonly Owner[];
+  readonly owner: Int32Array | null;
+  readonly at: Int32Array | null;
+}
 
-export async function blame(history: BlameHistory, head: string, path: string): Promise<BlamedLine[]> {
+/**
+ * Blames of versions already computed, kept across calls. A blame is a function of the commit,
+ * the path and the part of the history held below the commit, so the key is the history's
+ * `key(commit)` (which names that part) and the path: an entry never goes stale, and a push
+ * costs one line diff per parent at its next blame.
+ */
+export interface BlameMemo {
+  get(key: string): Promise<VersionBlame> | undefined;
+  set(key: string, blame: Promise<VersionBlame>): void;
+  delete(key: string): void;
+}
+
+export const memoKey = (commitKey: string, path: string): string => `${commitKey}\u0000${path}`;
+
+/**
+ * git's pass to parents (blame.c), computed forward: a line of a version unchanged in a parent
+ * (the first parent, in order, where it is) is owned by whoever owns that parent's line, which is
+ * what handing the line back to the parent and blaming it there answers, since each line is
+ * passed on by the same whole-file diff whichever child it came from. So the blame of a version
+ * is its parents' blames plus one line diff per parent, and each version is blamed once.
+ */
+export async function blame(history: BlameHistory, head: string, path: string, memo?: BlameMemo): Promise<BlamedLine[]> {
   const headCommit = await history.commit(head);
   const headBlob = await history.blobAt(head, path);
   if (!headCommit || headBlob === undefined) throw new BlamePathMissing(path);
-  // Each version is read as a child and again as a parent: split it and number its lines once.
-  const ids = new LineIds();
-  const split = new Map<string, Promise<Version | undefined>>();
-  const linesOf = (blob: string): Promise<Version | undefined> => {
-    let version = split.get(blob);
-    if (!version) {
-      version = history.read(blob).then((bytes) => {
-        if (!bytes) return undefined;
-        const lines = splitRecords(bytesToText(bytes));
-        return { lines, ids: ids.of(lines) };
-      });
-      split.set(blob, version);
-    }
-    return version;
-  };
-  const headLines = await linesOf(headBlob);
+  const walk = new BlameWalk(history, memo);
+  const headLines = await walk.linesOf(headBlob);
   if (!headLines) throw new BlamePathMissing(path);
-  const total = headLines.lines.length;
-  const result: BlamedLine[] = new Array<BlamedLine>(total);
-
-  const pending = new Map<string, Pending>();
-  const enqueue = (origin: Origin, committedAt: number, lines: [number, number][]): void => {
-    if (lines.length === 0) return;
-    const key = keyOf(origin);
-    const p = pending.get(key);
-    if (p) p.lines.push(...lines);
-    else pending.set(key, { origin, committedAt, lines });
-  };
-  enqueue(
-    { commit: head, path, blob: headBlob },
-    headCommit.committedAt,
-    Array.from({ length: total }, (_, i): [number, number] => [i, i]),
-  );
-
-  while (pending.size > 0) {
-    // Newest commit first, as git's walk goes; the order changes only how much work is shared.
-    let next: Pending | undefined;
-    for (const p of pending.values()) if (!next || p.committedAt > next.committedAt) next = p;
-    pending.delete(keyOf(next!.origin));
-    const { origin, lines } = next!;
-    const commit = (await history.commit(origin.commit))!;
-    const parents: { sha: string; info: BlameCommit }[] = [];
-    for (const sha of commit.parents) {
-      const info = await history.commit(sha);
-      if (info) parents.push({ sha, info });
-    }
-    const settle = (remaining: [number, number][], boundary: boolean): void => {
-      for (const [finalIndex, at] of remaining) {
-        result[finalIndex] = { commit: origin.commit, path: origin.path, line: at + 1, boundary };
-      }
-    };
-    if (parents.length === 0) {
-      // git treats a root commit as a boundary too (unless `--root`), so both read the same.
-      settle(lines, true);
-      continue;
-    }
-
-    // The origin in each parent; a parent whose blob an earlier parent already has adds nothing.
-    const scapegoats: (Origin | undefined)[] = [];
-    let whole: Origin | undefined;
-    for (const parent of parents) {
-      const found = await originIn(history, origin, parent.sha);
-      if (found && found.blob === origin.blob) {
-        whole = found;
-        break;
-      }
-      scapegoats.push(found && !scapegoats.some((s) => s?.blob === found.blob) ? found : undefined);
-    }
-    if (whole) {
-      const info = parents.find((p) => p.sha === whole.commit)!.info;
-      enqueue(whole, info.committedAt, lines);
-      continue;
-    }
-
-    let remaining = lines;
-    const originLines = await linesOf(origin.blob);
-    for (let i = 0; i < scapegoats.length && remaining.length > 0 && originLines; i++) {
-      const target = scapegoats[i];
-      const parentLines = target && (await linesOf(target.blob));
-      if (!target || !parentLines) continue;
-      const toParent = unchangedMap(parentLines, originLines, ids);
-      const passed: [number, number][] = [];
-      const kept: [number, number][] = [];
-      for (const [finalIndex, at] of remaining) {
-        const there = toParent[at]!;
-        if (there >= 0) passed.push([finalIndex, there]);
-        else kept.push([finalIndex, at]);
-      }
-      enqueue(target, parents[i]!.info.committedAt, passed);
-      remaining = kept;
-    }
-    settle(remaining, false);
+  const version = await walk.versionBlame({ commit: head, path, blob: headBlob });
+  const result = new Array<BlamedLine>(headLines.lines.length);
+  for (let i = 0; i < result.length; i++) {
+    const o = version.owners[version.owner ? version.owner[i]! : 0]!;
+    result[i] = { commit: o.commit, path: o.path, line: (version.at ? version.at[i]! : i) + 1, boundary: o.boundary };
   }
   return result;
 }
 
+class BlameWalk {
+  // Each version is read as a child and again as a parent: split it and number its lines once.
+  private readonly ids = new ByteLineIds();
+  private readonly split = new Map<string, Promise<Version | undefined>>();
+  private readonly local = new Map<string, Promise<VersionBlame>>();
+
+  constructor(
+    private readonly history: BlameHistory,
+    private readonly memo: BlameMemo | undefined,
+  ) {}
+
+  linesOf(blob: string): Promise<Version | undefined> {
+    let version = this.split.get(blob);
+    if (!version) {
+      version = this.history.read(blob).then((bytes) => (bytes ? this.ids.of(bytes) : undefined));
+      this.split.set(blob, version);
+    }
+    return version;
+  }
+
+  versionBlame(origin: Origin): Promise<VersionBlame> {
+    const key = memoKey(this.history.key?.(origin.commit) ?? origin.commit, origin.path);
+    let found = this.memo?.get(key) ?? this.local.get(key);
+    if (!found) {
+      found = this.compute(origin);
+      this.local.set(key, found);
+      if (this.memo) {
+        const memo = this.memo;
+        memo.set(key, found);
+        // A failed read is not a blame: the next call tries again.
+        found.catch(() => memo.delete(key));
+      }
+    }
+    return found;
+  }
+
+  private async compute(origin: Origin): Promise<VersionBlame> {
+    const history = this.history;
+    const commit = (await history.commit(origin.commit))!;
+    const parents: string[] = [];
+    for (const sha of commit.parents) if (await history.commit(sha)) parents.push(sha);
+    // git treats a root commit as a boundary too (unless `--root`), so both read the same.
+    if (parents.length === 0) return whole({ commit: origin.commit, path: origin.path, boundary: true });
+
+    // The origin in each parent; a parent whose blob an earlier parent already has adds nothing.
+    const scapegoats: (Origin | undefined)[] = [];
+    for (const parent of parents) {
+      const found = await originIn(history, origin, parent);
+      if (found && found.blob === origin.blob) return this.versionBlame(found);
+      scapegoats.push(found && !scapegoats.some((s) => s?.blob === found.blob) ? found : undefined);
+    }
+
+    const self: Owner = { commit: origin.commit, path: origin.path, boundary: false };
+    const child = await this.linesOf(origin.blob);
+    if (!child) return whole(self);
+    const n = child.lines.length;
+    const owner = new Int32Array(n).fill(-1);
+    const at = new Int32Array(n);
+    const owners: Owner[] = [];
+    const ownerIds = new Map<Owner, number>();
+    const idOf = (o: Owner): number => {
+      let id = ownerIds.get(o);
+      if (id === undefined) ownerIds.set(o, (id = owners.push(o) - 1));
+      return id;
+    };
+    let remaining = n;
+    for (const target of scapegoats) {
+      if (remaining === 0) break;
+      const parentLines = target && (await this.linesOf(target.blob));
+      if (!target || !parentLines) continue;
+      const toParent = unchangedMap(parentLines, child, this.ids);
+      let passes = false;
+      for (let i = 0; i < n && !passes; i++) passes = owner[i] === -1 && toParent[i]! >= 0;
+      if (!passes) continue;
+      const theirs = await this.versionBlame(target);
+      const translated = new Int32Array(theirs.owners.length).fill(-1);
+      for (let i = 0; i < n; i++) {
+        const there = toParent[i]!;
+        if (owner[i] !== -1 || there < 0) continue;
+        const o = theirs.owner ? theirs.owner[there]! : 0;
+        if (translated[o] === -1) translated[o] = idOf(theirs.owners[o]!);
+        owner[i] = translated[o]!;
+        at[i] = theirs.at ? theirs.at[there]! : there;
+        remaining--;
+      }
+    }
+    if (remaining > 0) {
+      const selfId = idOf(self);
+      for (let i = 0; i < n; i++) {
+        if (owner[i] !== -1) continue;
+        owner[i] = selfId;
+        at[i] = i;
+      }
+    }
+    return { owners, owner, at };
+  }
+}
+
+function whole(owner: Owner): Promise<VersionBlame> {
+  return Promise.resolve({ owners: [owner], owner: null, at: null });
+}
+
 /** For each line of the child, its line in the parent when unchanged there, else -1. */
 interface Version {
-  readonly lines: string[];
+  readonly lines: Lines;
   readonly ids: Int32Array;
 }
 
-function unchangedMap(parent: Version, child: Version, ids: LineIds): Int32Array {
+function unchangedMap(parent: Version, child: Version, ids: ByteLineIds): Int32Array {
   const childLines = child.lines;
   const map = new Int32Array(childLines.length).fill(-1);
   let p = 0;

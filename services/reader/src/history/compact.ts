@@ -4,7 +4,7 @@
  * line up with a change on the other side, or else to where the indent heuristic scores the two
  * split points best. Without this, a diff is correct but differs from git's (which `}` moved).
  */
-import type { Side } from './prepare';
+import type { Lines, Side } from './prepare';
 import { isGitSpace } from './records';
 
 const MAX_INDENT = 200;
@@ -40,14 +40,14 @@ interface Score {
   penalty: number;
 }
 
-function addSplitScore(lines: readonly string[], split: number, s: Score): void {
+function addSplitScore(lines: Lines, split: number, s: Score): void {
   const nrec = lines.length;
   const endOfFile = split >= nrec;
-  const indent0 = endOfFile ? -1 : indentOf(lines[split]!);
+  const indent0 = endOfFile ? -1 : indentOf(lines.at(split)!);
   let preBlank = 0;
   let preIndent = -1;
   for (let i = split - 1; i >= 0; i--) {
-    preIndent = indentOf(lines[i]!);
+    preIndent = indentOf(lines.at(i)!);
     if (preIndent !== -1) break;
     preBlank += 1;
     if (preBlank === MAX_BLANKS) {
@@ -58,7 +58,7 @@ function addSplitScore(lines: readonly string[], split: number, s: Score): void 
   let postBlankLines = 0;
   let postIndent = -1;
   for (let i = split + 1; i < nrec; i++) {
-    postIndent = indentOf(lines[i]!);
+    postIndent = indentOf(lines.at(i)!);
     if (postIndent !== -1) break;
     postBlankLines += 1;
     if (postBlankLines === MAX_BLANKS) {

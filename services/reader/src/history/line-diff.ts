@@ -4,7 +4,7 @@
  */
 import { compact } from './compact';
 import { markChanges } from './myers';
-import { type LineIds, prepare } from './prepare';
+import { type KnownIds, type Lines, prepare } from './prepare';
 
 export interface Change {
   /** first removed line of the old side (0-based), or where the additions go */
@@ -19,10 +19,10 @@ export interface LineDiffOptions {
   /** git's default is on (diff.indentHeuristic); blame uses it too */
   readonly indentHeuristic?: boolean;
   /** ids of both sides' lines from one LineIds, when the caller diffs many versions */
-  readonly known?: { ids: LineIds; ids1: Int32Array; ids2: Int32Array };
+  readonly known?: KnownIds;
 }
 
-export function lineDiff(old: readonly string[], next: readonly string[], options: LineDiffOptions = {}): Change[] {
+export function lineDiff(old: Lines, next: Lines, options: LineDiffOptions = {}): Change[] {
   const [side1, side2] = prepare(old, next, options.known);
   markChanges(side1, side2);
   const indentHeuristic = options.indentHeuristic ?? true;

@@ -6,9 +6,15 @@
  * out, so they follow git's rules and constants exactly.
  */
 
+/** A side's lines (an array of them, or lines made from bytes only when read). */
+export interface Lines {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
 /** One side of the comparison, as the Myers pass and the compaction read it. */
 export interface Side {
-  readonly lines: readonly string[];
+  readonly lines: Lines;
   /** the equivalence class of each line (equal lines, equal class) */
   readonly classes: Int32Array;
   /** changed[i + 1] is line i's mark; changed[0] and changed[n + 1] stay 0 as sentinels */
@@ -37,13 +43,14 @@ export function bogoSqrt(n: number): number {
 export class LineIds {
   private readonly ids = new Map<string, number>();
 
-  of(lines: readonly string[]): Int32Array {
+  of(lines: Lines): Int32Array {
     const out = new Int32Array(lines.length);
     for (let i = 0; i < lines.length; i++) {
-      let id = this.ids.get(lines[i]!);
+      const line = lines.at(i)!;
+      let id = this.ids.get(line);
       if (id === undefined) {
         id = this.ids.size;
-        this.ids.set(lines[i]!, id);
+        this.ids.set(line, id);
       }
       out[i] = id;
     }
@@ -55,10 +62,17 @@ export class LineIds {
   }
 }
 
-export function prepare(lines1: readonly string[], lines2: readonly string[], known?: { ids: LineIds; ids1: Int32Array; ids2: Int32Array }): [Side, Side] {
+/** Ids of both sides' lines from one numbering (the count of distinct lines it has seen), when a caller diffs many versions. */
+export interface KnownIds {
+  readonly ids: { readonly size: number };
+  readonly ids1: Int32Array;
+  readonly ids2: Int32Array;
+}
+
+export function prepare(lines1: Lines, lines2: Lines, known?: KnownIds): [Side, Side] {
   const ids = known?.ids ?? new LineIds();
-  const classes1 = known?.ids1 ?? ids.of(lines1);
-  const classes2 = known?.ids2 ?? ids.of(lines2);
+  const classes1 = known?.ids1 ?? (ids as LineIds).of(lines1);
+  const classes2 = known?.ids2 ?? (ids as LineIds).of(lines2);
   const classCount = ids.size;
   const count1 = new Int32Array(classCount);
   const count2 = new Int32Array(classCount);
@@ -83,7 +97,7 @@ export function prepare(lines1: readonly string[], lines2: readonly string[], kn
   return [side1, side2];
 }
 
-function newSide(lines: readonly string[], classes: Int32Array): Side {
+function newSide(lines: Lines, classes: Int32Array): Side {
   return {
     lines,
     classes,

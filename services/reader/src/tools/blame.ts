@@ -3,12 +3,14 @@ import { openRepository } from '../address/open-repository';
 import { normalizeRepoPath } from '../address/repo-path';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
-import { blame as blameLines, BlamePathMissing } from '../history/blame';
+import { blame as blameLines, BlamePathMissing, memoKey } from '../history/blame';
 import { pathNotFound } from '../not-found';
 import { invalid, ToolError } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
+import { blameMemoOf } from './blame-memo';
 import { HeldHistory } from './held-history';
-import { historyOf, resolveServed } from './history-ends';
+import { historyOf } from './held-commits';
+import { resolveServed } from './history-ends';
 
 /**
  * blame: for each line of a file at a ref, the commit `git blame` names, from the history the
@@ -29,10 +31,14 @@ export async function blame(deps: ReaderDeps, principal: Principal | null, input
   const held = await HeldHistory.load(deps, history, opened.repository.repositoryId, [target.state.ref], { commit, snapshot: target.snapshot });
   if (!held.commits.has(commit)) throw new ToolError('NOT_INDEXED', `the history of ${shortRef(target.state.ref)} is not recorded yet (it is being indexed): try again shortly`);
 
-  await held.prefetchPath(path);
+  const memo = blameMemoOf(history);
+  // Versions the memo lacks are read in one batch, unless a blame of the head or its first parent
+  // is kept, when the few versions since are read one by one.
+  const parent = held.commits.get(commit)!.parents[0];
+  if (!memo.has(memoKey(held.heldKey(commit), path)) && !(parent && held.commits.has(parent) && memo.has(memoKey(held.heldKey(parent), path)))) await held.prefetchPath(path);
   let lines;
   try {
-    lines = await blameLines(held.blameHistory(), commit, path);
+    lines = await blameLines(held.blameHistory(), commit, path, memo);
   } catch (error) {
     if (error instanceof BlamePathMissing) throw await pathNotFound(deps, principal, target, path, 'file');
     throw error;

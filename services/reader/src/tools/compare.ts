@@ -9,7 +9,8 @@ import { decodeOpaqueCursor, encodeOpaqueCursor } from '../opaque-cursor';
 import { invalid } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
 import { HeldHistory } from './held-history';
-import { historyOf, resolveHeld, resolveServed, type End } from './history-ends';
+import { historyOf } from './held-commits';
+import { resolveHeld, resolveServed, type End } from './history-ends';
 
 const CursorSchema = z.object({ o: z.number().int().min(0), b: z.string(), h: z.string() });
 

@@ -5,11 +5,13 @@
  * are rebuilt backwards from it; any other held commit forwards from where its own first-parent
  * line meets that line.
  */
+import { createHash } from 'node:crypto';
 import { storedBytes } from '@gitdex/contracts';
 import type { CommitFile, CommitRecord, HistoryReads, Snapshot } from '@gitdex/ports';
 import type { BlameHistory } from '../history/blame';
 import type { Tree, TreeEntry } from '../history/tree-diff';
 import type { ReaderDeps } from '../deps';
+import { loadHeldCommits } from './held-commits';
 
 const ENTRY_PAGE = 1000;
 
@@ -25,6 +27,7 @@ export class HeldHistory {
   private readonly trees = new Map<string, Tree | undefined>();
   private readonly blobs = new Map<string, Uint8Array | undefined>();
   private anchorTree: Tree | undefined;
+  private readonly heldKeys = new Map<string, string>();
 
   constructor(
     private readonly deps: ReaderDeps,
@@ -41,13 +44,7 @@ export class HeldHistory {
 
   /** Loads the commits the refs hold (the anchor's ref first). */
   static async load(deps: ReaderDeps, history: HistoryReads, repositoryId: number, refs: readonly string[], anchor: Anchor): Promise<HeldHistory> {
-    const shas = new Set<string>();
-    for (const ref of new Set(refs)) {
-      const held = await history.getRefHistory(repositoryId, ref);
-      for (const sha of held?.commits ?? []) shas.add(sha);
-    }
-    const records = await history.getCommits(repositoryId, [...shas]);
-    return new HeldHistory(deps, history, repositoryId, new Map(records.map((r) => [r.sha, r])), anchor);
+    return new HeldHistory(deps, history, repositoryId, await loadHeldCommits(deps, history, repositoryId, refs), anchor);
   }
 
   firstParents(from: string, steps: number): string | undefined {
@@ -188,11 +185,40 @@ export class HeldHistory {
     for (const [sha, bytes] of held) this.blobs.set(sha, bytes);
   }
 
+  /**
+   * Names a held commit together with the part of the history held below it (a hash over the
+   * commit and, in order, its parents' keys, a parent not held counting as absent): blame at a
+   * commit depends on exactly that, so two loads that hold the same commits below it share blames,
+   * and a history held deeper or cut by a force push does not.
+   */
+  heldKey(sha: string): string {
+    const stack = [sha];
+    while (stack.length > 0) {
+      const c = stack[stack.length - 1]!;
+      if (this.heldKeys.has(c)) {
+        stack.pop();
+        continue;
+      }
+      const parents = this.commits.get(c)?.parents ?? [];
+      const pending = parents.filter((p) => this.commits.has(p) && !this.heldKeys.has(p));
+      if (pending.length > 0) {
+        stack.push(...pending);
+        continue;
+      }
+      stack.pop();
+      const hash = createHash('sha1').update(c);
+      for (const p of parents) hash.update(`\u0000${this.heldKeys.get(p) ?? '-'}`);
+      this.heldKeys.set(c, hash.digest('hex'));
+    }
+    return `${this.repositoryId}:${this.heldKeys.get(sha)!}`;
+  }
+
   blameHistory(): BlameHistory {
     return {
+      key: (sha) => this.heldKey(sha),
       commit: (sha) => {
         const c = this.commits.get(sha);
-        return Promise.resolve(c && { parents: c.parents, committedAt: Date.parse(c.committer.date) });
+        return Promise.resolve(c && { parents: c.parents });
       },
       blobAt: (sha, path) => this.blobAt(sha, path),
       renamedFrom: (sha, parent, path) => {

@@ -3,18 +3,12 @@
  * pull/N, a retained commit, ref~N), or else a commit only the history holds (a sha or prefix,
  * or ref~N further back than the retained commits).
  */
-import type { HistoryReads } from '@gitdex/ports';
 import { openTarget } from '../address/open-repository';
 import type { OpenedRepository } from '../address/open-repository';
 import type { ReaderDeps } from '../deps';
 import type { Target } from '../target';
 import { ToolError } from '../tool-error';
 import { HeldHistory } from './held-history';
-
-export function historyOf(deps: ReaderDeps): HistoryReads {
-  if (!deps.history) throw new ToolError('UNAVAILABLE', 'This gitdex serves no history (its index keeps none): compare and blame are off here; read files with read_file.');
-  return deps.history;
-}
 
 export interface End {
   /** as the caller gave it */

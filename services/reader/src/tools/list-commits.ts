@@ -6,7 +6,7 @@ import { openRepository, openTarget } from '../address/open-repository';
 import { refOfRepositoryUrl } from '../address/repository-name';
 import { shortRef, shortSha } from '../freshness';
 import { gitLog } from '../history/git-log';
-import { heldHistory } from '../history/held-history';
+import { heldCommits } from './held-commits';
 import { decodeOpaqueCursor, encodeOpaqueCursor } from '../opaque-cursor';
 import { ToolError, invalid } from '../tool-error';
 import type { Target } from '../target';
@@ -69,7 +69,7 @@ export async function listCommits(deps: ReaderDeps, principal: Principal | null,
   const { target, start } = await openHistoryTarget(deps, opened, refInput);
   const { repository } = target;
   const cursor = input.cursor === undefined ? undefined : decodeOpaqueCursor(CursorSchema, input.cursor);
-  const held = await heldHistory(deps, target);
+  const held = await heldCommits(deps, target);
   const head = cursor?.h ?? (start ? uniqueCommit(held.commits, start) : held.head);
   if (!held.commits.has(head))
     throw new ToolError('CURSOR_EXPIRED', `The commits this cursor pages through are no longer held for ${shortRef(target.snapshot.ref)} (the branch was force-pushed). Call again without cursor.`);

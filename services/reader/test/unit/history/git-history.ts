@@ -56,8 +56,8 @@ export function historyOf(git: Pick<Git, 'run' | 'runBytes'>): TreeHistory & { t
       if (!commits.has(sha)) {
         let info: BlameCommit | undefined;
         try {
-          const [parents = '', time = '0'] = git.run(['show', '-s', '--format=%P%x00%ct', sha]).trim().split('\u0000');
-          info = { parents: parents.split(' ').filter(Boolean), committedAt: Number(time) };
+          const parents = git.run(['show', '-s', '--format=%P', sha]).trim();
+          info = { parents: parents.split(' ').filter(Boolean) };
         } catch {
           info = undefined;
         }
