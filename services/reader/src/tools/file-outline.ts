@@ -45,13 +45,12 @@ export async function fileOutline(deps: ReaderDeps, principal: Principal | null,
     return { structured, text: textOf(structured) };
   };
   const fits = (a: ToolAnswer<FileOutlineOutput>) => resultChars(a.text, a.structured) <= deps.limits.maxResultChars;
-  const base = resultChars(...answerParts(answer([], MAX_SIGNATURE_CHARS)));
-  if (base + costs(definitions, MAX_SIGNATURE_CHARS).total <= deps.limits.maxResultChars) {
-    const whole = answer(definitions, MAX_SIGNATURE_CHARS);
-    if (fits(whole)) return whole;
-  }
+  // Most outlines fit whole: built once and measured once, with no estimate first.
+  const whole = answer(definitions, MAX_SIGNATURE_CHARS);
+  if (fits(whole)) return whole;
   // Too many definitions for one answer (a generated or very long file): shorter signatures,
   // and the first definitions in file order whose estimated cost fits, checked once built.
+  const base = resultChars(...answerParts(answer([], MAX_SIGNATURE_CHARS)));
   const short = costs(definitions, SHORT_SIGNATURE_CHARS);
   let count = 0;
   for (let used = base; count < definitions.length && used + (short.each[count] as number) <= deps.limits.maxResultChars; count += 1) used += short.each[count] as number;
@@ -72,16 +71,14 @@ function answerParts(a: ToolAnswer<FileOutlineOutput>): [string, FileOutlineOutp
  * children list and a separating comma) and its line of text (indented a little, as nested).
  * An estimate that lets one build pick how many fit instead of building the answer many times.
  */
-function costs(definitions: readonly SymbolDefinition[], signatureChars: number): { each: number[]; total: number } {
-  let total = 0;
+function costs(definitions: readonly SymbolDefinition[], signatureChars: number): { each: number[] } {
   const each = definitions.map((d) => {
     const signature = signatureChars < MAX_SIGNATURE_CHARS ? cutText(d.signature, signatureChars) : d.signature;
     const node = JSON.stringify({ name: d.name, kind: d.kind, line: d.line, end_line: d.endLine, signature, children: [] }).length + 1;
     const line = `${d.line}-${d.endLine} ${d.kind} ${d.name}: ${signature}`.length + 8;
-    total += node + line;
     return node + line;
   });
-  return { each, total };
+  return { each };
 }
 
 function textOf(out: FileOutlineOutput): string {
