@@ -92,6 +92,8 @@ async function main(): Promise<void> {
       if (batch.length >= 2_000) await flush();
     }
     await flush();
+    // Elasticsearch shows writes after a refresh, which the indexer makes before every flip.
+    if (!reuse && index instanceof ElasticsearchIndexStore) await index.refresh();
     if (!reuse) await index.putRefState(readyState(1, REF, commit, 1, files.length));
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
