@@ -45,12 +45,14 @@ export async function fileOutline(deps: ReaderDeps, principal: Principal | null,
     return { structured, text: textOf(structured) };
   };
   const fits = (a: ToolAnswer<FileOutlineOutput>) => resultChars(a.text, a.structured) <= deps.limits.maxResultChars;
-  // Most outlines fit whole: built once and measured once, with no estimate first.
-  const whole = answer(definitions, MAX_SIGNATURE_CHARS);
-  if (fits(whole)) return whole;
+  const base = resultChars(...answerParts(answer([], MAX_SIGNATURE_CHARS)));
+  // Most outlines fit whole: built once and measured once, unless they surely cannot fit.
+  if (base + leastChars(definitions) <= deps.limits.maxResultChars) {
+    const whole = answer(definitions, MAX_SIGNATURE_CHARS);
+    if (fits(whole)) return whole;
+  }
   // Too many definitions for one answer (a generated or very long file): shorter signatures,
   // and the first definitions in file order whose estimated cost fits, checked once built.
-  const base = resultChars(...answerParts(answer([], MAX_SIGNATURE_CHARS)));
   const short = costs(definitions, SHORT_SIGNATURE_CHARS);
   let count = 0;
   for (let used = base; count < definitions.length && used + (short.each[count] as number) <= deps.limits.maxResultChars; count += 1) used += short.each[count] as number;
@@ -64,6 +66,17 @@ export async function fileOutline(deps: ReaderDeps, principal: Principal | null,
 
 function answerParts(a: ToolAnswer<FileOutlineOutput>): [string, FileOutlineOutput] {
   return [a.text, a.structured];
+}
+
+/**
+ * The fewest characters the definitions add to an answer: each one's JSON node has at least its
+ * keys (about 60 characters) and its name, kind and signature, and its line of text has them
+ * again. Counted without building anything, so an outline too large to fit is never built whole.
+ */
+function leastChars(definitions: readonly SymbolDefinition[]): number {
+  let total = 0;
+  for (const d of definitions) total += 60 + 2 * (d.name.length + d.kind.length + d.signature.length);
+  return total;
 }
 
 /**
