@@ -104,7 +104,7 @@ async function main(): Promise<void> {
         const query = queryOf(t);
         if (!answers.has(query)) {
           const result = await client.callTool({ name: 'find_symbol', arguments: { name: query, repository, limit: 5 } });
-          answers.set(query, result.isError ? null : (result.structuredContent as unknown as FindSymbolOutput));
+          answers.set(query, result.isError ? null : (result.structuredContent as FindSymbolOutput));
         }
         const answer = answers.get(query);
         figures.asked += 1;
