@@ -24,6 +24,12 @@ const PATTERNS: { languages: RegExp; re: RegExp; kind: SymbolKind; nests?: boole
   { languages: /^py$/, re: /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)/, kind: 'function' },
 ];
 
+/**
+ * Statements the method pattern would read as definitions (`  if (x) {`, `  for (…) {`): a parser
+ * never defines them, and as names they would be the corpus's most frequent by far.
+ */
+const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'return', 'function', 'do', 'else', 'try', 'synchronized', 'new', 'throw', 'super', 'this']);
+
 export function standInSymbols(extension: string, language: string | null, content: string): BlobSymbols | undefined {
   const patterns = PATTERNS.filter((p) => p.languages.test(extension));
   if (patterns.length === 0) return undefined;
@@ -34,7 +40,7 @@ export function standInSymbols(extension: string, language: string | null, conte
     if (text.length > 2_000) return;
     for (const p of patterns) {
       const m = p.re.exec(text);
-      if (!m || m[2] === undefined) continue;
+      if (!m || m[2] === undefined || KEYWORDS.has(m[2])) continue;
       const indent = (m[1] ?? '').length;
       const open = [...found].reverse().find((f) => f.nests && f.indent < indent && f.def.endLine === 0);
       const kind: SymbolKind = p.kind === 'function' && open ? 'method' : p.kind;

@@ -5,7 +5,11 @@
  * tree-sitter extraction (stand-in-symbols.ts). Each measure is taken cold first (the first call
  * after the reader starts), then warm over many calls. A micro-benchmark in one process.
  *
- *   npx tsx bench/micro/symbol-tools.ts [files=54000] [calls=500]
+ *   npx tsx bench/micro/symbol-tools.ts [files=54000] [calls=500] [sqlite|elasticsearch]
+ *
+ * SYMBOL_BENCH_KEEP keeps the seeded index for the next run (a SQLite file path, or an
+ * Elasticsearch index prefix) and reuses it when it is there, so a change to the reader is
+ * measured on the same index without seeding again; delete it when done.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +20,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Registry } from 'prom-client';
 import type { FileWrite } from '@gitdex/ports';
 import { createReaderApp } from '@gitdex/reader';
+import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { commitSha, fileDocument, readyState, repositoryDocument } from '../../services/reader/test/support/documents';
 import { largeCorpus } from '../data/corpora';
@@ -24,6 +29,8 @@ import { standInSymbols } from './stand-in-symbols';
 
 const LIMIT = Number(process.argv[2] ?? 54_000);
 const CALLS = Number(process.argv[3] ?? 500);
+const BACKEND = process.argv[4] ?? 'sqlite';
+const KEEP = process.env.SYMBOL_BENCH_KEEP;
 const REPOSITORY = 'bench/large';
 const REF = 'refs/heads/main';
 const LANGUAGE: Record<string, string> = { ts: 'TypeScript', tsx: 'TypeScript', js: 'JavaScript', mjs: 'JavaScript', cjs: 'JavaScript', jsx: 'JavaScript', java: 'Java', py: 'Python' };
@@ -53,10 +60,14 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'gitdex-symbols-bench-'));
   try {
     const corpus = largeCorpus(LIMIT, { workDir: work });
-    const index = new SqliteIndexStore({ file: join(work, 'index.sqlite') });
+    const index =
+      BACKEND === 'elasticsearch'
+        ? new ElasticsearchIndexStore({ node: process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200', indexPrefix: KEEP ?? `symbols-bench-${process.pid}` })
+        : new SqliteIndexStore({ file: KEEP ?? join(work, 'index.sqlite') });
     await index.ensureReady();
-    await index.putRepository(repositoryDocument({ id: 1, fullName: REPOSITORY }));
     const commit = commitSha('bench@1');
+    const reuse = KEEP !== undefined && (await index.getRefState(1, REF))?.commitSha === commit;
+    if (!reuse) await index.putRepository(repositoryDocument({ id: 1, fullName: REPOSITORY }));
     const names: string[] = [];
     let definitions = 0;
     let withSymbols = 0;
@@ -77,11 +88,13 @@ async function main(): Promise<void> {
         definitions += symbols.definitions.length;
         for (const d of symbols.definitions) if (names.length < 200_000) names.push(d.name);
       }
-      batch.push({ type: 'put', document: fileDocument({ repositoryId: 1, ref: REF, path: f.path, spec: { content, language, ...(symbols ? { symbols } : {}) }, commit, generation: 1 }) });
+      if (!reuse) batch.push({ type: 'put', document: fileDocument({ repositoryId: 1, ref: REF, path: f.path, spec: { content, language, ...(symbols ? { symbols } : {}) }, commit, generation: 1 }) });
       if (batch.length >= 2_000) await flush();
     }
     await flush();
-    await index.putRefState(readyState(1, REF, commit, 1, files.length));
+    // Elasticsearch shows writes after a refresh, which the indexer makes before every flip.
+    if (!reuse && index instanceof ElasticsearchIndexStore) await index.refresh();
+    if (!reuse) await index.putRefState(readyState(1, REF, commit, 1, files.length));
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     const app = createReaderApp({ index }, { registry: new Registry() });
@@ -112,7 +125,7 @@ async function main(): Promise<void> {
       return row;
     };
     console.log(
-      `corpus: ${files.length.toLocaleString('en-US')} files (${corpus.description}); ${withSymbols.toLocaleString('en-US')} with symbols, ${definitions.toLocaleString('en-US')} definitions; seeded in ${seedSeconds.toFixed(1)} s`,
+      `${BACKEND}; corpus: ${files.length.toLocaleString('en-US')} files (${corpus.description}); ${withSymbols.toLocaleString('en-US')} with symbols, ${definitions.toLocaleString('en-US')} definitions; ${reuse ? 'index reused' : 'seeded'} in ${seedSeconds.toFixed(1)} s`,
     );
     // The floor: a small read through the same transport, and the index's own symbol reads without the tool around them
     // (last: a pause between MCP calls longer than the server's keep-alive would reset the client's socket).
@@ -155,6 +168,7 @@ async function main(): Promise<void> {
     );
     await client.close();
     server.close();
+    if (BACKEND === 'elasticsearch' && KEEP === undefined) await index.deleteRepository(1);
     await index.close();
   } finally {
     rmSync(work, { recursive: true, force: true });

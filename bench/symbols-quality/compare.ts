@@ -64,11 +64,11 @@ export interface FindFigures {
   uniqueFirst: number;
 }
 
-const last = (qualified: string) => qualified.split(/::|\.|\\/).pop() ?? qualified;
+export const last = (qualified: string) => qualified.split(/::|\.|\\/).pop() ?? qualified;
 
 /** ctags scopes that are types: a definition inside one is asked for as `Type.name`. */
 const TYPE_SCOPES = new Set(['class', 'struct', 'interface', 'enum', 'trait', 'implementation', 'union', 'record', 'module']);
-const typeScope = (t: CtagsTag) => (t.scope && t.scopeKind && TYPE_SCOPES.has(t.scopeKind) ? last(t.scope) : null);
+export const typeScope = (t: CtagsTag) => (t.scope && t.scopeKind && TYPE_SCOPES.has(t.scopeKind) ? last(t.scope) : null);
 
 /**
  * A stand-in for find_symbol over one set, for the integrator to replace with the real tool. The

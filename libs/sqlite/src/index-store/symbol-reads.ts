@@ -33,12 +33,17 @@ export interface SymbolStatements {
  * The symbol reads of one visibility (plain or layered). Each starts from the rows of one name
  * (primary key range) and keeps those whose blob a visible file of the snapshot names
  * (files_by_blob_id), in path order.
+ *
+ * `CROSS JOIN` pins that order of the loops: left to itself, SQLite walks every file of the
+ * scope in path order (files_by_path, to skip the sort) and probes the name for each, which
+ * reads all 54,000 files of a large ref for a name defined in nine of them
+ * (docs/design/symbols-storage.md, "Reads").
  */
 export function prepareSymbolStatements(db: Database, vis: Visibility = PLAIN): SymbolStatements {
   return {
-    byName: db.prepare(`SELECT ${COLUMNS}, n.defs FROM symbol_names n JOIN files f ON f.blob_id = n.blob_id
+    byName: db.prepare(`SELECT ${COLUMNS}, n.defs FROM symbol_names n CROSS JOIN files f ON f.blob_id = n.blob_id
       WHERE n.name = @name AND ${visibleFile(vis)} ORDER BY f.path LIMIT @limit`),
-    byPattern: db.prepare(`SELECT ${COLUMNS}, n.defs FROM symbol_names n JOIN files f ON f.blob_id = n.blob_id
+    byPattern: db.prepare(`SELECT ${COLUMNS}, n.defs FROM symbol_names n CROSS JOIN files f ON f.blob_id = n.blob_id
       WHERE n.name GLOB @glob AND ${visibleFile(vis)} ORDER BY f.path, n.name LIMIT @limit`),
     outline: db.prepare(`SELECT ${COLUMNS}, bs.outline FROM files f LEFT JOIN blob_symbols bs ON bs.blob_id = f.blob_id
       WHERE f.path = @path AND ${visibleFile(vis)} LIMIT 1`),

@@ -46,7 +46,8 @@ export async function fileOutline(deps: ReaderDeps, principal: Principal | null,
   };
   const fits = (a: ToolAnswer<FileOutlineOutput>) => resultChars(a.text, a.structured) <= deps.limits.maxResultChars;
   const base = resultChars(...answerParts(answer([], MAX_SIGNATURE_CHARS)));
-  if (base + costs(definitions, MAX_SIGNATURE_CHARS).total <= deps.limits.maxResultChars) {
+  // Most outlines fit whole: built once and measured once, unless they surely cannot fit.
+  if (base + leastChars(definitions) <= deps.limits.maxResultChars) {
     const whole = answer(definitions, MAX_SIGNATURE_CHARS);
     if (fits(whole)) return whole;
   }
@@ -68,20 +69,29 @@ function answerParts(a: ToolAnswer<FileOutlineOutput>): [string, FileOutlineOutp
 }
 
 /**
+ * The fewest characters the definitions add to an answer: each one's JSON node has at least its
+ * keys (about 60 characters) and its name, kind and signature, and its line of text has them
+ * again. Counted without building anything, so an outline too large to fit is never built whole.
+ */
+function leastChars(definitions: readonly SymbolDefinition[]): number {
+  let total = 0;
+  for (const d of definitions) total += 60 + 2 * (d.name.length + d.kind.length + d.signature.length);
+  return total;
+}
+
+/**
  * What each definition adds to an answer, in characters: its node as JSON (with an empty
  * children list and a separating comma) and its line of text (indented a little, as nested).
  * An estimate that lets one build pick how many fit instead of building the answer many times.
  */
-function costs(definitions: readonly SymbolDefinition[], signatureChars: number): { each: number[]; total: number } {
-  let total = 0;
+function costs(definitions: readonly SymbolDefinition[], signatureChars: number): { each: number[] } {
   const each = definitions.map((d) => {
     const signature = signatureChars < MAX_SIGNATURE_CHARS ? cutText(d.signature, signatureChars) : d.signature;
     const node = JSON.stringify({ name: d.name, kind: d.kind, line: d.line, end_line: d.endLine, signature, children: [] }).length + 1;
     const line = `${d.line}-${d.endLine} ${d.kind} ${d.name}: ${signature}`.length + 8;
-    total += node + line;
     return node + line;
   });
-  return { each, total };
+  return { each };
 }
 
 function textOf(out: FileOutlineOutput): string {
