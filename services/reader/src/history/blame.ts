@@ -6,12 +6,7 @@
  * history held (a root commit, or one whose parents lie beyond it) takes what reaches it as a
  * boundary, which is what git answers in a shallow clone that ends there.
  */
-import { lineDiff } from './line-diff';
-import { LineIds } from './prepare';
-import { bytesToText, splitRecords } from './records';
-import { detectRenames, type RenameCandidate } from './renames';
-import { spanCounts } from './similarity';
-import type { ReadBlob, Tree } from './tree-diff';
+import { bytesToText, detectRenames, LineIds, lineDiff, type ReadBlob, type RenameCandidate, spanCounts, splitRecords, type Tree } from '@gitdex/diff';
 
 export interface BlameCommit {
   readonly parents: readonly string[];
