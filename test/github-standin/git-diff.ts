@@ -13,6 +13,8 @@ export interface FileChange {
   deletions: number;
   /** The path before a rename (compare and commit answers detect renames; push payloads do not). */
   previousPath?: string;
+  /** The hunks from the first `@@`, as GitHub's commit endpoint gives them; absent for binary files and bare renames or mode changes. */
+  patch?: string;
 }
 
 const STATUS: Record<string, ChangeStatus> = { A: 'added', D: 'removed', M: 'modified', T: 'modified' };
@@ -58,5 +60,22 @@ export async function diffCommits(dir: string, base: string | null, head: string
       i += renameRecord ? 3 : 1;
     }
   }
+  return changes;
+}
+
+/**
+ * The same changes with each file's patch: `diff-tree -p` prints one section a file in the order
+ * of its raw records, and GitHub's `patch` is a section from its first `@@`.
+ */
+export async function diffCommitsWithPatches(dir: string, base: string | null, head: string): Promise<FileChange[]> {
+  const changes = await diffCommits(dir, base, head, { renames: true });
+  const text = (await git(dir, ['diff-tree', '-r', '-M', '-p', '--no-commit-id', '--no-color', '--no-ext-diff', base ?? EMPTY_TREE_SHA, head])).toString('utf8');
+  const sections = text.split(/^(?=diff --git )/m).filter((s) => s.startsWith('diff --git '));
+  if (sections.length !== changes.length) return changes;
+  sections.forEach((section, i) => {
+    const at = section.search(/^@@ /m);
+    const change = changes[i];
+    if (at >= 0 && change) change.patch = section.slice(at).replace(/\n$/, '');
+  });
   return changes;
 }

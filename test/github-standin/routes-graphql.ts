@@ -9,6 +9,7 @@ import { urlsOf, type StandInContext } from './context';
 import { faultMiddleware } from './faults';
 import { isoWithOffset, readCommit, type CommitInfo } from './git-objects';
 import { logCommits } from './git-log';
+import { diffCommits } from './git-diff';
 import { commitOid, entriesAt, readBlobs, type PathEntry } from './graphql-git';
 import { STANDIN_GRAPHQL_SCHEMA } from './graphql-schema';
 import { requestId, sendError } from './http';
@@ -91,12 +92,18 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
   };
   const commitFields = (commit: CommitInfo) => {
     const oid = commit.sha;
+    // GitHub's counts are those of the commit endpoint: against the first parent, renames detected.
+    let changes: ReturnType<typeof diffCommits> | undefined;
+    const changed = () => (changes ??= diffCommits(repo.dir, commit.parents[0] ?? null, oid, { renames: true }));
     return {
       __typename: 'Commit',
       oid,
       abbreviatedOid: oid.slice(0, 7),
       committedDate: new Date(commit.committer.epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       message: commit.message.replace(/\n$/, ''),
+      additions: async () => (await changed()).reduce((n, f) => n + f.additions, 0),
+      deletions: async () => (await changed()).reduce((n, f) => n + f.deletions, 0),
+      changedFilesIfAvailable: async () => (await changed()).length,
       author: { name: commit.author.name, email: commit.author.email, date: isoWithOffset(commit.author) },
       committer: { name: commit.committer.name, email: commit.committer.email, date: isoWithOffset(commit.committer) },
       parents: ({ first }: { first?: number }) => ({ totalCount: commit.parents.length, nodes: commit.parents.slice(0, first ?? 100).map((sha) => commitNode(sha)) }),

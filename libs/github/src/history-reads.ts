@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { CommitFileStatus, HistorySource, SourceCommitFile, SourceCommitInfo, SourceRepository } from '@gitdex/ports';
+import type { CommitFileStatus, HistorySource, SourceCommitFile, SourceCommitInfo, SourceCommitVersions, SourceRepository } from '@gitdex/ports';
 import { graphqlError, type InstallationOf } from './batch-reads';
 import type { GitHubClients } from './client';
 import { toPortError } from './errors';
 import { assertRepositoryName } from './name-guard';
+import { PATH_VERSIONS_MAX_FILES, pathVersionsQuery, readPathVersions, type PathVersionsAnswer } from './path-versions';
 
 /** GitHub's largest page of a GraphQL connection. */
 const LOG_PAGE = 100;
@@ -76,7 +77,8 @@ interface RestCommitFile {
 
 /**
  * History reads over GitHub: the log in GraphQL pages of 100 (one point each), a commit's files
- * from the REST commit endpoint (GraphQL has no list of a commit's changed files), and blobs by
+ * from the REST commit endpoint (GraphQL has no list of a commit's changed files), the files of
+ * several commits at named paths in one GraphQL query (a push's commits), and blobs by
  * id in GraphQL batches, each checked against its sha and read from REST only when its text is
  * not its bytes (binary, cut, not UTF-8).
  */
@@ -140,6 +142,26 @@ export class GitHubHistoryReads implements HistorySource {
     // Text GraphQL could not give exactly (not UTF-8, a BOM, cut) is read one by one from REST.
     for (const sha of inexact) out.set(sha, await this.restBlob(repository, sha, options.installationId));
     return out;
+  }
+
+  async pathVersions(
+    repository: SourceRepository,
+    commits: readonly string[],
+    paths: readonly string[],
+    options: { withContent: ReadonlySet<string>; installationId?: number },
+  ): Promise<Map<string, SourceCommitVersions> | null> {
+    if (commits.length === 0 || commits.length * paths.length > PATH_VERSIONS_MAX_FILES) return null;
+    const { owner, repo } = assertRepositoryName(repository.fullName);
+    const { query, variables } = pathVersionsQuery(commits, paths, options.withContent);
+    let data: PathVersionsAnswer;
+    try {
+      data = await this.clients.forInstallation(await this.installationOf(repository, options.installationId)).graphql(query, { owner, name: repo, ...variables, request: { retries: 0 } });
+    } catch (error) {
+      // Too large an answer (GitHub's time limit): the caller reads the commits one by one.
+      if ((error as { status?: number }).status === 502) return null;
+      throw graphqlError(error, `files of the pushed commits of ${repository.fullName}`);
+    }
+    return readPathVersions(data, commits, paths);
   }
 
   private async blobBatch(repository: SourceRepository, shas: string[], maxBytes: number, installationId?: number): Promise<{ exact: Map<string, Buffer>; inexact: string[] }> {

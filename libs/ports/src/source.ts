@@ -161,6 +161,26 @@ export interface SourceCommitFile {
   deletions: number;
   /** The blob after the change; for `removed`, the blob removed. */
   sha: string;
+  /** The blob before the change, when the source said (changes computed from versions at paths). */
+  previousSha?: string;
+}
+
+/** A file at a path of a commit (GitHub's Commit.file), with its bytes when they came exactly. */
+export interface SourcePathVersion {
+  sha: string;
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  content?: Buffer;
+}
+
+/** A commit's files at the paths asked, with its own change counts against its first parent. */
+export interface SourceCommitVersions {
+  /** Files it changed as the source counts them (a rename is one); null when the source could not say. */
+  changedFiles: number | null;
+  additions: number;
+  deletions: number;
+  /** By path; a path absent holds no file in this commit. */
+  files: Map<string, SourcePathVersion>;
 }
 
 /**
@@ -180,4 +200,15 @@ export interface HistorySource {
    * binary blobs and blobs larger than maxBytes (history keeps text versions only).
    */
   blobs(repository: SourceRepository, shas: readonly string[], options: { maxBytes: number; installationId?: number }): Promise<Map<string, Buffer>>;
+  /**
+   * For each commit, its files at `paths` and its change counts, in one request; the bytes come
+   * with the files of the commits in `withContent`. Null when one request cannot hold the question
+   * (too many commits × paths, or the source's answer would be too large).
+   */
+  pathVersions?(
+    repository: SourceRepository,
+    commits: readonly string[],
+    paths: readonly string[],
+    options: { withContent: ReadonlySet<string>; installationId?: number },
+  ): Promise<Map<string, SourceCommitVersions> | null>;
 }
