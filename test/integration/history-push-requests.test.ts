@@ -95,9 +95,16 @@ describe('a push of several commits: files from one query, at most one request m
       expect({ sha, files: record.files }).toEqual({ sha, files: await gitFiles(dir, sha) });
       expect(record.filesComplete).toBe(true);
       const rest = await source.history!.commitFiles(repository, sha);
-      expect(record.files.map((f) => ({ path: f.path, previousPath: f.previousPath, status: f.status, additions: f.additions, deletions: f.deletions, sha: f.status === 'removed' ? f.blobBefore : f.blobAfter }))).toEqual(
-        rest.files.map((f) => ({ path: f.path, previousPath: f.previousPath, status: f.status, additions: f.additions, deletions: f.deletions, sha: f.sha })),
-      );
+      expect(
+        record.files.map((f) => ({
+          path: f.path,
+          previousPath: f.previousPath,
+          status: f.status,
+          additions: f.additions,
+          deletions: f.deletions,
+          sha: f.status === 'removed' ? f.blobBefore : f.blobAfter,
+        })),
+      ).toEqual(rest.files.map((f) => ({ path: f.path, previousPath: f.previousPath, status: f.status, additions: f.additions, deletions: f.deletions, sha: f.sha })));
     }
   };
 
