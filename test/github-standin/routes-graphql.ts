@@ -7,7 +7,7 @@ import { graphql, GraphQLError, type ExecutionResult } from 'graphql';
 import { authMiddleware } from './auth';
 import { urlsOf, type StandInContext } from './context';
 import { faultMiddleware } from './faults';
-import { isoWithOffset, readCommit, type CommitInfo } from './git-objects';
+import { isoWithOffset, listTree, objectType, readCommit, type CommitInfo } from './git-objects';
 import { logCommits } from './git-log';
 import { diffCommits } from './git-diff';
 import { commitOid, entriesAt, readBlobs, type PathEntry } from './graphql-git';
@@ -72,6 +72,25 @@ function blobNode(loadBlob: (sha: string) => Promise<Buffer | undefined>, sha: s
   };
 }
 
+/** A tree by oid, its entries one level down as GitHub's Tree.entries gives them. */
+function treeNode(dir: string, oid: string) {
+  return {
+    __typename: 'Tree',
+    oid,
+    abbreviatedOid: oid.slice(0, 7),
+    entries: async () =>
+      (await listTree(dir, oid, false)).map((e) => ({
+        mode: parseInt(e.mode, 8),
+        name: e.path,
+        path: e.path,
+        oid: e.sha,
+        type: e.type,
+        size: e.size ?? 0,
+        object: e.type === 'tree' ? treeNode(dir, e.sha) : null,
+      })),
+  };
+}
+
 function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
   const loadBlob = new Batch((shas: string[]) => readBlobs(repo.dir, shas));
   const loadEntry = new Batch(async (keys: string[]) => {
@@ -116,7 +135,7 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
         const endCursor = Buffer.from(String(skip + nodes.length)).toString('base64');
         return { totalCount: skip + page.length, nodes, pageInfo: { hasNextPage: page.length > max, endCursor } };
       },
-      tree: { __typename: 'Tree', oid: commit.tree, abbreviatedOid: commit.tree.slice(0, 7) },
+      tree: treeNode(repo.dir, commit.tree),
       file: async ({ path }: { path: string }) => {
         const entry = await loadEntry.get(`${oid}\0${path.replace(/^\/+|\/+$/g, '')}`);
         if (!entry) return null;
@@ -127,7 +146,7 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
           oid: entry.sha,
           type: entry.type,
           size: entry.size,
-          object: entry.type === 'blob' ? blobNode(blob, entry.sha, entry.size) : entry.type === 'tree' ? { __typename: 'Tree', oid: entry.sha, abbreviatedOid: entry.sha.slice(0, 7) } : null,
+          object: entry.type === 'blob' ? blobNode(blob, entry.sha, entry.size) : entry.type === 'tree' ? treeNode(repo.dir, entry.sha) : null,
         };
       },
     };
@@ -145,6 +164,7 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
       if (!oid) return null;
       const commit = await commitOid(repo.dir, oid);
       if (commit) return commitNode(commit);
+      if (/^[0-9a-f]{40}$/.test(oid) && (await objectType(repo.dir, oid)) === 'tree') return treeNode(repo.dir, oid);
       const [entry] = (await readBlobs(repo.dir, [oid])).entries();
       return entry ? blobNode(blob, entry[0], entry[1].length) : null;
     },

@@ -2,13 +2,14 @@
 // the paths compare listed), equal to git's own account of each commit and to GitHub's commit
 // endpoint, and costs at most one GitHub request more than the same push without history. A
 // commit that changed a file and changed it back inside the push is read from the commit
-// endpoint, and that request is counted. One stand-in, two SQLite indexes (history on and off).
+// endpoint, and that request is counted. A first index takes its commits' files from trees
+// diffed here, equal to git too. One stand-in, two SQLite indexes (history on and off).
 import type { PushEvent } from '@gitdex/contracts';
 import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, handleEvent, RefSelection, type HandleEventDeps } from '@gitdex/indexer';
 import type { CommitFile, SourceRepository } from '@gitdex/ports';
 import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
-import { commitFiles, createRepo, fixtureGit, makeTempRoot, removeTempRoot, renamePath } from '../github-standin/fixture-repos';
+import { commitFiles, createBranch, createRepo, fixtureGit, makeTempRoot, removeTempRoot, renamePath } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 
 const TOKEN = 'push-requests-token';
@@ -16,7 +17,9 @@ const lines = (tag: string, n = 30) => Array.from({ length: n }, (_, i) => `${ta
 
 /** git's account of a commit against its first parent: `diff-tree -M --raw --numstat`, as CommitFile records. */
 async function gitFiles(dir: string, sha: string): Promise<CommitFile[]> {
-  const fields = (await fixtureGit(dir, ['diff-tree', '-r', '-z', '-M', '--no-commit-id', '--no-abbrev', '--raw', '--numstat', `${sha}^`, sha])).toString('utf8').split('\0');
+  const parents = (await fixtureGit(dir, ['rev-parse', `${sha}^@`])).toString().trim();
+  const range = parents === '' ? ['--root', sha] : [`${sha}^1`, sha];
+  const fields = (await fixtureGit(dir, ['diff-tree', '-r', '-z', '-M', '--no-commit-id', '--no-abbrev', '--raw', '--numstat', ...range])).toString('utf8').split('\0');
   const files: CommitFile[] = [];
   let i = 0;
   while (i < fields.length && fields[i]!.startsWith(':')) {
@@ -38,8 +41,9 @@ async function gitFiles(dir: string, sha: string): Promise<CommitFile[]> {
   }
   for (const file of files) {
     const [added = '0', deleted = '0'] = fields[i]!.split('\t');
-    file.additions = Number(added);
-    file.deletions = Number(deleted);
+    // git prints '-' for a binary file; GitHub counts it as 0 and 0.
+    file.additions = added === '-' ? 0 : Number(added);
+    file.deletions = deleted === '-' ? 0 : Number(deleted);
     i += file.status === 'renamed' ? 3 : 1;
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -87,7 +91,7 @@ describe('a push of several commits: files from one query, at most one request m
   const pushedShas = async (from: string, to: string) => (await fixtureGit(dir, ['rev-list', '--reverse', `${from}..${to}`])).toString().trim().split('\n');
 
   /** The stored records equal git's, and equal to what the commit endpoint gives (statuses, paths, counts, blobs). */
-  const expectRecordsEqualToGit = async (shas: string[]): Promise<void> => {
+  const expectRecordsEqualToGit = async (shas: string[], dir: string, repositoryId: number, repository: SourceRepository): Promise<void> => {
     const stored = await history.getCommits(repositoryId, shas);
     expect(stored.map((c) => c.sha).sort()).toEqual([...shas].sort());
     for (const sha of shas) {
@@ -126,6 +130,40 @@ describe('a push of several commits: files from one query, at most one request m
     served = (await fixtureGit(dir, ['rev-parse', 'main'])).toString().trim();
   });
 
+  it('a first index records every commit from trees diffed here, equal to git and the commit endpoint, in a few requests', async () => {
+    const other = (await createRepo(root, 'acme', 'backfill', { 'src/a/one.ts': lines('one'), 'src/a/two.ts': lines('two'), 'docs/guide.md': lines('guide'), 'run.sh': lines('run', 3) })).dir;
+    await commitFiles(other, { 'src/a/one.ts': lines('one').replace('one line 4\n', 'one line four\n') }, 'Edit one');
+    await renamePath(other, 'src/a/two.ts', 'lib/deep/two.ts', 'Move two to lib/deep');
+    await commitFiles(other, { 'lib/deep/two.ts': lines('two').replace('two line 1\n', ''), 'docs/guide.md': null }, 'Edit two, drop the guide');
+    await commitFiles(other, { 'run.sh': { content: lines('run', 3), executable: true } }, 'Make run.sh executable');
+    await commitFiles(other, { 'img/logo.bin': Buffer.from([0, 1, 2, 3, 0, 255]) }, 'Add a binary');
+    await createBranch(other, 'side');
+    const side = await commitFiles(other, { 'src/b/three.ts': lines('three') }, 'Three', { branch: 'side' });
+    for (let i = 0; i < 6; i += 1) await commitFiles(other, { [`src/a/n${i % 2}.ts`]: lines(`n${i}`) }, `Edit n${i % 2}`);
+    const ours = (await fixtureGit(other, ['rev-parse', 'refs/heads/main'])).toString().trim();
+    const tree = (await fixtureGit(other, ['merge-tree', '--write-tree', ours, side])).toString().split('\n')[0]!.trim();
+    const who = { GIT_AUTHOR_NAME: 'Merger', GIT_AUTHOR_EMAIL: 'merger@example.com', GIT_COMMITTER_NAME: 'Merger', GIT_COMMITTER_EMAIL: 'merger@example.com' };
+    const merged = (await fixtureGit(other, ['commit-tree', tree, '-p', ours, '-p', side, '-m', 'Merge side'], undefined, who)).toString().trim();
+    await fixtureGit(other, ['update-ref', 'refs/heads/main', merged]);
+    const otherId = await standIn.repoId('acme', 'backfill');
+    const otherRepository = (await source.repository(otherId))!;
+    const shas = (await fixtureGit(other, ['rev-list', 'main'])).toString().trim().split('\n');
+    const first = { kind: 'backfill' as const, eventId: 'backfill-first', repository: { id: otherId, fullName: 'acme/backfill' }, receivedAt: new Date().toISOString(), reason: 'cli' as const };
+    standIn.requests.reset();
+    await handleEvent(off, first);
+    const offCount = standIn.requests.total;
+    standIn.requests.reset();
+    await handleEvent(on, first);
+    const routes = standIn.requests.counts();
+    // Only the root commit and the merge are read from the commit endpoint; the other twelve come
+    // from the log (1), a tree query a level down to lib/deep (3) and one blob batch: GraphQL
+    // queries do not grow with the commits, as a request a commit did.
+    expect(routes['GET /repos/:owner/:repo/commits/*ref']).toBe(2);
+    expect(routes['POST /graphql']).toBeLessThanOrEqual(5);
+    expect(standIn.requests.total - offCount).toBeLessThanOrEqual(7);
+    await expectRecordsEqualToGit(shas, other, otherId, otherRepository);
+  });
+
   afterAll(async () => {
     await withHistory.close();
     await without.close();
@@ -142,7 +180,7 @@ describe('a push of several commits: files from one query, at most one request m
     const head = await commitFiles(dir, { 'c.txt': null }, 'Delete c');
     const cost = await push(head);
     expect(cost.on - cost.off).toBeLessThanOrEqual(1);
-    await expectRecordsEqualToGit(await pushedShas(base, head));
+    await expectRecordsEqualToGit(await pushedShas(base, head), dir, repositoryId, repository);
   });
 
   it('a file changed and changed back inside the push: that commit and its revert come from the commit endpoint, counted', async () => {
@@ -155,6 +193,6 @@ describe('a push of several commits: files from one query, at most one request m
     // batch for the bytes of the version in between (in neither generation nor the query).
     expect(cost.on - cost.off).toBe(4);
     expect(cost.routes['GET /repos/:owner/:repo/commits/*ref']).toBe(2);
-    await expectRecordsEqualToGit(await pushedShas(base, head));
+    await expectRecordsEqualToGit(await pushedShas(base, head), dir, repositoryId, repository);
   });
 });

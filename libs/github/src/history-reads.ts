@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CommitFileStatus, HistorySource, SourceCommitFile, SourceCommitInfo, SourceCommitVersions, SourceRepository } from '@gitdex/ports';
+import type { CommitFileStatus, HistorySource, SourceCommitFile, SourceCommitInfo, SourceCommitVersions, SourceRepository, TreeEntry } from '@gitdex/ports';
 import { graphqlError, type InstallationOf } from './batch-reads';
 import type { GitHubClients } from './client';
 import { toPortError } from './errors';
@@ -25,6 +25,10 @@ interface GraphQLLogCommit {
   author: GraphQLActor | null;
   committer: GraphQLActor | null;
   parents: { nodes: { oid: string }[] };
+  tree?: { oid: string } | null;
+  changedFilesIfAvailable?: number | null;
+  additions?: number;
+  deletions?: number;
 }
 
 interface GraphQLBlob {
@@ -39,13 +43,30 @@ const LOG_QUERY = `query($owner: String!, $name: String!, $oid: GitObjectID!, $f
   repository(owner: $owner, name: $name) {
     object(oid: $oid) { ... on Commit { history(first: $first, after: $after) {
       pageInfo { hasNextPage endCursor }
-      nodes { oid message author { name email date } committer { name email date } parents(first: 100) { nodes { oid } } }
+      nodes { oid message author { name email date } committer { name email date } parents(first: 100) { nodes { oid } } tree { oid } changedFilesIfAvailable additions deletions }
     } } }
   }
 }`;
 
 function blobsQuery(count: number): string {
   const fields = Array.from({ length: count }, (_, i) => `b${i}: object(oid: $o${i}) { ... on Blob { oid byteSize text isBinary isTruncated } }`);
+  const vars = Array.from({ length: count }, (_, i) => `$o${i}: GitObjectID!`).join(', ');
+  return `query($owner: String!, $name: String!, ${vars}) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
+}
+
+/** Trees asked in one GraphQL query; a 502 (too large an answer) halves it. */
+const TREES_PER_QUERY = 100;
+
+interface GraphQLTreeEntry {
+  name: string;
+  oid: string;
+  mode: number;
+  type: string;
+}
+
+function treesQuery(count: number): string {
+  const entries = 'entries { name oid mode type }';
+  const fields = Array.from({ length: count }, (_, i) => `t${i}: object(oid: $o${i}) { ... on Tree { ${entries} } ... on Commit { tree { ${entries} } } }`);
   const vars = Array.from({ length: count }, (_, i) => `$o${i}: GitObjectID!`).join(', ');
   return `query($owner: String!, $name: String!, ${vars}) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
 }
@@ -104,7 +125,15 @@ export class GitHubHistoryReads implements HistorySource {
       }
       const history = data.repository?.object?.history;
       if (!history) break;
-      const page = history.nodes.map((c) => ({ sha: c.oid, parents: c.parents.nodes.map((p) => p.oid), author: person(c.author), committer: person(c.committer), message: c.message }));
+      const page = history.nodes.map((c) => ({
+        sha: c.oid,
+        parents: c.parents.nodes.map((p) => p.oid),
+        author: person(c.author),
+        committer: person(c.committer),
+        message: c.message,
+        ...(c.tree ? { tree: c.tree.oid } : {}),
+        ...(c.additions !== undefined && c.deletions !== undefined ? { counts: { changedFiles: c.changedFilesIfAvailable ?? null, additions: c.additions, deletions: c.deletions } } : {}),
+      }));
       out.push(...page);
       const allKnown = options.known !== undefined && page.every((c) => options.known?.has(c.sha));
       if (!history.pageInfo.hasNextPage || allKnown) break;
@@ -141,6 +170,40 @@ export class GitHubHistoryReads implements HistorySource {
     }
     // Text GraphQL could not give exactly (not UTF-8, a BOM, cut) is read one by one from REST.
     for (const sha of inexact) out.set(sha, await this.restBlob(repository, sha, options.installationId));
+    return out;
+  }
+
+  async treeEntries(repository: SourceRepository, oids: readonly string[], installationId?: number): Promise<Map<string, TreeEntry[]>> {
+    const out = new Map<string, TreeEntry[]>();
+    const wanted = [...new Set(oids)];
+    for (let i = 0; i < wanted.length; i += TREES_PER_QUERY) for (const [oid, entries] of await this.treeBatch(repository, wanted.slice(i, i + TREES_PER_QUERY), installationId)) out.set(oid, entries);
+    return out;
+  }
+
+  private async treeBatch(repository: SourceRepository, oids: string[], installationId?: number): Promise<Map<string, TreeEntry[]>> {
+    const { owner, repo } = assertRepositoryName(repository.fullName);
+    const variables: Record<string, unknown> = { owner, name: repo, request: { retries: 0 } };
+    oids.forEach((oid, i) => (variables[`o${i}`] = oid));
+    let data: { repository: Record<string, { entries?: GraphQLTreeEntry[] | null; tree?: { entries?: GraphQLTreeEntry[] | null } | null } | null> | null };
+    try {
+      data = await this.clients.forInstallation(await this.installationOf(repository, installationId)).graphql(treesQuery(oids.length), variables);
+    } catch (error) {
+      if ((error as { status?: number }).status === 502 && oids.length > 1) {
+        const half = Math.ceil(oids.length / 2);
+        return new Map([...(await this.treeBatch(repository, oids.slice(0, half), installationId)), ...(await this.treeBatch(repository, oids.slice(half), installationId))]);
+      }
+      throw graphqlError(error, `trees of ${repository.fullName}`);
+    }
+    const out = new Map<string, TreeEntry[]>();
+    oids.forEach((oid, i) => {
+      const node = data.repository?.[`t${i}`];
+      const entries = node?.entries ?? node?.tree?.entries;
+      if (!entries) return;
+      out.set(
+        oid,
+        entries.map((e) => ({ path: e.name, mode: e.mode.toString(8).padStart(6, '0'), type: e.type === 'tree' || e.type === 'commit' ? e.type : 'blob', sha: e.oid })),
+      );
+    });
     return out;
   }
 

@@ -150,6 +150,10 @@ export interface SourceCommitInfo {
   author: CommitPerson;
   committer: CommitPerson;
   message: string;
+  /** Its root tree, when the source listed it (GitHub's log does). */
+  tree?: string;
+  /** Its own change counts against its first parent, when the source listed them. */
+  counts?: { changedFiles: number | null; additions: number; deletions: number };
 }
 
 /** A file a commit changed, as the source describes it (GitHub's commit endpoint). */
@@ -205,6 +209,11 @@ export interface HistorySource {
    * with the files of the commits in `withContent`. Null when one request cannot hold the question
    * (too many commits × paths, or the source's answer would be too large).
    */
+  /**
+   * The entries one level down of each tree, by oid; a commit's oid gives its root tree's. In as
+   * few requests as the source allows; an oid the source does not know is left out.
+   */
+  treeEntries?(repository: SourceRepository, oids: readonly string[], installationId?: number): Promise<Map<string, TreeEntry[]>>;
   pathVersions?(
     repository: SourceRepository,
     commits: readonly string[],

@@ -1,4 +1,5 @@
-import { diffFile, pairTrees, type Tree } from '@gitdex/diff';
+import type { Tree } from '@gitdex/diff';
+import { changesBetween } from './commit-changes';
 import type { HistorySource, SourceCommitFile, SourceCommitInfo, SourceCommitVersions, SourceComparison, SourceRepository } from '@gitdex/ports';
 
 export interface PushFilesInput {
@@ -53,7 +54,8 @@ export async function pushFiles(history: HistorySource, input: PushFilesInput): 
     const own = versions.get(commit.sha);
     const parent = commit.parents.length === 1 && commit.parents[0] ? versions.get(commit.parents[0]) : undefined;
     if (!own || !parent) continue;
-    const found = await changesOf(parent, own, blobs);
+    const [before, after] = [treeOf(parent), treeOf(own)];
+    const found = before && after ? await changesBetween(before, after, { changedFiles: own.changedFiles, additions: own.additions, deletions: own.deletions }, blobs) : null;
     if (found) files.set(commit.sha, { files: found, complete: true });
   }
   return { files, blobs };
@@ -66,44 +68,4 @@ function treeOf(versions: SourceCommitVersions): Tree | null {
     tree.set(path, { sha: f.sha, mode: f.mode });
   }
   return tree;
-}
-
-class MissingBlob extends Error {}
-
-/** The commit's files against its parent at the paths asked, or null when they cannot be the commit's whole change. */
-async function changesOf(parent: SourceCommitVersions, own: SourceCommitVersions, blobs: ReadonlyMap<string, Buffer>): Promise<SourceCommitFile[] | null> {
-  const [before, after] = [treeOf(parent), treeOf(own)];
-  if (!before || !after || own.changedFiles === null) return null;
-  const read = (sha: string): Promise<Uint8Array> => {
-    const bytes = blobs.get(sha);
-    return bytes ? Promise.resolve(bytes) : Promise.reject(new MissingBlob(sha));
-  };
-  try {
-    const pairs = await pairTrees(before, after, read);
-    if (pairs.length !== own.changedFiles) return null;
-    const files: SourceCommitFile[] = [];
-    let additions = 0;
-    let deletions = 0;
-    for (const pair of pairs) {
-      const [old, next] = await Promise.all([pair.oldSha ? read(pair.oldSha) : new Uint8Array(0), pair.newSha ? read(pair.newSha) : new Uint8Array(0)]);
-      const diff = diffFile(old, next, 0);
-      additions += diff.additions;
-      deletions += diff.deletions;
-      files.push({
-        path: pair.path,
-        previousPath: pair.previousPath ?? null,
-        status: pair.status,
-        additions: diff.additions,
-        deletions: diff.deletions,
-        sha: (pair.status === 'removed' ? pair.oldSha : pair.newSha) ?? '',
-        ...(pair.oldSha ? { previousSha: pair.oldSha } : {}),
-      });
-    }
-    // The source's own totals confirm the line counts (git's diff and this one agree by design; a
-    // disagreement sends the commit to the commit endpoint rather than storing a guess).
-    return additions === own.additions && deletions === own.deletions ? files : null;
-  } catch (error) {
-    if (error instanceof MissingBlob) return null;
-    throw error;
-  }
 }

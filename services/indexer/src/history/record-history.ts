@@ -1,7 +1,11 @@
 import type { BatchReads, CommitFile, CommitRecord, HistorySource, HistoryStore, SourceComparison, SourceCommitFile, SourceCommitInfo, SourceRepository } from '@gitdex/ports';
 import { mapLimit } from '../concurrency';
 import { blobAt, parentsFirst, reachable } from './commit-graph';
+import { backfillFiles } from './backfill-files';
 import { pushFiles } from './push-files';
+
+/** Past this many commits from the log, their trees are diffed here (a few queries a level) rather than each read from the commit endpoint. */
+const BACKFILL_BY_TREES_FROM = 2;
 
 export interface HistoryOptions {
   /** Commits a ref's first index backfills (GITDEX_HISTORY_DEPTH); 0 keeps no history. */
@@ -80,10 +84,23 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
           ...(target.localBlobs ? { localBlobs: target.localBlobs } : {}),
         })
       : null;
+  // Commits from the log (a first index, or a push that does not start at the held head): their
+  // trees, diffed here, settle most of them in tens of queries instead of a request each.
+  const fromLog = toFetch.filter((c) => c.tree && c.counts && c.sha !== singleFromCompare?.sha && !fromPush?.files.has(c.sha));
+  const fromTrees =
+    fromLog.length > BACKFILL_BY_TREES_FROM
+      ? await backfillFiles(history, {
+          repository: target.repository,
+          commits: fromLog,
+          maxBlobBytes: options.maxBlobBytes,
+          ...(target.installationId ? { installationId: target.installationId } : {}),
+          ...(target.localBlobs ? { localBlobs: target.localBlobs } : {}),
+        })
+      : null;
   const files = await mapLimit(toFetch, options.concurrency, async (commit) =>
     singleFromCompare && commit.sha === singleFromCompare.sha
       ? singleFromCompare.files
-      : (fromPush?.files.get(commit.sha) ?? (await history.commitFiles(target.repository, commit.sha, target.installationId))),
+      : (fromPush?.files.get(commit.sha) ?? fromTrees?.files.get(commit.sha) ?? (await history.commitFiles(target.repository, commit.sha, target.installationId))),
   );
   for (const commit of await store.getCommits(
     repositoryId,
@@ -97,7 +114,7 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
 
   const held = [...reachable(target.head, known)];
   await store.putCommits(repositoryId, records);
-  await storeBlobs(deps, history, withBlobs(target, fromPush?.blobs), records);
+  await storeBlobs(deps, history, withBlobs(target, new Map([...(fromTrees?.blobs ?? []), ...(fromPush?.blobs ?? [])])), records);
   const heldSet = new Set(held);
   await store.putRefHistory({ repositoryId, ref: target.ref, head: target.head, commits: [...new Set([...held, ...previousHeld])] });
   return { repositoryId, ref: target.ref, head: target.head, held, dropped: [...previousHeld].filter((sha) => !heldSet.has(sha)).length, added: records.length };
