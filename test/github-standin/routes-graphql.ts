@@ -7,10 +7,10 @@ import { graphql, GraphQLError, type ExecutionResult } from 'graphql';
 import { authMiddleware } from './auth';
 import { urlsOf, type StandInContext } from './context';
 import { faultMiddleware } from './faults';
-import { isoWithOffset, listTree, objectType, readCommit, type CommitInfo } from './git-objects';
+import { isoWithOffset, readCommit, type CommitInfo } from './git-objects';
 import { logCommits } from './git-log';
-import { diffCommits } from './git-diff';
-import { commitOid, entriesAt, readBlobs, type PathEntry } from './graphql-git';
+import { commitCounts } from './git-diff';
+import { entriesAt, objectTypes, readBlobs, readTrees, type PathEntry } from './graphql-git';
 import { STANDIN_GRAPHQL_SCHEMA } from './graphql-schema';
 import { requestId, sendError } from './http';
 import { RateLimiter } from './rate-limit';
@@ -72,25 +72,6 @@ function blobNode(loadBlob: (sha: string) => Promise<Buffer | undefined>, sha: s
   };
 }
 
-/** A tree by oid, its entries one level down as GitHub's Tree.entries gives them. */
-function treeNode(dir: string, oid: string) {
-  return {
-    __typename: 'Tree',
-    oid,
-    abbreviatedOid: oid.slice(0, 7),
-    entries: async () =>
-      (await listTree(dir, oid, false)).map((e) => ({
-        mode: parseInt(e.mode, 8),
-        name: e.path,
-        path: e.path,
-        oid: e.sha,
-        type: e.type,
-        size: e.size ?? 0,
-        object: e.type === 'tree' ? treeNode(dir, e.sha) : null,
-      })),
-  };
-}
-
 function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
   const loadBlob = new Batch((shas: string[]) => readBlobs(repo.dir, shas));
   const loadEntry = new Batch(async (keys: string[]) => {
@@ -104,6 +85,26 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
     return found;
   });
   const blob = (sha: string) => loadBlob.get(sha);
+  // Every tree and every commit's counts a query names, each kind in one git process.
+  const loadTree = new Batch((shas: string[]) => readTrees(repo.dir, shas));
+  const loadCounts = new Batch((shas: string[]) => commitCounts(repo.dir, shas));
+  const loadType = new Batch((shas: string[]) => objectTypes(repo.dir, shas));
+  /** A tree by oid, its entries one level down as GitHub's Tree.entries gives them. */
+  const treeNode = (oid: string): Record<string, unknown> => ({
+    __typename: 'Tree',
+    oid,
+    abbreviatedOid: oid.slice(0, 7),
+    entries: async () =>
+      ((await loadTree.get(oid)) ?? []).map((e) => ({
+        mode: parseInt(e.mode, 8),
+        name: e.name,
+        path: e.name,
+        oid: e.sha,
+        type: e.type,
+        size: 0,
+        object: e.type === 'tree' ? treeNode(e.sha) : null,
+      })),
+  });
   const fullName = `${repo.owner}/${repo.name}`;
   const commitNode = async (oid: string) => {
     const commit = await readCommit(repo.dir, oid);
@@ -112,17 +113,16 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
   const commitFields = (commit: CommitInfo) => {
     const oid = commit.sha;
     // GitHub's counts are those of the commit endpoint: against the first parent, renames detected.
-    let changes: ReturnType<typeof diffCommits> | undefined;
-    const changed = () => (changes ??= diffCommits(repo.dir, commit.parents[0] ?? null, oid, { renames: true }));
+    const counts = async () => (await loadCounts.get(oid)) ?? { changedFiles: 0, additions: 0, deletions: 0 };
     return {
       __typename: 'Commit',
       oid,
       abbreviatedOid: oid.slice(0, 7),
       committedDate: new Date(commit.committer.epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       message: commit.message.replace(/\n$/, ''),
-      additions: async () => (await changed()).reduce((n, f) => n + f.additions, 0),
-      deletions: async () => (await changed()).reduce((n, f) => n + f.deletions, 0),
-      changedFilesIfAvailable: async () => (await changed()).length,
+      additions: async () => (await counts()).additions,
+      deletions: async () => (await counts()).deletions,
+      changedFilesIfAvailable: async () => (await counts()).changedFiles,
       author: { name: commit.author.name, email: commit.author.email, date: isoWithOffset(commit.author) },
       committer: { name: commit.committer.name, email: commit.committer.email, date: isoWithOffset(commit.committer) },
       parents: ({ first }: { first?: number }) => ({ totalCount: commit.parents.length, nodes: commit.parents.slice(0, first ?? 100).map((sha) => commitNode(sha)) }),
@@ -135,7 +135,7 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
         const endCursor = Buffer.from(String(skip + nodes.length)).toString('base64');
         return { totalCount: skip + page.length, nodes, pageInfo: { hasNextPage: page.length > max, endCursor } };
       },
-      tree: treeNode(repo.dir, commit.tree),
+      tree: treeNode(commit.tree),
       file: async ({ path }: { path: string }) => {
         const entry = await loadEntry.get(`${oid}\0${path.replace(/^\/+|\/+$/g, '')}`);
         if (!entry) return null;
@@ -146,7 +146,7 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
           oid: entry.sha,
           type: entry.type,
           size: entry.size,
-          object: entry.type === 'blob' ? blobNode(blob, entry.sha, entry.size) : entry.type === 'tree' ? treeNode(repo.dir, entry.sha) : null,
+          object: entry.type === 'blob' ? blobNode(blob, entry.sha, entry.size) : entry.type === 'tree' ? treeNode(entry.sha) : null,
         };
       },
     };
@@ -160,13 +160,13 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
     isArchived: repo.archived,
     url: `${urlsOf(ctx).htmlUrl}/${fullName}`,
     defaultBranchRef: async () => ({ name: (await loadRepoFacts(repo)).defaultBranch, prefix: 'refs/heads/' }),
+    // GitHub's object(oid:) takes full object ids only; every oid of a query is typed in one git process.
     object: async ({ oid }: { oid?: string }) => {
-      if (!oid) return null;
-      const commit = await commitOid(repo.dir, oid);
-      if (commit) return commitNode(commit);
-      if (/^[0-9a-f]{40}$/.test(oid) && (await objectType(repo.dir, oid)) === 'tree') return treeNode(repo.dir, oid);
-      const [entry] = (await readBlobs(repo.dir, [oid])).entries();
-      return entry ? blobNode(blob, entry[0], entry[1].length) : null;
+      if (!oid || !/^[0-9a-f]{40}$/.test(oid)) return null;
+      const found = await loadType.get(oid);
+      if (found?.type === 'commit') return commitNode(oid);
+      if (found?.type === 'tree') return treeNode(oid);
+      return found?.type === 'blob' ? blobNode(blob, oid, found.size) : null;
     },
   };
 }
