@@ -39,11 +39,16 @@ interface GraphQLBlob {
   isTruncated?: boolean;
 }
 
-const LOG_QUERY = `query($owner: String!, $name: String!, $oid: GitObjectID!, $first: Int!, $after: String) {
+/**
+ * A page of the log; with counts, each commit's tree and change counts too (what a backfill diffs
+ * trees against). GitHub computes the counts while answering: a page it cannot finish in time
+ * (a 502) is asked again without them, and its commits go to the commit endpoint.
+ */
+const logQuery = (counts: boolean) => `query($owner: String!, $name: String!, $oid: GitObjectID!, $first: Int!, $after: String) {
   repository(owner: $owner, name: $name) {
     object(oid: $oid) { ... on Commit { history(first: $first, after: $after) {
       pageInfo { hasNextPage endCursor }
-      nodes { oid message author { name email date } committer { name email date } parents(first: 100) { nodes { oid } } tree { oid } changedFilesIfAvailable additions deletions }
+      nodes { oid message author { name email date } committer { name email date } parents(first: 100) { nodes { oid } }${counts ? ' tree { oid } changedFilesIfAvailable additions deletions' : ''} }
     } } }
   }
 }`;
@@ -117,9 +122,15 @@ export class GitHubHistoryReads implements HistorySource {
     let after: string | null = null;
     while (out.length < options.limit) {
       const first = Math.min(LOG_PAGE, options.limit - out.length);
-      let data: { repository: { object: { history?: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: GraphQLLogCommit[] } } | null } | null };
+      type LogPage = { repository: { object: { history?: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: GraphQLLogCommit[] } } | null } | null };
+      let data: LogPage;
       try {
-        data = await this.clients.forInstallation(await this.installationOf(repository, options.installationId)).graphql(LOG_QUERY, { owner, name: repo, oid: head, first, after });
+        const client = this.clients.forInstallation(await this.installationOf(repository, options.installationId));
+        const variables = { owner, name: repo, oid: head, first, after };
+        data = await client.graphql<LogPage>(logQuery(true), { ...variables, request: { retries: 0 } }).catch((error: unknown) => {
+          if ((error as { status?: number }).status === 502) return client.graphql<LogPage>(logQuery(false), variables);
+          throw error;
+        });
       } catch (error) {
         throw graphqlError(error, `history of ${repository.fullName}@${head}`);
       }
@@ -188,7 +199,9 @@ export class GitHubHistoryReads implements HistorySource {
     try {
       data = await this.clients.forInstallation(await this.installationOf(repository, installationId)).graphql(treesQuery(oids.length), variables);
     } catch (error) {
-      if ((error as { status?: number }).status === 502 && oids.length > 1) {
+      if ((error as { status?: number }).status === 502) {
+        // A single tree too large to answer is left out: the commits that need it go to the commit endpoint.
+        if (oids.length === 1) return new Map();
         const half = Math.ceil(oids.length / 2);
         return new Map([...(await this.treeBatch(repository, oids.slice(0, half), installationId)), ...(await this.treeBatch(repository, oids.slice(half), installationId))]);
       }
