@@ -91,8 +91,8 @@ describe('a push of several commits: files from one query, at most one request m
   const pushedShas = async (from: string, to: string) => (await fixtureGit(dir, ['rev-list', '--reverse', `${from}..${to}`])).toString().trim().split('\n');
 
   /** The stored records equal git's, and equal to what the commit endpoint gives (statuses, paths, counts, blobs). */
-  const expectRecordsEqualToGit = async (shas: string[], dir: string, repositoryId: number, repository: SourceRepository): Promise<void> => {
-    const stored = await history.getCommits(repositoryId, shas);
+  const expectRecordsEqualToGit = async (shas: string[], dir: string, repositoryId: number, repository: SourceRepository, store = history): Promise<void> => {
+    const stored = await store.getCommits(repositoryId, shas);
     expect(stored.map((c) => c.sha).sort()).toEqual([...shas].sort());
     for (const sha of shas) {
       const record = stored.find((c) => c.sha === sha)!;
@@ -162,6 +162,23 @@ describe('a push of several commits: files from one query, at most one request m
     expect(routes['POST /graphql']).toBeLessThanOrEqual(5);
     expect(standIn.requests.total - offCount).toBeLessThanOrEqual(7);
     await expectRecordsEqualToGit(shas, other, otherId, otherRepository);
+
+    // A shallower history: the oldest commit held has its parent beyond it, whose tree is read by the commit's id.
+    const shallowHistory = new SqliteHistory({ file: ':memory:' });
+    const shallowIndex = new SqliteIndexStore({ file: ':memory:' });
+    try {
+      await Promise.all([shallowIndex.ensureReady(), shallowHistory.ensureHistoryReady()]);
+      standIn.requests.reset();
+      await handleEvent({ ...on, index: shallowIndex, history: { store: shallowHistory, options: { depth: 5, maxBlobBytes: 1024 * 1024, concurrency: 4 } } }, { ...first, eventId: 'shallow' });
+      // Only the merge is read from the commit endpoint.
+      expect(standIn.requests.count('/repos/:owner/:repo/commits/*ref')).toBe(1);
+      const held = (await shallowHistory.getRefHistory(otherId, 'refs/heads/main'))?.commits ?? [];
+      expect(held).toHaveLength(5);
+      await expectRecordsEqualToGit(held, other, otherId, otherRepository, shallowHistory);
+    } finally {
+      shallowHistory.close();
+      await shallowIndex.close();
+    }
   });
 
   afterAll(async () => {
