@@ -25,6 +25,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/terms/package.json libs/terms/
+COPY libs/diff/package.json libs/diff/
 COPY libs/symbols/package.json libs/symbols/
 COPY libs/ports/package.json libs/ports/
 COPY libs/observability/package.json libs/observability/

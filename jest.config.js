@@ -1,7 +1,7 @@
 // Three tiers (see docs/testing.md): "unit" runs the pure core with in-memory parts;
 // "integration" runs against real Kafka, Elasticsearch and the GitHub stand-in,
 // which the global setup provides before any test starts.
-const packages = ['contracts', 'terms', 'symbols', 'ports', 'observability', 'kafka', 'elasticsearch', 'sqlite', 'github'];
+const packages = ['contracts', 'terms', 'diff', 'symbols', 'ports', 'observability', 'kafka', 'elasticsearch', 'sqlite', 'github'];
 const services = ['webhook', 'indexer', 'reader', 'gitdex', 'console'];
 
 const moduleNameMapper = Object.fromEntries([

@@ -4,6 +4,9 @@
  *
  * 1. GitHub requests of a first index (backfill of every commit of a repository of `commits`
  *    commits), history off and on: the difference per backfilled commit, by route;
+ *    The same first index is also run with the commit endpoint for every commit (the way before
+ *    trees were diffed here), as the baseline of requests and time, and every stored commit of
+ *    the two is checked equal;
  * 2. GitHub requests of pushes (one commit of one file; three commits at once), history off and on;
  * 3. index bytes history adds per commit (SQLite: dbstat pages of its tables; Elasticsearch: store
  *    bytes of its indices after a flush and a merge to one segment);
@@ -135,9 +138,9 @@ async function main(): Promise<void> {
       const make = (name: string) => (kind === 'es' ? esBackend(`histbench${name}${Date.now().toString(36)}`) : sqliteBackend(root, `${name}-${Date.now().toString(36)}`));
       const off = make('off');
       const on = make('on');
-      const depsOf = (b: Backend, withHistory: boolean): HandleEventDeps => ({
+      const depsOf = (b: Backend, withHistory: boolean, from: GitHubSource = source): HandleEventDeps => ({
         index: b.index,
-        source,
+        source: from,
         refs: new RefSelection(['default']),
         options: DEFAULT_INDEX_REF_OPTIONS,
         ...(withHistory ? { history: { store: b.history, options: { depth: 500, maxBlobBytes: 1024 * 1024, concurrency: 8 } } } : {}),
@@ -147,10 +150,10 @@ async function main(): Promise<void> {
       await on.index.ensureReady();
       await on.history.ensureHistoryReady();
       const envelope = { repository: { id: repositoryId, fullName: 'bench/hist' }, receivedAt: new Date().toISOString() };
-      const counted = async (b: Backend, withHistory: boolean, event: GitdexEvent): Promise<{ counts: Record<string, number>; ms: number }> => {
+      const counted = async (b: Backend, withHistory: boolean, event: GitdexEvent, from?: GitHubSource): Promise<{ counts: Record<string, number>; ms: number }> => {
         standIn.requests.reset();
         const start = performance.now();
-        await handleEvent(depsOf(b, withHistory), event);
+        await handleEvent(depsOf(b, withHistory, from), event);
         return { counts: standIn.requests.counts(), ms: performance.now() - start };
       };
       const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
@@ -162,6 +165,21 @@ async function main(): Promise<void> {
       console.log(`  history off: ${total(first.off.counts)} requests, ${Math.round(first.off.ms)} ms ${JSON.stringify(first.off.counts)}`);
       console.log(`  history on:  ${total(first.on.counts)} requests, ${Math.round(first.on.ms)} ms ${JSON.stringify(first.on.counts)}`);
       console.log(`  added per backfilled commit: ${((total(first.on.counts) - total(first.off.counts)) / held).toFixed(3)} requests`);
+      // The baseline: the same first index, every commit from the commit endpoint.
+      const rest = make('rest');
+      await rest.index.ensureReady();
+      await rest.history.ensureHistoryReady();
+      const restSource = new GitHubSource({ baseUrl: standIn.url, token: TOKEN });
+      const reads = restSource.history!;
+      Object.assign(restSource, { history: { commitLog: reads.commitLog.bind(reads), commitFiles: reads.commitFiles.bind(reads), blobs: reads.blobs.bind(reads) } });
+      const byEndpoint = await counted(rest, true, backfill, restSource);
+      console.log(`  history on, commit endpoint for every commit: ${total(byEndpoint.counts)} requests, ${Math.round(byEndpoint.ms)} ms ${JSON.stringify(byEndpoint.counts)}`);
+      const shas = (await on.history.getRefHistory(repositoryId, MAIN))?.commits ?? [];
+      const [mine, theirs] = [await on.history.getCommits(repositoryId, shas), await rest.history.getCommits(repositoryId, shas)];
+      const key = (records: typeof mine) => JSON.stringify([...records].sort((a, b) => (a.sha < b.sha ? -1 : 1)));
+      if (shas.length === 0 || key(mine) !== key(theirs)) throw new Error('the commits recorded from trees differ from the commit endpoint');
+      console.log(`  ${shas.length} commits recorded from trees equal to those from the commit endpoint`);
+      await rest.close();
       const bytes = await on.bytes();
       console.log(`  history bytes: ${bytes} (${Math.round(bytes / held)} a commit, blobs included)`);
 

@@ -39,7 +39,7 @@ export function gitCommitJson(u: RepoUrls, c: CommitInfo): Record<string, unknow
   };
 }
 
-/** The `files` entries of GET /repos/{owner}/{repo}/commits/{ref} and compare (no patches). */
+/** The `files` entries of GET /repos/{owner}/{repo}/commits/{ref} (with patches) and compare (without). */
 export function fileJson(u: RepoUrls, ref: string, f: FileChange): Record<string, unknown> {
   const path = f.path.split('/').map(encodeURIComponent).join('/');
   return {
@@ -53,6 +53,7 @@ export function fileJson(u: RepoUrls, ref: string, f: FileChange): Record<string
     blob_url: `${u.html}/blob/${ref}/${path}`,
     raw_url: `${u.html}/raw/${ref}/${path}`,
     contents_url: `${u.api}/contents/${path}?ref=${ref}`,
+    ...(f.patch !== undefined ? { patch: f.patch } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ export interface FileChange {
   deletions: number;
   /** The path before a rename (compare and commit answers detect renames; push payloads do not). */
   previousPath?: string;
+  /** The hunks from the first `@@`, as GitHub's commit endpoint gives them; absent for binary files and bare renames or mode changes. */
+  patch?: string;
 }
 
 const STATUS: Record<string, ChangeStatus> = { A: 'added', D: 'removed', M: 'modified', T: 'modified' };
@@ -59,4 +61,54 @@ export async function diffCommits(dir: string, base: string | null, head: string
     }
   }
   return changes;
+}
+
+/**
+ * The same changes with each file's patch: `diff-tree -p` prints one section a file in the order
+ * of its raw records, and GitHub's `patch` is a section from its first `@@`.
+ */
+export async function diffCommitsWithPatches(dir: string, base: string | null, head: string): Promise<FileChange[]> {
+  const changes = await diffCommits(dir, base, head, { renames: true });
+  const text = (await git(dir, ['diff-tree', '-r', '-M', '-p', '--no-commit-id', '--no-color', '--no-ext-diff', base ?? EMPTY_TREE_SHA, head])).toString('utf8');
+  const sections = text.split(/^(?=diff --git )/m).filter((s) => s.startsWith('diff --git '));
+  if (sections.length !== changes.length) return changes;
+  sections.forEach((section, i) => {
+    const at = section.search(/^@@ /m);
+    const change = changes[i];
+    if (at >= 0 && change) change.patch = section.slice(at).replace(/\n$/, '');
+  });
+  return changes;
+}
+
+export interface CommitCounts {
+  changedFiles: number;
+  additions: number;
+  deletions: number;
+}
+
+/**
+ * Each commit's change counts against its first parent (renames detected, a binary file 0 and 0),
+ * for many commits in one `git log --no-walk` process: what GitHub's Commit.changedFilesIfAvailable,
+ * additions and deletions say.
+ */
+export async function commitCounts(dir: string, shas: readonly string[]): Promise<Map<string, CommitCounts>> {
+  const counts = new Map<string, CommitCounts>();
+  if (shas.length === 0) return counts;
+  const out = (await git(dir, ['log', '--no-walk=unsorted', '--diff-merges=first-parent', '-M', '--numstat', '-z', '--format=%x01%H', ...shas])).toString('utf8');
+  for (const chunk of out.split('\x01').slice(1)) {
+    const fields = chunk.split('\0');
+    const sha = (fields[0] ?? '').trim();
+    const c: CommitCounts = { changedFiles: 0, additions: 0, deletions: 0 };
+    for (let i = 1; i < fields.length; i += 1) {
+      const m = /^\n?(\d+|-)\t(\d+|-)\t(.*)$/s.exec(fields[i] ?? '');
+      if (!m) continue;
+      c.changedFiles += 1;
+      c.additions += Number(m[1]) || 0;
+      c.deletions += Number(m[2]) || 0;
+      // A rename's record ends in a tab and names both paths in the next two fields.
+      if (m[3] === '') i += 2;
+    }
+    counts.set(sha, c);
+  }
+  return counts;
 }

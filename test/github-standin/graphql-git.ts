@@ -50,9 +50,57 @@ export async function readBlobs(dir: string, shas: readonly string[]): Promise<M
   return blobs;
 }
 
-/** The commit a full sha names, or null (GitHub's object(oid:) takes full object ids only). */
-export async function commitOid(dir: string, oid: string): Promise<string | null> {
-  if (!/^[0-9a-f]{40}$/.test(oid)) return null;
-  const result = await runGit(dir, ['cat-file', '-t', oid]);
-  return result.code === 0 && result.stdout.toString('utf8').trim() === 'commit' ? oid : null;
+export interface TreeItem {
+  name: string;
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+}
+
+/** The entries of each tree, one `cat-file --batch` for all of them (git's binary tree format read here). */
+export async function readTrees(dir: string, shas: readonly string[]): Promise<Map<string, TreeItem[]>> {
+  const trees = new Map<string, TreeItem[]>();
+  const unique = [...new Set(shas.filter(isHexSha))];
+  if (unique.length === 0) return trees;
+  const out = await git(dir, ['cat-file', '--batch'], { input: `${unique.join('\n')}\n` });
+  let at = 0;
+  while (at < out.length) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const [sha = '', type = '', size = ''] = out.subarray(at, eol).toString('utf8').split(' ');
+    if (type === 'missing' || size === '') {
+      at = eol + 1;
+      continue;
+    }
+    const end = eol + 1 + Number(size);
+    if (type === 'tree') {
+      const items: TreeItem[] = [];
+      let p = eol + 1;
+      while (p < end) {
+        const space = out.indexOf(0x20, p);
+        const nul = out.indexOf(0, space);
+        const mode = out.subarray(p, space).toString('utf8').padStart(6, '0');
+        const name = out.subarray(space + 1, nul).toString('utf8');
+        const oid = out.subarray(nul + 1, nul + 21).toString('hex');
+        items.push({ name, mode, type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob', sha: oid });
+        p = nul + 21;
+      }
+      trees.set(sha, items);
+    }
+    at = end + 1;
+  }
+  return trees;
+}
+
+/** The type and size of each object, one `cat-file --batch-check` for all of them (unknown ids left out). */
+export async function objectTypes(dir: string, shas: readonly string[]): Promise<Map<string, { type: string; size: number }>> {
+  const types = new Map<string, { type: string; size: number }>();
+  const unique = [...new Set(shas.filter(isHexSha))];
+  if (unique.length === 0) return types;
+  const out = (await git(dir, ['cat-file', '--batch-check'], { input: `${unique.join('\n')}\n` })).toString('utf8');
+  for (const line of out.split('\n')) {
+    const [sha = '', type = '', size = ''] = line.split(' ');
+    if (type !== '' && type !== 'missing' && size !== '') types.set(sha, { type, size: Number(size) });
+  }
+  return types;
 }

@@ -1,6 +1,7 @@
 // The subset of GitHub's GraphQL schema gitdex reads: a repository's metadata and, at a commit,
 // the entries and bytes of named files (Commit.file), or any object by id (Repository.object), and a
-// commit's history (Commit.history, Commit.parents).
+// commit's history (Commit.history, Commit.parents) and its change counts against its first parent
+// (Commit.additions, deletions, changedFilesIfAvailable), and a tree's entries (Tree.entries).
 // Names and types follow GitHub's schema, so a query the stand-in accepts is one GitHub accepts.
 import { buildSchema } from 'graphql';
 
@@ -57,6 +58,7 @@ export const STANDIN_GRAPHQL_SCHEMA = buildSchema(/* GraphQL */ `
   type Tree implements GitObject {
     oid: GitObjectID!
     abbreviatedOid: String!
+    entries: [TreeEntry!]
   }
 
   type Commit implements GitObject {
@@ -64,6 +66,9 @@ export const STANDIN_GRAPHQL_SCHEMA = buildSchema(/* GraphQL */ `
     abbreviatedOid: String!
     committedDate: DateTime!
     message: String!
+    additions: Int!
+    deletions: Int!
+    changedFilesIfAvailable: Int
     author: GitActor
     committer: GitActor
     parents(first: Int, after: String): CommitConnection!

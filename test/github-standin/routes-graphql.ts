@@ -9,7 +9,8 @@ import { urlsOf, type StandInContext } from './context';
 import { faultMiddleware } from './faults';
 import { isoWithOffset, readCommit, type CommitInfo } from './git-objects';
 import { logCommits } from './git-log';
-import { commitOid, entriesAt, readBlobs, type PathEntry } from './graphql-git';
+import { commitCounts } from './git-diff';
+import { entriesAt, objectTypes, readBlobs, readTrees, type PathEntry } from './graphql-git';
 import { STANDIN_GRAPHQL_SCHEMA } from './graphql-schema';
 import { requestId, sendError } from './http';
 import { RateLimiter } from './rate-limit';
@@ -84,6 +85,26 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
     return found;
   });
   const blob = (sha: string) => loadBlob.get(sha);
+  // Every tree and every commit's counts a query names, each kind in one git process.
+  const loadTree = new Batch((shas: string[]) => readTrees(repo.dir, shas));
+  const loadCounts = new Batch((shas: string[]) => commitCounts(repo.dir, shas));
+  const loadType = new Batch((shas: string[]) => objectTypes(repo.dir, shas));
+  /** A tree by oid, its entries one level down as GitHub's Tree.entries gives them. */
+  const treeNode = (oid: string): Record<string, unknown> => ({
+    __typename: 'Tree',
+    oid,
+    abbreviatedOid: oid.slice(0, 7),
+    entries: async () =>
+      ((await loadTree.get(oid)) ?? []).map((e) => ({
+        mode: parseInt(e.mode, 8),
+        name: e.name,
+        path: e.name,
+        oid: e.sha,
+        type: e.type,
+        size: 0,
+        object: e.type === 'tree' ? treeNode(e.sha) : null,
+      })),
+  });
   const fullName = `${repo.owner}/${repo.name}`;
   const commitNode = async (oid: string) => {
     const commit = await readCommit(repo.dir, oid);
@@ -91,12 +112,17 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
   };
   const commitFields = (commit: CommitInfo) => {
     const oid = commit.sha;
+    // GitHub's counts are those of the commit endpoint: against the first parent, renames detected.
+    const counts = async () => (await loadCounts.get(oid)) ?? { changedFiles: 0, additions: 0, deletions: 0 };
     return {
       __typename: 'Commit',
       oid,
       abbreviatedOid: oid.slice(0, 7),
       committedDate: new Date(commit.committer.epoch * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       message: commit.message.replace(/\n$/, ''),
+      additions: async () => (await counts()).additions,
+      deletions: async () => (await counts()).deletions,
+      changedFilesIfAvailable: async () => (await counts()).changedFiles,
       author: { name: commit.author.name, email: commit.author.email, date: isoWithOffset(commit.author) },
       committer: { name: commit.committer.name, email: commit.committer.email, date: isoWithOffset(commit.committer) },
       parents: ({ first }: { first?: number }) => ({ totalCount: commit.parents.length, nodes: commit.parents.slice(0, first ?? 100).map((sha) => commitNode(sha)) }),
@@ -109,7 +135,7 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
         const endCursor = Buffer.from(String(skip + nodes.length)).toString('base64');
         return { totalCount: skip + page.length, nodes, pageInfo: { hasNextPage: page.length > max, endCursor } };
       },
-      tree: { __typename: 'Tree', oid: commit.tree, abbreviatedOid: commit.tree.slice(0, 7) },
+      tree: treeNode(commit.tree),
       file: async ({ path }: { path: string }) => {
         const entry = await loadEntry.get(`${oid}\0${path.replace(/^\/+|\/+$/g, '')}`);
         if (!entry) return null;
@@ -120,7 +146,7 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
           oid: entry.sha,
           type: entry.type,
           size: entry.size,
-          object: entry.type === 'blob' ? blobNode(blob, entry.sha, entry.size) : entry.type === 'tree' ? { __typename: 'Tree', oid: entry.sha, abbreviatedOid: entry.sha.slice(0, 7) } : null,
+          object: entry.type === 'blob' ? blobNode(blob, entry.sha, entry.size) : entry.type === 'tree' ? treeNode(entry.sha) : null,
         };
       },
     };
@@ -134,12 +160,13 @@ function repositoryNode(ctx: StandInContext, repo: RepoHandle) {
     isArchived: repo.archived,
     url: `${urlsOf(ctx).htmlUrl}/${fullName}`,
     defaultBranchRef: async () => ({ name: (await loadRepoFacts(repo)).defaultBranch, prefix: 'refs/heads/' }),
+    // GitHub's object(oid:) takes full object ids only; every oid of a query is typed in one git process.
     object: async ({ oid }: { oid?: string }) => {
-      if (!oid) return null;
-      const commit = await commitOid(repo.dir, oid);
-      if (commit) return commitNode(commit);
-      const [entry] = (await readBlobs(repo.dir, [oid])).entries();
-      return entry ? blobNode(blob, entry[0], entry[1].length) : null;
+      if (!oid || !/^[0-9a-f]{40}$/.test(oid)) return null;
+      const found = await loadType.get(oid);
+      if (found?.type === 'commit') return commitNode(oid);
+      if (found?.type === 'tree') return treeNode(oid);
+      return found?.type === 'blob' ? blobNode(blob, oid, found.size) : null;
     },
   };
 }

@@ -2,7 +2,7 @@
 import { Router, type Request, type Response } from 'express';
 import { branchJson, branchListItemJson, repoUrls, restCommitJson } from './commit-json';
 import { ownerType, urlsOf, type StandInContext } from './context';
-import { diffCommits } from './git-diff';
+import { diffCommitsWithPatches } from './git-diff';
 import { readCommit, resolveCommit } from './git-objects';
 import { branchSha, listBranches } from './git-refs';
 import { HttpError, notFound, wildcard } from './http';
@@ -58,8 +58,8 @@ export function reposRouter(ctx: StandInContext): Router {
       res.send(commit.sha);
       return;
     }
-    // GitHub's commit lists renames (compare too); push payloads do not.
-    const files = await diffCommits(repo.dir, commit.parents[0] ?? null, commit.sha, { renames: true });
+    // GitHub's commit lists renames (compare too) and each file's patch; push payloads do neither.
+    const files = await diffCommitsWithPatches(repo.dir, commit.parents[0] ?? null, commit.sha);
     ok(ctx, req, res, restCommitJson(repoUrls(repo, urlsOf(ctx)), commit, files));
   });
 

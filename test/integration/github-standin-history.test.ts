@@ -1,6 +1,6 @@
 // The stand-in's history routes in GitHub's shapes, computed from its git repository: the REST
-// commit list (sha, path, Link pagination), a commit with its files (renames named), and GraphQL
-// Commit.history, each equal to git log.
+// commit list (sha, path, Link pagination), a commit with its files (renames named, patches as git
+// prints them), and GraphQL Commit.history and Commit's change counts, each equal to git.
 import { execFileSync } from 'node:child_process';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot, renamePath } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
@@ -56,5 +56,18 @@ describe('GitHub stand-in history', () => {
     expect(page.nodes.map((n) => n.oid)).toEqual(log('main').slice(0, 3));
     expect(page.nodes[0]?.parents.nodes.map((p) => p.oid)).toEqual([log('main')[1]]);
     expect(page.pageInfo.hasNextPage).toBe(true);
+  });
+
+  it("gives each file's patch from the first @@, and a commit's change counts over GraphQL, as git does", async () => {
+    const edit = log('main')[1]!;
+    const { data } = await octokit.rest.repos.getCommit({ owner: 'acme', repo: 'log', ref: edit });
+    const git = execFileSync('git', ['-C', dir, 'show', '--format=', edit], { encoding: 'utf8' });
+    expect(data.files?.map((f) => f.patch)).toEqual([git.slice(git.indexOf('@@')).replace(/\n$/, '')]);
+    const answer = await octokit.graphql<{ repository: { c: { changedFilesIfAvailable: number; additions: number; deletions: number; file: { oid: string } } } }>(
+      `query($oid: GitObjectID!) { repository(owner: "acme", name: "log") { c: object(oid: $oid) { ... on Commit { changedFilesIfAvailable additions deletions file(path: "a.txt") { oid } } } } }`,
+      { oid: edit },
+    );
+    const blob = execFileSync('git', ['-C', dir, 'rev-parse', `${edit}:a.txt`], { encoding: 'utf8' }).trim();
+    expect(answer.repository.c).toEqual({ changedFilesIfAvailable: 1, additions: 1, deletions: 1, file: { oid: blob } });
   });
 });

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { CommitFileStatus, HistorySource, SourceCommitFile, SourceCommitInfo, SourceRepository } from '@gitdex/ports';
+import type { CommitFileStatus, HistorySource, SourceCommitFile, SourceCommitInfo, SourceCommitVersions, SourceRepository, TreeEntry } from '@gitdex/ports';
 import { graphqlError, type InstallationOf } from './batch-reads';
 import type { GitHubClients } from './client';
 import { toPortError } from './errors';
 import { assertRepositoryName } from './name-guard';
+import { PATH_VERSIONS_MAX_FILES, pathVersionsQuery, readPathVersions, type PathVersionsAnswer } from './path-versions';
 
 /** GitHub's largest page of a GraphQL connection. */
 const LOG_PAGE = 100;
@@ -24,6 +25,10 @@ interface GraphQLLogCommit {
   author: GraphQLActor | null;
   committer: GraphQLActor | null;
   parents: { nodes: { oid: string }[] };
+  tree?: { oid: string } | null;
+  changedFilesIfAvailable?: number | null;
+  additions?: number;
+  deletions?: number;
 }
 
 interface GraphQLBlob {
@@ -34,17 +39,39 @@ interface GraphQLBlob {
   isTruncated?: boolean;
 }
 
-const LOG_QUERY = `query($owner: String!, $name: String!, $oid: GitObjectID!, $first: Int!, $after: String) {
+/**
+ * A page of the log; with counts, each commit's tree and change counts too (what a backfill diffs
+ * trees against). GitHub computes the counts while answering: a page it cannot finish in time
+ * (a 502) is asked again without them, and its commits go to the commit endpoint.
+ */
+const logQuery = (counts: boolean) => `query($owner: String!, $name: String!, $oid: GitObjectID!, $first: Int!, $after: String) {
   repository(owner: $owner, name: $name) {
     object(oid: $oid) { ... on Commit { history(first: $first, after: $after) {
       pageInfo { hasNextPage endCursor }
-      nodes { oid message author { name email date } committer { name email date } parents(first: 100) { nodes { oid } } }
+      nodes { oid message author { name email date } committer { name email date } parents(first: 100) { nodes { oid } }${counts ? ' tree { oid } changedFilesIfAvailable additions deletions' : ''} }
     } } }
   }
 }`;
 
 function blobsQuery(count: number): string {
   const fields = Array.from({ length: count }, (_, i) => `b${i}: object(oid: $o${i}) { ... on Blob { oid byteSize text isBinary isTruncated } }`);
+  const vars = Array.from({ length: count }, (_, i) => `$o${i}: GitObjectID!`).join(', ');
+  return `query($owner: String!, $name: String!, ${vars}) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
+}
+
+/** Trees asked in one GraphQL query; a 502 (too large an answer) halves it. */
+const TREES_PER_QUERY = 100;
+
+interface GraphQLTreeEntry {
+  name: string;
+  oid: string;
+  mode: number;
+  type: string;
+}
+
+function treesQuery(count: number): string {
+  const entries = 'entries { name oid mode type }';
+  const fields = Array.from({ length: count }, (_, i) => `t${i}: object(oid: $o${i}) { ... on Tree { ${entries} } ... on Commit { tree { ${entries} } } }`);
   const vars = Array.from({ length: count }, (_, i) => `$o${i}: GitObjectID!`).join(', ');
   return `query($owner: String!, $name: String!, ${vars}) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
 }
@@ -76,7 +103,8 @@ interface RestCommitFile {
 
 /**
  * History reads over GitHub: the log in GraphQL pages of 100 (one point each), a commit's files
- * from the REST commit endpoint (GraphQL has no list of a commit's changed files), and blobs by
+ * from the REST commit endpoint (GraphQL has no list of a commit's changed files), the files of
+ * several commits at named paths in one GraphQL query (a push's commits), and blobs by
  * id in GraphQL batches, each checked against its sha and read from REST only when its text is
  * not its bytes (binary, cut, not UTF-8).
  */
@@ -94,15 +122,29 @@ export class GitHubHistoryReads implements HistorySource {
     let after: string | null = null;
     while (out.length < options.limit) {
       const first = Math.min(LOG_PAGE, options.limit - out.length);
-      let data: { repository: { object: { history?: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: GraphQLLogCommit[] } } | null } | null };
+      type LogPage = { repository: { object: { history?: { pageInfo: { hasNextPage: boolean; endCursor: string | null }; nodes: GraphQLLogCommit[] } } | null } | null };
+      let data: LogPage;
       try {
-        data = await this.clients.forInstallation(await this.installationOf(repository, options.installationId)).graphql(LOG_QUERY, { owner, name: repo, oid: head, first, after });
+        const client = this.clients.forInstallation(await this.installationOf(repository, options.installationId));
+        const variables = { owner, name: repo, oid: head, first, after };
+        data = await client.graphql<LogPage>(logQuery(true), { ...variables, request: { retries: 0 } }).catch((error: unknown) => {
+          if ((error as { status?: number }).status === 502) return client.graphql<LogPage>(logQuery(false), variables);
+          throw error;
+        });
       } catch (error) {
         throw graphqlError(error, `history of ${repository.fullName}@${head}`);
       }
       const history = data.repository?.object?.history;
       if (!history) break;
-      const page = history.nodes.map((c) => ({ sha: c.oid, parents: c.parents.nodes.map((p) => p.oid), author: person(c.author), committer: person(c.committer), message: c.message }));
+      const page = history.nodes.map((c) => ({
+        sha: c.oid,
+        parents: c.parents.nodes.map((p) => p.oid),
+        author: person(c.author),
+        committer: person(c.committer),
+        message: c.message,
+        ...(c.tree ? { tree: c.tree.oid } : {}),
+        ...(c.additions !== undefined && c.deletions !== undefined ? { counts: { changedFiles: c.changedFilesIfAvailable ?? null, additions: c.additions, deletions: c.deletions } } : {}),
+      }));
       out.push(...page);
       const allKnown = options.known !== undefined && page.every((c) => options.known?.has(c.sha));
       if (!history.pageInfo.hasNextPage || allKnown) break;
@@ -140,6 +182,62 @@ export class GitHubHistoryReads implements HistorySource {
     // Text GraphQL could not give exactly (not UTF-8, a BOM, cut) is read one by one from REST.
     for (const sha of inexact) out.set(sha, await this.restBlob(repository, sha, options.installationId));
     return out;
+  }
+
+  async treeEntries(repository: SourceRepository, oids: readonly string[], installationId?: number): Promise<Map<string, TreeEntry[]>> {
+    const out = new Map<string, TreeEntry[]>();
+    const wanted = [...new Set(oids)];
+    for (let i = 0; i < wanted.length; i += TREES_PER_QUERY) for (const [oid, entries] of await this.treeBatch(repository, wanted.slice(i, i + TREES_PER_QUERY), installationId)) out.set(oid, entries);
+    return out;
+  }
+
+  private async treeBatch(repository: SourceRepository, oids: string[], installationId?: number): Promise<Map<string, TreeEntry[]>> {
+    const { owner, repo } = assertRepositoryName(repository.fullName);
+    const variables: Record<string, unknown> = { owner, name: repo, request: { retries: 0 } };
+    oids.forEach((oid, i) => (variables[`o${i}`] = oid));
+    let data: { repository: Record<string, { entries?: GraphQLTreeEntry[] | null; tree?: { entries?: GraphQLTreeEntry[] | null } | null } | null> | null };
+    try {
+      data = await this.clients.forInstallation(await this.installationOf(repository, installationId)).graphql(treesQuery(oids.length), variables);
+    } catch (error) {
+      if ((error as { status?: number }).status === 502) {
+        // A single tree too large to answer is left out: the commits that need it go to the commit endpoint.
+        if (oids.length === 1) return new Map();
+        const half = Math.ceil(oids.length / 2);
+        return new Map([...(await this.treeBatch(repository, oids.slice(0, half), installationId)), ...(await this.treeBatch(repository, oids.slice(half), installationId))]);
+      }
+      throw graphqlError(error, `trees of ${repository.fullName}`);
+    }
+    const out = new Map<string, TreeEntry[]>();
+    oids.forEach((oid, i) => {
+      const node = data.repository?.[`t${i}`];
+      const entries = node?.entries ?? node?.tree?.entries;
+      if (!entries) return;
+      out.set(
+        oid,
+        entries.map((e) => ({ path: e.name, mode: e.mode.toString(8).padStart(6, '0'), type: e.type === 'tree' || e.type === 'commit' ? e.type : 'blob', sha: e.oid })),
+      );
+    });
+    return out;
+  }
+
+  async pathVersions(
+    repository: SourceRepository,
+    commits: readonly string[],
+    paths: readonly string[],
+    options: { withContent: ReadonlySet<string>; installationId?: number },
+  ): Promise<Map<string, SourceCommitVersions> | null> {
+    if (commits.length === 0 || commits.length * paths.length > PATH_VERSIONS_MAX_FILES) return null;
+    const { owner, repo } = assertRepositoryName(repository.fullName);
+    const { query, variables } = pathVersionsQuery(commits, paths, options.withContent);
+    let data: PathVersionsAnswer;
+    try {
+      data = await this.clients.forInstallation(await this.installationOf(repository, options.installationId)).graphql(query, { owner, name: repo, ...variables, request: { retries: 0 } });
+    } catch (error) {
+      // Too large an answer (GitHub's time limit): the caller reads the commits one by one.
+      if ((error as { status?: number }).status === 502) return null;
+      throw graphqlError(error, `files of the pushed commits of ${repository.fullName}`);
+    }
+    return readPathVersions(data, commits, paths);
   }
 
   private async blobBatch(repository: SourceRepository, shas: string[], maxBytes: number, installationId?: number): Promise<{ exact: Map<string, Buffer>; inexact: string[] }> {

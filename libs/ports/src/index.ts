@@ -34,6 +34,8 @@ export {
   type SourceFile,
   type SourceCommitInfo,
   type SourceCommitFile,
+  type SourcePathVersion,
+  type SourceCommitVersions,
   type HistorySource,
 } from './source';
 export { type ContentPlan, type ContentScope, type ContentCandidate, type FileContent, type UnsearchableCount, type UnsearchableScope, type ContentSearch } from './content-search';

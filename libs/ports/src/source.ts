@@ -150,6 +150,10 @@ export interface SourceCommitInfo {
   author: CommitPerson;
   committer: CommitPerson;
   message: string;
+  /** Its root tree, when the source listed it (GitHub's log does). */
+  tree?: string;
+  /** Its own change counts against its first parent, when the source listed them. */
+  counts?: { changedFiles: number | null; additions: number; deletions: number };
 }
 
 /** A file a commit changed, as the source describes it (GitHub's commit endpoint). */
@@ -161,6 +165,26 @@ export interface SourceCommitFile {
   deletions: number;
   /** The blob after the change; for `removed`, the blob removed. */
   sha: string;
+  /** The blob before the change, when the source said (changes computed from versions at paths). */
+  previousSha?: string;
+}
+
+/** A file at a path of a commit (GitHub's Commit.file), with its bytes when they came exactly. */
+export interface SourcePathVersion {
+  sha: string;
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  content?: Buffer;
+}
+
+/** A commit's files at the paths asked, with its own change counts against its first parent. */
+export interface SourceCommitVersions {
+  /** Files it changed as the source counts them (a rename is one); null when the source could not say. */
+  changedFiles: number | null;
+  additions: number;
+  deletions: number;
+  /** By path; a path absent holds no file in this commit. */
+  files: Map<string, SourcePathVersion>;
 }
 
 /**
@@ -180,4 +204,20 @@ export interface HistorySource {
    * binary blobs and blobs larger than maxBytes (history keeps text versions only).
    */
   blobs(repository: SourceRepository, shas: readonly string[], options: { maxBytes: number; installationId?: number }): Promise<Map<string, Buffer>>;
+  /**
+   * For each commit, its files at `paths` and its change counts, in one request; the bytes come
+   * with the files of the commits in `withContent`. Null when one request cannot hold the question
+   * (too many commits × paths, or the source's answer would be too large).
+   */
+  /**
+   * The entries one level down of each tree, by oid; a commit's oid gives its root tree's. In as
+   * few requests as the source allows; an oid the source does not know is left out.
+   */
+  treeEntries?(repository: SourceRepository, oids: readonly string[], installationId?: number): Promise<Map<string, TreeEntry[]>>;
+  pathVersions?(
+    repository: SourceRepository,
+    commits: readonly string[],
+    paths: readonly string[],
+    options: { withContent: ReadonlySet<string>; installationId?: number },
+  ): Promise<Map<string, SourceCommitVersions> | null>;
 }

@@ -1,6 +1,11 @@
 import type { BatchReads, CommitFile, CommitRecord, HistorySource, HistoryStore, SourceComparison, SourceCommitFile, SourceCommitInfo, SourceRepository } from '@gitdex/ports';
 import { mapLimit } from '../concurrency';
 import { blobAt, parentsFirst, reachable } from './commit-graph';
+import { backfillFiles } from './backfill-files';
+import { pushFiles } from './push-files';
+
+/** Past this many commits from the log, their trees are diffed here (a few queries a level) rather than each read from the commit endpoint. */
+const BACKFILL_BY_TREES_FROM = 2;
 
 export interface HistoryOptions {
   /** Commits a ref's first index backfills (GITDEX_HISTORY_DEPTH); 0 keeps no history. */
@@ -68,8 +73,34 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
   const fresh = listed.filter((c) => !previousHeld.has(c.sha));
   const toFetch = fresh.filter((c) => !stored.has(c.sha));
   const singleFromCompare = singleCommitFiles(target, toFetch);
+  // A push of several commits on the served one: one query gives every commit's files.
+  const fromPush =
+    target.comparison && previous?.head === target.comparison.base && toFetch.length > 1
+      ? await pushFiles(history, {
+          repository: target.repository,
+          comparison: target.comparison,
+          commits: toFetch,
+          ...(target.installationId ? { installationId: target.installationId } : {}),
+          ...(target.localBlobs ? { localBlobs: target.localBlobs } : {}),
+        })
+      : null;
+  // Commits from the log (a first index, or a push that does not start at the held head): their
+  // trees, diffed here, settle most of them in tens of queries instead of a request each.
+  const fromLog = toFetch.filter((c) => c.tree && c.counts && c.sha !== singleFromCompare?.sha && !fromPush?.files.has(c.sha));
+  const fromTrees =
+    fromLog.length > BACKFILL_BY_TREES_FROM
+      ? await backfillFiles(history, {
+          repository: target.repository,
+          commits: fromLog,
+          maxBlobBytes: options.maxBlobBytes,
+          ...(target.installationId ? { installationId: target.installationId } : {}),
+          ...(target.localBlobs ? { localBlobs: target.localBlobs } : {}),
+        })
+      : null;
   const files = await mapLimit(toFetch, options.concurrency, async (commit) =>
-    singleFromCompare && commit.sha === singleFromCompare.sha ? singleFromCompare.files : await history.commitFiles(target.repository, commit.sha, target.installationId),
+    singleFromCompare && commit.sha === singleFromCompare.sha
+      ? singleFromCompare.files
+      : (fromPush?.files.get(commit.sha) ?? fromTrees?.files.get(commit.sha) ?? (await history.commitFiles(target.repository, commit.sha, target.installationId))),
   );
   for (const commit of await store.getCommits(
     repositoryId,
@@ -83,7 +114,7 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
 
   const held = [...reachable(target.head, known)];
   await store.putCommits(repositoryId, records);
-  await storeBlobs(deps, history, target, records);
+  await storeBlobs(deps, history, withBlobs(target, new Map([...(fromTrees?.blobs ?? []), ...(fromPush?.blobs ?? [])])), records);
   const heldSet = new Set(held);
   await store.putRefHistory({ repositoryId, ref: target.ref, head: target.head, commits: [...new Set([...held, ...previousHeld])] });
   return { repositoryId, ref: target.ref, head: target.head, held, dropped: [...previousHeld].filter((sha) => !heldSet.has(sha)).length, added: records.length };
@@ -127,7 +158,7 @@ function recordOf(info: SourceCommitInfo, listed: { files: SourceCommitFile[]; c
       additions: f.additions,
       deletions: f.deletions,
       // GitHub names the removed blob for a removal; the version before anything else is looked up.
-      blobBefore: f.status === 'removed' ? f.sha : null,
+      blobBefore: f.status === 'removed' ? f.sha : (f.previousSha ?? null),
       blobAfter: f.status === 'removed' ? null : f.sha,
     }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -158,6 +189,25 @@ async function fillBlobsBefore(records: CommitRecord[], known: Map<string, Commi
       if (entry?.type === 'blob') w.file.blobBefore = entry.sha;
     }
   }
+}
+
+/** The target with bytes already in hand put before its own local ones. */
+function withBlobs(target: HistoryTarget, blobs: ReadonlyMap<string, Buffer> | undefined): HistoryTarget {
+  if (!blobs || blobs.size === 0) return target;
+  const local = target.localBlobs;
+  return {
+    ...target,
+    localBlobs: async (shas) => {
+      const found = new Map<string, Buffer>();
+      for (const sha of shas) {
+        const bytes = blobs.get(sha);
+        if (bytes) found.set(sha, bytes);
+      }
+      const rest = shas.filter((sha) => !found.has(sha));
+      if (local && rest.length > 0) for (const [sha, bytes] of await local(rest)) found.set(sha, bytes);
+      return found;
+    },
+  };
 }
 
 /** The bytes of every blob the new commits name that is not stored yet: local first, then the source in batches. */

@@ -6,12 +6,8 @@
  * history held (a root commit, or one whose parents lie beyond it) takes what reaches it as a
  * boundary, which is what git answers in a shallow clone that ends there.
  */
-import { lineDiff } from './line-diff';
+import { detectRenames, type Lines, lineDiff, type ReadBlob, type RenameCandidate, spanCounts, type Tree } from '@gitdex/diff';
 import { ByteLineIds } from './byte-lines';
-import type { Lines } from './prepare';
-import { detectRenames, type RenameCandidate } from './renames';
-import { spanCounts } from './similarity';
-import type { ReadBlob, Tree } from './tree-diff';
 
 export interface BlameCommit {
   readonly parents: readonly string[];

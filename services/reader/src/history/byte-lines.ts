@@ -4,7 +4,7 @@
  * table, so equal lines get equal ids without a string made for every line of every version.
  * A line's text is made only when the diff asks for it (the indent heuristic reads a few).
  */
-import type { Lines } from './prepare';
+import type { Lines } from '@gitdex/diff';
 
 export class ByteLines implements Lines {
   private readonly texts = new Map<number, string>();

@@ -4,7 +4,7 @@ import { openRepository } from '../address/open-repository';
 import { normalizeRepoPath } from '../address/repo-path';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortSha } from '../freshness';
-import { diffPair, pairTrees, type Tree } from '../history/tree-diff';
+import { diffPair, pairTrees, type Tree } from '@gitdex/diff';
 import { decodeOpaqueCursor, encodeOpaqueCursor } from '../opaque-cursor';
 import { invalid } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';

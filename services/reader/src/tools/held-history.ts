@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { storedBytes } from '@gitdex/contracts';
 import type { CommitFile, CommitRecord, HistoryReads, Snapshot } from '@gitdex/ports';
 import type { BlameHistory } from '../history/blame';
-import type { Tree, TreeEntry } from '../history/tree-diff';
+import type { Tree, TreeEntry } from '@gitdex/diff';
 import type { ReaderDeps } from '../deps';
 import { loadHeldCommits } from './held-commits';
 

@@ -4,7 +4,7 @@
  * as its bytes.
  */
 import { ByteLineIds } from '../../../src/history/byte-lines';
-import { splitRecords } from '../../../src/history/records';
+import { splitRecords } from '@gitdex/diff';
 
 describe('lines numbered from bytes', () => {
   it('numbers equal lines alike across versions, as the lines split from text compare', () => {

@@ -4,7 +4,7 @@
  * hunks, over pushes of generated edits, exact and edited renames, several files with one name,
  * deletions, binary files, CRLF, and a head on a branch that moved on after it forked.
  */
-import { diffPair, pairTrees, type FileChange } from '../../../src/history/tree-diff';
+import { diffPair, pairTrees, type FileChange } from '@gitdex/diff';
 import { newRepo, type Repo, seeded } from './git-history';
 
 interface GitFile {

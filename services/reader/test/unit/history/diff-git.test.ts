@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { diffFile } from '../../../src/history/file-diff';
+import { diffFile } from '@gitdex/diff';
 import { seeded } from './git-history';
 import { type Git, tempGit } from './git-oracle';
 

@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BlameCommit, TreeHistory } from '../../../src/history/blame';
-import type { Tree, TreeEntry } from '../../../src/history/tree-diff';
+import type { Tree, TreeEntry } from '@gitdex/diff';
 import { type Git, tempGit } from './git-oracle';
 
 export interface Repo extends Git {
