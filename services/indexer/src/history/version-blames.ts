@@ -113,9 +113,11 @@ export async function storeVersionBlames(store: HistoryStore, repositoryId: numb
     const cut = composite.indexOf('\u0000');
     const key = composite.slice(0, cut);
     const commit = commitOf.get(key);
-    if (commit === undefined) continue;
+    const path = composite.slice(cut + 1);
+    // A version its commit left as the first parent had it is that parent's blame: the reader looks there.
+    if (commit === undefined || !touches(held.get(commit)!, path)) continue;
     const blame = encodeVersionBlame(version);
-    written.push({ key, path: composite.slice(cut + 1), commit, blame });
+    written.push({ key, path, commit, blame });
     stats.bytes += JSON.stringify(blame).length;
   }
   await store.putVersionBlames(repositoryId, written);
