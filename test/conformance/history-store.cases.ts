@@ -139,10 +139,21 @@ export function describeHistoryStoreConformance(name: string, makeStore: () => P
       // The branch holding 3 is deleted: its blame goes with it; the others stay.
       await s().deleteRefHistory(repo, 'refs/heads/gone');
       await s().pruneCommits(repo);
-      expect(await read(repo, [{ key: 'k3', path: 'a.ts' }, { key: 'k2', path: 'a.ts' }, { key: 'k1', path: 'a.ts' }])).toEqual([whole, blameOf(2, 'a.ts')]);
+      expect(
+        await read(repo, [
+          { key: 'k3', path: 'a.ts' },
+          { key: 'k2', path: 'a.ts' },
+          { key: 'k1', path: 'a.ts' },
+        ]),
+      ).toEqual([whole, blameOf(2, 'a.ts')]);
 
       await s().deleteHistory(repo);
-      expect(await s().getVersionBlames(repo, [{ key: 'k2', path: 'a.ts' }, { key: 'k1', path: 'a.ts' }])).toEqual([]);
+      expect(
+        await s().getVersionBlames(repo, [
+          { key: 'k2', path: 'a.ts' },
+          { key: 'k1', path: 'a.ts' },
+        ]),
+      ).toEqual([]);
     });
   });
 }

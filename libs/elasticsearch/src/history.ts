@@ -17,7 +17,14 @@ const MAPPINGS: Record<Kind, Record<string, unknown>> = {
   // `sha` is the commit (pruned with it), `id` the document's own id (the unique sort key of a repository's listing).
   'version-blames': {
     dynamic: false,
-    properties: { repositoryId: { type: 'long' }, id: { type: 'keyword' }, sha: { type: 'keyword' }, key: { type: 'keyword', index: false }, path: { type: 'keyword', index: false }, blame: { type: 'object', enabled: false } },
+    properties: {
+      repositoryId: { type: 'long' },
+      id: { type: 'keyword' },
+      sha: { type: 'keyword' },
+      key: { type: 'keyword', index: false },
+      path: { type: 'keyword', index: false },
+      blame: { type: 'object', enabled: false },
+    },
   },
 };
 

@@ -54,5 +54,6 @@ export {
   type SymbolReads,
   type StoredSymbols,
 } from './symbol-reads';
-export { type CommitFileStatus, type CommitPerson, type CommitFile, type CommitRecord, type RefHistory, type HistoryBlob, type StoredVersionBlame, type HistoryReads, type HistoryWrites, type HistoryStore } from './history';
+export { type CommitFileStatus, type CommitPerson, type CommitFile, type CommitRecord, type RefHistory, type HistoryBlob, type HistoryReads, type HistoryWrites, type HistoryStore } from './history';
+export { type StoredVersionBlame } from './history';
 export { unreferencedHistory } from './history-prune';

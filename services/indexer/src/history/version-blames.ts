@@ -47,7 +47,7 @@ export async function storeVersionBlames(store: HistoryStore, repositoryId: numb
     const parent = c.parents[0];
     if (parent === undefined) continue;
     let known = atParent.get(parent);
-    if (!known) atParent.set(parent, (known = new Map()));
+    if (!known) atParent.set(parent, (known = new Map<string, string | null>()));
     for (const f of c.files) {
       if (f.status === 'added' || f.status === 'renamed') known.set(f.path, null);
       if (f.status !== 'added' && f.blobBefore) known.set(f.previousPath ?? f.path, f.blobBefore);
