@@ -96,7 +96,8 @@ export async function storeVersionBlames(store: HistoryStore, repositoryId: numb
   await loadStored(store, repositoryId, held, fresh, records, keyOf, memo);
   const written: StoredVersionBlame[] = [];
   for (const record of parentsFirstWithin(records)) {
-    await blobs.prefetch(record.files.flatMap((f) => [f.blobBefore, f.blobAfter].filter((b): b is string => !!b)));
+    // A commit with no held parent owns its versions whole (a boundary): nothing of them is read.
+    if (record.parents.some((p) => held.has(p))) await blobs.prefetch(record.files.flatMap((f) => [f.blobBefore, f.blobAfter].filter((b): b is string => !!b)));
     for (const f of record.files) {
       if (!f.blobAfter) continue;
       reads = 0;
