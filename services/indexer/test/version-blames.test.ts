@@ -62,7 +62,7 @@ describe('storeVersionBlames', () => {
   it('leaves to the reader a version whose parents have no stored blame within the bound', async () => {
     const last = MAX_VERSIONS + 1;
     const stats = await storeVersionBlames(store, REPO, heldUpTo(last), [chain[last]!]);
-    expect(stats).toMatchObject({ stored: 0, skipped: 1 });
+    expect(stats).toMatchObject({ stored: 0, skipped: 1, failed: 0 });
     expect(await storeOwners(last)).toBeUndefined();
   });
 
@@ -83,7 +83,7 @@ describe('storeVersionBlames', () => {
 
     const unheld: CommitRecord = { ...commit(next + 1), files: [{ ...commit(next + 1).files[0]!, blobAfter: blob(999) }] };
     const withUnheld = new Map([...held, [unheld.sha, unheld]]);
-    expect(await storeVersionBlames(store, REPO, withUnheld, [unheld])).toMatchObject({ stored: 0, skipped: 1 });
+    expect(await storeVersionBlames(store, REPO, withUnheld, [unheld])).toMatchObject({ stored: 0, skipped: 1, failed: 0 });
   });
 
   async function storeOwners(n: number): Promise<string[] | undefined> {

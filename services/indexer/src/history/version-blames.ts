@@ -8,7 +8,7 @@
  * reader computes it as before.
  */
 import { type BlameHistory, type BlameMemo, blameVersion, decodeVersionBlame, encodeVersionBlame, heldKey, memoKey, type VersionBlame } from '@gitdex/diff';
-import type { CommitRecord, HistoryStore, StoredVersionBlame } from '@gitdex/ports';
+import { type CommitRecord, type HistoryStore, PortError, type StoredVersionBlame } from '@gitdex/ports';
 
 /** Versions one blame may read before it is left to the reader (a parent's blame missing from the store costs one read per version below it). */
 export const MAX_VERSIONS = 100;
@@ -24,6 +24,8 @@ export interface VersionBlameStats {
   skipped: number;
   /** JSON bytes of what was written. */
   bytes: number;
+  /** Of the skipped, those the core failed on (a fault here, not a limit): the reader blames them as before. */
+  failed: number;
 }
 
 class Skip extends Error {}
@@ -34,7 +36,7 @@ class Skip extends Error {}
  * and so the reader's, is computed over exactly those.
  */
 export async function storeVersionBlames(store: HistoryStore, repositoryId: number, held: ReadonlyMap<string, CommitRecord>, records: readonly CommitRecord[]): Promise<VersionBlameStats> {
-  const stats: VersionBlameStats = { stored: 0, skipped: 0, bytes: 0 };
+  const stats: VersionBlameStats = { stored: 0, skipped: 0, bytes: 0, failed: 0 };
   if (records.length === 0) return stats;
   const keys = new Map<string, string>();
   const parentsOf = (sha: string): readonly string[] | undefined => held.get(sha)?.parents;
@@ -104,8 +106,11 @@ export async function storeVersionBlames(store: HistoryStore, repositoryId: numb
       try {
         await blameVersion(history, record.sha, f.path, f.blobAfter, memo);
       } catch (error) {
-        if (!(error instanceof Skip)) throw error;
+        // The store failing is the record failing (retried); anything else only costs the reader
+        // this version's speed, never the ref's index.
+        if (error instanceof PortError) throw error;
         stats.skipped++;
+        if (!(error instanceof Skip)) stats.failed++;
       }
     }
   }
