@@ -142,13 +142,12 @@ async function main(): Promise<void> {
   // backfill does (nothing stored below), and the last push's one commit (its parent's blame stored).
   const ref = (await history.getRefHistory(repository.id, 'refs/heads/main'))!;
   const held = new Map((await history.getCommits(repository.id, ref.commits)).map((c) => [c.sha, c] as [string, CommitRecord]));
+  // The store as the indexer sees it, writing nothing: the stored history read, blames below hidden or not.
   const scratch = (storedBelow: boolean): HistoryStore =>
-    ({
-      ...history,
-      readHistoryBlobs: (...a) => history.readHistoryBlobs(...a),
-      getVersionBlames: (...a) => (storedBelow ? history.getVersionBlames(...a) : Promise.resolve([])),
+    Object.assign(Object.create(history) as HistoryStore, {
+      getVersionBlames: (...a: Parameters<HistoryStore['getVersionBlames']>) => (storedBelow ? history.getVersionBlames(...a) : Promise.resolve([])),
       putVersionBlames: () => Promise.resolve(),
-    }) as HistoryStore;
+    });
   const backfill: number[] = [];
   const onePush: number[] = [];
   let stats: Awaited<ReturnType<typeof storeVersionBlames>> | undefined;
