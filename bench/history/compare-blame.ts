@@ -2,11 +2,17 @@
  * compare of a 10-file push and blame of a 2,000-line file through MCP (in-memory SDK client,
  * SQLite index and history recorded by the indexer from the GitHub stand-in), beside the git CLI
  * on the stand-in's own repository, in one run. blame is timed cold (a fresh reader each round:
- * no commit, index or blame kept in memory) and warm (one reader), then after each of several
- * one-commit pushes (the first blame of the new head, and what the push cost the indexer). Run:
+ * no commit, index or blame kept in memory; with the version blames the indexer stored, and with
+ * them hidden, which is the reader computing every version as before) and warm (one reader), then
+ * after each of several one-commit pushes (the first blame of the new head, and what the push cost
+ * the indexer). The indexer's own cost of version blames is timed apart (the backfill's and one
+ * push's computed again over the stored history), with the bytes they take. Run:
  *   npx tsx --tsconfig test/tsconfig.json bench/history/compare-blame.ts
  */
 import { execFileSync } from 'node:child_process';
+import Database from 'better-sqlite3';
+import type { CommitRecord, HistoryStore } from '@gitdex/ports';
+import { storeVersionBlames } from '../../services/indexer/src/history/version-blames';
 import { join } from 'node:path';
 import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, indexRef } from '@gitdex/indexer';
@@ -69,7 +75,7 @@ async function main(): Promise<void> {
   };
   const call = (name: string, args: Record<string, unknown>): Promise<void> => callOn(client, name, args);
   // A reader with nothing in memory: its own history store object (memory is kept per store) and index layers.
-  const freshReader = (): ReturnType<typeof connectInMemory> =>
+  const freshReader = (stored: boolean): ReturnType<typeof connectInMemory> =>
     connectInMemory(
       resolveDeps({
         index,
@@ -77,6 +83,7 @@ async function main(): Promise<void> {
           getRefHistory: (...a) => history.getRefHistory(...a),
           getCommits: (...a) => history.getCommits(...a),
           readHistoryBlobs: (...a) => history.readHistoryBlobs(...a),
+          getVersionBlames: (...a) => (stored ? history.getVersionBlames(...a) : Promise.resolve([])),
         },
       }),
     );
@@ -87,6 +94,7 @@ async function main(): Promise<void> {
     ['compare (MCP)', () => call('compare', { repository: 'bench/history', base: 'main~1', head: 'main' })],
     ['git diff -M main~1...main', () => git(['diff', '-M', 'main~1...main'])],
     ['blame cold (fresh reader, MCP)', () => callOn(cold!.client, 'blame', { repository: 'bench/history', path: 'src/big.ts' })],
+    ['blame cold, none stored', () => callOn(cold!.client, 'blame', { repository: 'bench/history', path: 'src/big.ts' })],
     ['blame warm (MCP)', () => call('blame', { repository: 'bench/history', path: 'src/big.ts' })],
     ['git blame --porcelain', () => git(['blame', '--porcelain', 'main', '--', 'src/big.ts'])],
   ];
@@ -95,7 +103,7 @@ async function main(): Promise<void> {
   const first = new Map<string, number>();
   for (let r = 0; r < RUNS; r++) {
     for (const [name, fn] of cases) {
-      if (name.startsWith('blame cold')) cold = await freshReader();
+      if (name.startsWith('blame cold')) cold = await freshReader(!name.includes('none stored'));
       const ms = await time(fn);
       if (name.startsWith('blame cold')) await cold!.close();
       if (r === 0) first.set(name, ms);
@@ -129,6 +137,32 @@ async function main(): Promise<void> {
     gitAfterPush.push(await time(() => git(['blame', '--porcelain', 'main', '--', 'src/big.ts'])));
   }
   const median = (v: number[]): string => quantile(v, 0.5).toFixed(1).padStart(7);
+
+  // The indexer's cost of version blames, computed again over the stored history: every commit as a
+  // backfill does (nothing stored below), and the last push's one commit (its parent's blame stored).
+  const ref = (await history.getRefHistory(repository.id, 'refs/heads/main'))!;
+  const held = new Map((await history.getCommits(repository.id, ref.commits)).map((c) => [c.sha, c] as [string, CommitRecord]));
+  // The store as the indexer sees it, writing nothing: the stored history read, blames below hidden or not.
+  const scratch = (storedBelow: boolean): HistoryStore =>
+    Object.assign(Object.create(history) as HistoryStore, {
+      getVersionBlames: (...a: Parameters<HistoryStore['getVersionBlames']>) => (storedBelow ? history.getVersionBlames(...a) : Promise.resolve([])),
+      putVersionBlames: () => Promise.resolve(),
+    });
+  const backfill: number[] = [];
+  const onePush: number[] = [];
+  let stats: Awaited<ReturnType<typeof storeVersionBlames>> | undefined;
+  for (let r = 0; r < 5; r++) {
+    backfill.push(await time(async () => void (stats = await storeVersionBlames(scratch(false), repository.id, held, [...held.values()]))));
+    onePush.push(await time(() => storeVersionBlames(scratch(true), repository.id, held, [held.get(ref.head)!])));
+  }
+  const db = new Database(join(root, 'history.sqlite'), { readonly: true });
+  const size = db.prepare<[number], { n: number; bytes: number }>(`SELECT count(*) AS n, sum(length(blame)) AS bytes FROM version_blames WHERE repository_id = ?`).get(repository.id)!;
+  db.close();
+  console.log(
+    `version blames of ${held.size} commits (a backfill)       p50 ${median(backfill)} ms, ${(quantile(backfill, 0.5) / held.size).toFixed(2)} ms a commit; ${stats?.stored} versions, ${stats?.skipped} skipped`,
+  );
+  console.log(`version blames of one pushed commit                p50 ${median(onePush)} ms`);
+  console.log(`stored: ${size.n} version blames, ${size.bytes} bytes, ${(size.bytes / held.size).toFixed(0)} bytes a commit`);
   console.log(`one-commit push, indexed with history (10 pushes)  p50 ${median(pushed)} ms`);
   console.log(`first blame after a push (MCP)                     p50 ${median(afterPush)} ms`);
   console.log(`git blame --porcelain after a push                 p50 ${median(gitAfterPush)} ms`);

@@ -106,5 +106,54 @@ export function describeHistoryStoreConformance(name: string, makeStore: () => P
       expect(await s().getCommits(repo, [sha(1)])).toEqual([]);
       expect((await s().readHistoryBlobs(repo, [blob(1)])).size).toBe(0);
     });
+
+    it('stores version blames by (held key, path), reads them back by key, and drops them with their commit or repository', async () => {
+      const repo = (nextRepositoryId += 1);
+      const other = (nextRepositoryId += 1);
+      await s().putCommits(repo, [commitRecord(sha(1), []), commitRecord(sha(2), [sha(1)]), commitRecord(sha(3), [sha(1)])]);
+      await s().putRefHistory({ repositoryId: repo, ref: 'refs/heads/main', head: sha(2), commits: [sha(2), sha(1)] });
+      await s().putRefHistory({ repositoryId: repo, ref: 'refs/heads/gone', head: sha(3), commits: [sha(3), sha(1)] });
+      const long = `${'dir/'.repeat(150)}ünï.ts`;
+      const blameOf = (commit: number, path: string, key = `k${commit}`) => ({
+        key,
+        path,
+        commit: sha(commit),
+        blame: { owners: [[sha(1), 'old.ts', 1] as [string, string, 0 | 1], [sha(commit), path, 0] as [string, string, 0 | 1]], runs: [0, 0, 3, 1, 3, 2] },
+      });
+      const whole = { key: 'k1', path: 'a.ts', commit: sha(1), blame: { owners: [[sha(1), 'a.ts', 1] as [string, string, 0 | 1]], runs: null } };
+      await s().putVersionBlames(repo, [blameOf(2, 'a.ts'), blameOf(2, long), blameOf(3, 'a.ts'), whole]);
+      // A key names the same blame forever: a second write changes nothing.
+      await s().putVersionBlames(repo, [{ ...blameOf(2, 'a.ts'), blame: { owners: [], runs: [] } }]);
+      const read = async (repository: number, wanted: { key: string; path: string }[]) =>
+        (await s().getVersionBlames(repository, wanted)).sort((a, b) => `${a.key}${a.path}`.localeCompare(`${b.key}${b.path}`));
+      expect(
+        await read(repo, [
+          { key: 'k2', path: 'a.ts' },
+          { key: 'k2', path: long },
+          { key: 'k2', path: 'b.ts' },
+          { key: 'k1', path: 'a.ts' },
+        ]),
+      ).toEqual([whole, blameOf(2, 'a.ts'), blameOf(2, long)]);
+      expect(await s().getVersionBlames(other, [{ key: 'k2', path: 'a.ts' }])).toEqual([]);
+
+      // The branch holding 3 is deleted: its blame goes with it; the others stay.
+      await s().deleteRefHistory(repo, 'refs/heads/gone');
+      await s().pruneCommits(repo);
+      expect(
+        await read(repo, [
+          { key: 'k3', path: 'a.ts' },
+          { key: 'k2', path: 'a.ts' },
+          { key: 'k1', path: 'a.ts' },
+        ]),
+      ).toEqual([whole, blameOf(2, 'a.ts')]);
+
+      await s().deleteHistory(repo);
+      expect(
+        await s().getVersionBlames(repo, [
+          { key: 'k2', path: 'a.ts' },
+          { key: 'k1', path: 'a.ts' },
+        ]),
+      ).toEqual([]);
+    });
   });
 }

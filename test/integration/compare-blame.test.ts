@@ -2,14 +2,16 @@
  * compare and blame through the tool table, on both index backends, from history the indexer
  * recorded from the GitHub stand-in: equal to `git diff -M base...head` and `git blame` on the
  * stand-in's own repository, over pushes of several commits with edits, a rename with edits,
- * a deletion, a binary file and a merge (blamed from the blames kept before it). One stand-in and one indexing per backend serve every case.
+ * a deletion, a binary file and a merge (blamed from the blames kept before it). A fresh reader
+ * (nothing in memory) blames from the version blames the indexer stored, after a push and after
+ * a backfill, reading no blob. One stand-in and one indexing per backend serve every case.
  */
 import { execFileSync } from 'node:child_process';
 import { Client } from '@elastic/elasticsearch';
 import { ElasticsearchHistory, ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, indexRef } from '@gitdex/indexer';
-import type { HistoryStore, IndexStore } from '@gitdex/ports';
+import type { HistoryReads, HistoryStore, IndexStore } from '@gitdex/ports';
 import { resolveDeps } from '@gitdex/reader';
 import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
 import { join } from 'node:path';
@@ -55,6 +57,25 @@ function gitBlame(dir: string, rev: string, path: string): string[] {
     .map((l) => l.slice(0, 40));
 }
 
+/** A reader's view of the store as a new object (so a fresh memo and commit cache), counting what it reads. */
+function freshReads(history: HistoryStore): { reads: HistoryReads; counts: { blobReads: number; blamesRead: number } } {
+  const counts = { blobReads: 0, blamesRead: 0 };
+  const reads: HistoryReads = {
+    getRefHistory: (...args) => history.getRefHistory(...args),
+    getCommits: (...args) => history.getCommits(...args),
+    readHistoryBlobs: (...args) => {
+      counts.blobReads++;
+      return history.readHistoryBlobs(...args);
+    },
+    getVersionBlames: async (...args) => {
+      const found = await history.getVersionBlames(...args);
+      counts.blamesRead += found.length;
+      return found;
+    },
+  };
+  return { reads, counts };
+}
+
 interface Backend {
   index: IndexStore;
   history: HistoryStore;
@@ -95,7 +116,16 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
   let repo: FixtureRepo;
   let run: ReturnType<typeof toolRunner>;
   let push: () => Promise<void>;
+  let deep: FixtureRepo;
   const pushes: string[] = [];
+  /** A fresh reader's blame, per line the commit sha, and what it read. */
+  const coldBlame = async (repository: string, path: string) => {
+    const { reads, counts } = freshReads(backend.history);
+    const answer = await toolRunner(() => resolveDeps({ index: backend.index, history: reads }))('blame', { repository, path });
+    if (answer.isError) throw new Error(answer.text);
+    const out = answer.structured as { ranges: { start_line: number; end_line: number; commit: { sha: string } }[] };
+    return { perLine: out.ranges.flatMap((r) => Array.from({ length: r.end_line - r.start_line + 1 }, () => r.commit.sha)), counts };
+  };
 
   beforeAll(async () => {
     root = await makeTempRoot('gitdex-cmpblame-');
@@ -105,6 +135,12 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
       'README.md': '# story\n',
       'logo.bin': Buffer.from([0, 1, 2, 3]),
     });
+    // Recorded by a backfill: several commits before the first index.
+    deep = await createRepo(root, 'acme', 'deep', { 'src/deep.ts': lines(80, 'deep'), 'other.md': '# other\n' });
+    for (let i = 1; i <= 4; i++) {
+      const before = await fixtureGit(deep.dir, ['show', 'HEAD:src/deep.ts']).then((b) => b.toString('utf8'));
+      await commitFiles(deep.dir, { 'src/deep.ts': before.replace(`deep line ${i * 15}\n`, `deep line ${i * 15} edit ${i}\nadded ${i}\n`) }, `deep edit ${i}`);
+    }
     standIn = await createGitHubStandIn({ root, rateLimit: { limit: 1_000_000 } });
     backend = await open(root);
     await backend.index.ensureReady();
@@ -124,6 +160,9 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
       await indexRef(deps, { repository, ref: MAIN, head });
       pushes.push(head.sha);
     };
+    const deepRepository = (await source.repositoryByName('acme/deep'))!;
+    await backend.index.putRepository(repositoryDocumentOf(deepRepository));
+    await indexRef(deps, { repository: deepRepository, ref: MAIN, head: (await source.head(deepRepository, 'main'))! });
     await push();
     // One push of three commits: edits, a rename with edits, a deletion, a new file, a binary change.
     const app1 = lines(60, 'app').replace('app line 10\n', 'app line 10 edited\n').replace('app line 40\n', 'app line 40\nnew line after 40\n');
@@ -167,6 +206,18 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
     expect(some.structured).toMatchObject({ ranges: [{ start_line: 9 }, { start_line: 11, end_line: 11 }, { end_line: 12 }] });
   });
 
+  it('blames from the stored version blames in a fresh reader, after a push and after a backfill, equal to git and reading no blob', async () => {
+    for (const [repository, dir, path] of [
+      ['acme/story', repo.dir, 'src/app.ts'],
+      ['acme/story', repo.dir, 'new/name.txt'],
+      ['acme/deep', deep.dir, 'src/deep.ts'],
+    ] as const) {
+      const cold = await coldBlame(repository, path);
+      expect({ path, perLine: cold.perLine }).toEqual({ path, perLine: gitBlame(dir, 'main', path) });
+      expect({ path, ...cold.counts }).toEqual({ path, blobReads: 0, blamesRead: 1 });
+    }
+  });
+
   it('blames a merge and a push of several commits as git does, building on the blames kept from before', async () => {
     const blamed = async (path: string): Promise<string[]> => {
       const answer = await run('blame', { repository: 'acme/story', path });
@@ -190,6 +241,9 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
     });
     await push();
     for (const path of ['src/app.ts', 'new/name.txt', 'docs/guide.md']) expect({ path, lines: await blamed(path) }).toEqual({ path, lines: gitBlame(repo.dir, 'main', path) });
+    // The merge's version was stored by the indexer too.
+    const cold = await coldBlame('acme/story', 'src/app.ts');
+    expect({ perLine: cold.perLine, ...cold.counts }).toEqual({ perLine: gitBlame(repo.dir, 'main', 'src/app.ts'), blobReads: 0, blamesRead: 1 });
   });
 
   it('after a force push that rewrites history, answers as git does on the rewritten branch', async () => {
@@ -201,6 +255,9 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
     const out = answer.structured as { ranges: { start_line: number; end_line: number; commit: { sha: string } }[] };
     const perLine = out.ranges.flatMap((r) => Array.from({ length: r.end_line - r.start_line + 1 }, () => r.commit.sha));
     expect(perLine).toEqual(gitBlame(repo.dir, 'main', 'src/app.ts'));
+    // The rewritten history has other held keys: a fresh reader reads their stored blames, equal to git.
+    const cold = await coldBlame('acme/story', 'src/app.ts');
+    expect({ perLine: cold.perLine, ...cold.counts }).toEqual({ perLine: gitBlame(repo.dir, 'main', 'src/app.ts'), blobReads: 0, blamesRead: 1 });
   });
 
   it('answers a missing file and an unknown base as a caller error', async () => {

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { errors, type Client } from '@elastic/elasticsearch';
-import { unreferencedHistory, type CommitRecord, type HistoryBlob, type HistoryStore, type IndexCallOptions, type RefHistory } from '@gitdex/ports';
+import { unreferencedHistory, type CommitRecord, type HistoryBlob, type HistoryStore, type IndexCallOptions, type RefHistory, type StoredVersionBlame } from '@gitdex/ports';
 import { toPortError } from './errors';
 import { createSmallIndices, onceReady } from './small-index';
 
-type Kind = 'commits' | 'ref-history' | 'history-blobs';
+type Kind = 'commits' | 'ref-history' | 'history-blobs' | 'version-blames';
 
 /** Each index holds documents read back whole by id; only the repository id is searched (prune, delete). */
 const MAPPINGS: Record<Kind, Record<string, unknown>> = {
@@ -13,6 +14,18 @@ const MAPPINGS: Record<Kind, Record<string, unknown>> = {
     properties: { repositoryId: { type: 'long' }, ref: { type: 'keyword' }, head: { type: 'keyword', index: false }, commits: { type: 'keyword', index: false, doc_values: false } },
   },
   'history-blobs': { dynamic: false, properties: { repositoryId: { type: 'long' }, sha: { type: 'keyword' }, content: { type: 'binary' } } },
+  // `sha` is the commit (pruned with it), `id` the document's own id (the unique sort key of a repository's listing).
+  'version-blames': {
+    dynamic: false,
+    properties: {
+      repositoryId: { type: 'long' },
+      id: { type: 'keyword' },
+      sha: { type: 'keyword' },
+      key: { type: 'keyword', index: false },
+      path: { type: 'keyword', index: false },
+      blame: { type: 'object', enabled: false },
+    },
+  },
 };
 
 interface CommitDocument {
@@ -35,6 +48,20 @@ interface BlobDocument {
   content: string;
 }
 
+interface VersionBlameDocument {
+  repositoryId: number;
+  id: string;
+  sha: string;
+  key: string;
+  path: string;
+  blame: StoredVersionBlame['blame'];
+}
+
+/** A path may be long: the id names it by hash (ids are at most 512 bytes). */
+function blameId(repositoryId: number, key: string, path: string): string {
+  return `${repositoryId}:${key}:${createHash('sha1').update(path).digest('hex')}`;
+}
+
 /** Documents per bulk or mget request: a page of commits with their files stays a few MB. */
 const PAGE = 500;
 
@@ -47,7 +74,8 @@ function pages<T>(items: readonly T[]): T[][] {
 /**
  * History in three small indices of its own, beside the content indices: `${prefix}-commits` (one
  * document per repository and commit), `${prefix}-ref-history` (per repository and ref, the shas held)
- * and `${prefix}-history-blobs` (the bytes of the blobs held commits name). Reads are gets by id
+ * `${prefix}-history-blobs` (the bytes of the blobs held commits name) and `${prefix}-version-blames`
+ * (version blames the indexer computed, by repository, held key and path). Reads are gets by id
  * (real time, no refresh needed), so a commit written before a ref flips is readable at the flip.
  */
 export class ElasticsearchHistory implements HistoryStore {
@@ -103,6 +131,32 @@ export class ElasticsearchHistory implements HistoryStore {
     });
   }
 
+  getVersionBlames(repositoryId: number, wanted: readonly { key: string; path: string }[], options?: IndexCallOptions): Promise<StoredVersionBlame[]> {
+    return this.call('read version blames', async () => {
+      const out: StoredVersionBlame[] = [];
+      for (const part of pages(wanted)) {
+        const answer = await this.client.mget<VersionBlameDocument>({ index: this.index('version-blames'), ids: part.map((w) => blameId(repositoryId, w.key, w.path)) }, signalOf(options));
+        for (const doc of answer.docs) {
+          if ('found' in doc && doc.found && doc._source) out.push({ key: doc._source.key, path: doc._source.path, commit: doc._source.sha, blame: doc._source.blame });
+        }
+      }
+      return out;
+    });
+  }
+
+  putVersionBlames(repositoryId: number, blames: readonly StoredVersionBlame[]): Promise<void> {
+    return this.call('write version blames', async () => {
+      for (const part of pages(blames)) {
+        await this.bulk(
+          part.flatMap((b) => {
+            const id = blameId(repositoryId, b.key, b.path);
+            return [{ create: { _index: this.index('version-blames'), _id: id } }, { repositoryId, id, sha: b.commit, key: b.key, path: b.path, blame: b.blame } satisfies VersionBlameDocument];
+          }),
+        );
+      }
+    });
+  }
+
   putCommits(repositoryId: number, commits: readonly CommitRecord[]): Promise<void> {
     return this.call('write commits', async () => {
       for (const part of pages(commits)) {
@@ -138,7 +192,10 @@ export class ElasticsearchHistory implements HistoryStore {
         commits.map((doc) => ({ sha: doc.sha, files: doc.record.files })),
         blobs.map((doc) => doc.sha),
       );
+      const dropped = new Set(drop.commits);
+      const blames = dropped.size === 0 ? [] : (await this.all<VersionBlameDocument>('version-blames', repositoryId, ['id', 'sha'])).filter((doc) => dropped.has(doc.sha));
       const deletes = [
+        ...blames.map((doc) => ({ delete: { _index: this.index('version-blames'), _id: doc.id } })),
         ...drop.commits.map((sha) => ({ delete: { _index: this.index('commits'), _id: `${repositoryId}:${sha}` } })),
         ...drop.blobs.map((sha) => ({ delete: { _index: this.index('history-blobs'), _id: `${repositoryId}:${sha}` } })),
       ];
@@ -154,7 +211,9 @@ export class ElasticsearchHistory implements HistoryStore {
       const refs = await this.all<RefHistoryDocument>('ref-history', repositoryId, ['ref']);
       const commits = await this.all<CommitDocument>('commits', repositoryId, ['sha']);
       const blobs = await this.all<BlobDocument>('history-blobs', repositoryId, ['sha']);
+      const blames = await this.all<VersionBlameDocument>('version-blames', repositoryId, ['id']);
       const deletes = [
+        ...blames.map((doc) => ({ delete: { _index: this.index('version-blames'), _id: doc.id } })),
         ...refs.map((doc) => ({ delete: { _index: this.index('ref-history'), _id: `${repositoryId}:${doc.ref}` } })),
         ...commits.map((doc) => ({ delete: { _index: this.index('commits'), _id: `${repositoryId}:${doc.sha}` } })),
         ...blobs.map((doc) => ({ delete: { _index: this.index('history-blobs'), _id: `${repositoryId}:${doc.sha}` } })),
@@ -208,7 +267,7 @@ export class ElasticsearchHistory implements HistoryStore {
         query: { term: { repositoryId } },
         _source: fields,
         size: 2_000,
-        sort: [{ [kind === 'ref-history' ? 'ref' : 'sha']: 'asc' }],
+        sort: [{ [kind === 'ref-history' ? 'ref' : kind === 'version-blames' ? 'id' : 'sha']: 'asc' }],
         ...(after ? { search_after: after as never } : {}),
       });
       const hits = answer.hits.hits;
@@ -232,7 +291,7 @@ export class ElasticsearchHistory implements HistoryStore {
   }
 
   private emptyAnswer<T>(action: string): Promise<{ known: boolean; value: T }> {
-    const empty: Record<string, unknown> = { 'read ref history': null, 'read commits': [], 'read history blobs': new Map() };
+    const empty: Record<string, unknown> = { 'read ref history': null, 'read commits': [], 'read history blobs': new Map(), 'read version blames': [] };
     return Promise.resolve(action in empty ? { known: true, value: empty[action] as T } : { known: false, value: undefined as T });
   }
 }

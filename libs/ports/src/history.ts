@@ -63,6 +63,20 @@ export interface HistoryBlob {
   content: Buffer;
 }
 
+/**
+ * A version's blame (a commit's file at a path), computed by the indexer when it records the
+ * commit so a reader's first blame reads it instead of diffing every version. Keyed by the held
+ * key of the commit (a hash of the commit and the history held below it, see @gitdex/diff's
+ * heldKey), so a stored blame never goes stale; `commit` lets pruning drop it with its commit.
+ */
+export interface StoredVersionBlame {
+  key: string;
+  path: string;
+  commit: string;
+  /** Owners as [commit, path, boundary] and runs of (owner index, line there, count); runs null: one owner, every line its own. */
+  blame: { owners: [commit: string, path: string, boundary: 0 | 1][]; runs: number[] | null };
+}
+
 /** What readers ask of the history held (list_commits, compare, blame). */
 export interface HistoryReads {
   getRefHistory(repositoryId: number, ref: string, options?: IndexCallOptions): Promise<RefHistory | null>;
@@ -70,6 +84,8 @@ export interface HistoryReads {
   getCommits(repositoryId: number, shas: readonly string[], options?: IndexCallOptions): Promise<CommitRecord[]>;
   /** The stored bytes of these blobs (missing ones are left out). */
   readHistoryBlobs(repositoryId: number, shas: readonly string[], options?: IndexCallOptions): Promise<Map<string, Buffer>>;
+  /** The stored version blames among these (key, path) pairs (missing ones are left out), in any order. */
+  getVersionBlames(repositoryId: number, wanted: readonly { key: string; path: string }[], options?: IndexCallOptions): Promise<StoredVersionBlame[]>;
 }
 
 /** What the indexer writes. Every write is idempotent. */
@@ -80,13 +96,15 @@ export interface HistoryWrites {
   putRefHistory(history: RefHistory): Promise<void>;
   /** Drops the ref's history (branch deleted); its commits go with the next pruneCommits. */
   deleteRefHistory(repositoryId: number, ref: string): Promise<void>;
-  /** Drops commits and blobs that no ref's history names any more (force push, deleted branch). */
+  /** Drops commits, blobs and version blames that no ref's history names any more (force push, deleted branch). */
   pruneCommits(repositoryId: number): Promise<void>;
-  /** Drops every commit, ref history and blob of the repository. */
+  /** Drops every commit, ref history, blob and version blame of the repository. */
   deleteHistory(repositoryId: number): Promise<void>;
   /** Which of these blobs are not stored yet (to fetch only those). */
   missingHistoryBlobs(repositoryId: number, shas: readonly string[]): Promise<string[]>;
   putHistoryBlobs(repositoryId: number, blobs: readonly HistoryBlob[]): Promise<void>;
+  /** Stores version blames (idempotent: a key names the same blame forever); pruned with their commit. */
+  putVersionBlames(repositoryId: number, blames: readonly StoredVersionBlame[]): Promise<void>;
 }
 
 /**

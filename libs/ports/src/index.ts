@@ -55,4 +55,5 @@ export {
   type StoredSymbols,
 } from './symbol-reads';
 export { type CommitFileStatus, type CommitPerson, type CommitFile, type CommitRecord, type RefHistory, type HistoryBlob, type HistoryReads, type HistoryWrites, type HistoryStore } from './history';
+export { type StoredVersionBlame } from './history';
 export { unreferencedHistory } from './history-prune';

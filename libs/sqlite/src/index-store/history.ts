@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { PortError, unreferencedHistory, type CommitRecord, type HistoryBlob, type HistoryStore, type IndexCallOptions, type RefHistory } from '@gitdex/ports';
+import { PortError, unreferencedHistory, type CommitRecord, type HistoryBlob, type HistoryStore, type IndexCallOptions, type RefHistory, type StoredVersionBlame } from '@gitdex/ports';
 import { configureConnection } from './schema';
 
 /**
@@ -9,6 +9,8 @@ import { configureConnection } from './schema';
  * - `commits`: one row per (repository, sha), the record as JSON without its sha.
  * - `ref_history`: per (repository, ref) the head and the shas held, as a JSON array.
  * - `history_blobs`: the bytes of each blob a held commit names, once per (repository, sha).
+ * - `version_blames`: per (repository, held key, path) a version's blame as JSON runs, with its
+ *   commit's sha so pruning drops it with the commit.
  *
  * Rowid tables, not WITHOUT ROWID: their rows (records of a few hundred bytes to a few kB, blobs
  * of kilobytes) stay on their b-tree page up to nearly a page, where a WITHOUT ROWID row moves
@@ -34,6 +36,15 @@ CREATE TABLE IF NOT EXISTS history_blobs (
   content BLOB NOT NULL,
   PRIMARY KEY (repository_id, sha)
 ) STRICT;
+CREATE TABLE IF NOT EXISTS version_blames (
+  repository_id INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  path TEXT NOT NULL,
+  sha TEXT NOT NULL,
+  blame TEXT NOT NULL,
+  PRIMARY KEY (repository_id, key, path)
+) STRICT;
+CREATE INDEX IF NOT EXISTS version_blames_by_commit ON version_blames (repository_id, sha);
 `;
 
 /** Shas per statement: below SQLite's default limit of 32,766 bound parameters. */
@@ -95,6 +106,27 @@ export class SqliteHistory implements HistoryStore {
     });
   }
 
+  getVersionBlames(repositoryId: number, wanted: readonly { key: string; path: string }[], options?: IndexCallOptions): Promise<StoredVersionBlame[]> {
+    return this.run('read version blames', options, () => {
+      const get = this.db.prepare<[number, string, string], { sha: string; blame: string }>(`SELECT sha, blame FROM version_blames WHERE repository_id = ? AND key = ? AND path = ?`);
+      const out: StoredVersionBlame[] = [];
+      for (const { key, path } of wanted) {
+        const row = get.get(repositoryId, key, path);
+        if (row) out.push({ key, path, commit: row.sha, blame: JSON.parse(row.blame) as StoredVersionBlame['blame'] });
+      }
+      return out;
+    });
+  }
+
+  putVersionBlames(repositoryId: number, blames: readonly StoredVersionBlame[]): Promise<void> {
+    return this.run('write version blames', undefined, () => {
+      const insert = this.db.prepare(`INSERT OR IGNORE INTO version_blames (repository_id, key, path, sha, blame) VALUES (?, ?, ?, ?, ?)`);
+      this.db.transaction(() => {
+        for (const b of blames) insert.run(repositoryId, b.key, b.path, b.commit, JSON.stringify(b.blame));
+      })();
+    });
+  }
+
   putCommits(repositoryId: number, commits: readonly CommitRecord[]): Promise<void> {
     return this.run('write commits', undefined, () => {
       const insert = this.db.prepare(`INSERT OR IGNORE INTO commits (repository_id, sha, record) VALUES (?, ?, ?)`);
@@ -132,7 +164,9 @@ export class SqliteHistory implements HistoryStore {
           );
           const dropCommit = this.db.prepare(`DELETE FROM commits WHERE repository_id = ? AND sha = ?`);
           const dropBlob = this.db.prepare(`DELETE FROM history_blobs WHERE repository_id = ? AND sha = ?`);
+          const dropBlames = this.db.prepare(`DELETE FROM version_blames WHERE repository_id = ? AND sha = ?`);
           for (const sha of drop.commits) dropCommit.run(repositoryId, sha);
+          for (const sha of drop.commits) dropBlames.run(repositoryId, sha);
           for (const sha of drop.blobs) dropBlob.run(repositoryId, sha);
         })
         .immediate();
@@ -142,7 +176,7 @@ export class SqliteHistory implements HistoryStore {
   deleteHistory(repositoryId: number): Promise<void> {
     return this.run('delete history', undefined, () => {
       this.db.transaction(() => {
-        for (const table of ['commits', 'ref_history', 'history_blobs']) this.db.prepare(`DELETE FROM ${table} WHERE repository_id = ?`).run(repositoryId);
+        for (const table of ['commits', 'ref_history', 'history_blobs', 'version_blames']) this.db.prepare(`DELETE FROM ${table} WHERE repository_id = ?`).run(repositoryId);
       })();
     });
   }

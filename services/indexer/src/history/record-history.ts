@@ -3,6 +3,7 @@ import { mapLimit } from '../concurrency';
 import { blobAt, parentsFirst, reachable } from './commit-graph';
 import { backfillFiles } from './backfill-files';
 import { pushFiles } from './push-files';
+import { storeVersionBlames, type VersionBlameStats } from './version-blames';
 
 /** Past this many commits from the log, their trees are diffed here (a few queries a level) rather than each read from the commit endpoint. */
 const BACKFILL_BY_TREES_FROM = 2;
@@ -42,6 +43,8 @@ export interface RecordedHistory {
   dropped: number;
   /** Commits stored by this call. */
   added: number;
+  /** The version blames of the new commits' files, stored with them. */
+  blames?: VersionBlameStats;
 }
 
 /**
@@ -49,7 +52,8 @@ export interface RecordedHistory {
  * (the push's from its compare, else GitHub's log from the head, at most `depth`), each with its
  * files, the blob shas before and after each change, and the bytes of those blobs. The ref's
  * history is written as what it held plus the new commits, so a reader still pinned to the old
- * head keeps its history until settleHistory narrows it after the flip.
+ * head keeps its history until settleHistory narrows it after the flip. The blame of each file
+ * version the new commits create is stored with them, so a reader's first blame is one read.
  */
 export async function recordHistory(deps: HistoryDeps, source: { history?: HistorySource; batchReads?: BatchReads }, target: HistoryTarget): Promise<RecordedHistory | null> {
   const { store, options } = deps;
@@ -116,8 +120,14 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
   await store.putCommits(repositoryId, records);
   await storeBlobs(deps, history, withBlobs(target, new Map([...(fromTrees?.blobs ?? []), ...(fromPush?.blobs ?? [])])), records);
   const heldSet = new Set(held);
+  const blames = await storeVersionBlames(
+    store,
+    repositoryId,
+    new Map(held.map((sha) => [sha, known.get(sha)!])),
+    records.filter((r) => heldSet.has(r.sha)),
+  );
   await store.putRefHistory({ repositoryId, ref: target.ref, head: target.head, commits: [...new Set([...held, ...previousHeld])] });
-  return { repositoryId, ref: target.ref, head: target.head, held, dropped: [...previousHeld].filter((sha) => !heldSet.has(sha)).length, added: records.length };
+  return { repositoryId, ref: target.ref, head: target.head, held, dropped: [...previousHeld].filter((sha) => !heldSet.has(sha)).length, added: records.length, blames };
 }
 
 /** After the flip: the ref holds exactly what its head reaches; what no ref holds any more goes. */

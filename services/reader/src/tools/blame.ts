@@ -7,7 +7,7 @@ import { blame as blameLines, BlamePathMissing, memoKey } from '../history/blame
 import { pathNotFound } from '../not-found';
 import { invalid, ToolError } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
-import { blameMemoOf } from './blame-memo';
+import { blameMemoOf, keepStored } from './blame-memo';
 import { HeldHistory } from './held-history';
 import { historyOf } from './held-commits';
 import { resolveServed } from './history-ends';
@@ -32,10 +32,13 @@ export async function blame(deps: ReaderDeps, principal: Principal | null, input
   if (!held.commits.has(commit)) throw new ToolError('NOT_INDEXED', `the history of ${shortRef(target.state.ref)} is not recorded yet (it is being indexed): try again shortly`);
 
   const memo = blameMemoOf(history);
+  const headKey = memoKey(held.heldKey(commit), path);
+  // A blame the indexer stored with the commit is a cold blame's fast path: one read, no diff.
+  if (!memo.has(headKey)) await keepStored(memo, history, opened.repository.repositoryId, held, commit, path, headKey);
   // Versions the memo lacks are read in one batch, unless a blame of the head or its first parent
   // is kept, when the few versions since are read one by one.
   const parent = held.commits.get(commit)!.parents[0];
-  if (!memo.has(memoKey(held.heldKey(commit), path)) && !(parent && held.commits.has(parent) && memo.has(memoKey(held.heldKey(parent), path)))) await held.prefetchPath(path);
+  if (!memo.has(headKey) && !(parent && held.commits.has(parent) && memo.has(memoKey(held.heldKey(parent), path)))) await held.prefetchPath(path);
   let lines;
   try {
     lines = await blameLines(held.blameHistory(), commit, path, memo);

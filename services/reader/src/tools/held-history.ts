@@ -5,11 +5,10 @@
  * are rebuilt backwards from it; any other held commit forwards from where its own first-parent
  * line meets that line.
  */
-import { createHash } from 'node:crypto';
 import { storedBytes } from '@gitdex/contracts';
 import type { CommitFile, CommitRecord, HistoryReads, Snapshot } from '@gitdex/ports';
 import type { BlameHistory } from '../history/blame';
-import type { Tree, TreeEntry } from '@gitdex/diff';
+import { heldKey, type Tree, type TreeEntry } from '@gitdex/diff';
 import type { ReaderDeps } from '../deps';
 import { loadHeldCommits } from './held-commits';
 
@@ -192,25 +191,12 @@ export class HeldHistory {
    * and a history held deeper or cut by a force push does not.
    */
   heldKey(sha: string): string {
-    const stack = [sha];
-    while (stack.length > 0) {
-      const c = stack[stack.length - 1]!;
-      if (this.heldKeys.has(c)) {
-        stack.pop();
-        continue;
-      }
-      const parents = this.commits.get(c)?.parents ?? [];
-      const pending = parents.filter((p) => this.commits.has(p) && !this.heldKeys.has(p));
-      if (pending.length > 0) {
-        stack.push(...pending);
-        continue;
-      }
-      stack.pop();
-      const hash = createHash('sha1').update(c);
-      for (const p of parents) hash.update(`\u0000${this.heldKeys.get(p) ?? '-'}`);
-      this.heldKeys.set(c, hash.digest('hex'));
-    }
-    return `${this.repositoryId}:${this.heldKeys.get(sha)!}`;
+    return `${this.repositoryId}:${this.storedKey(sha)}`;
+  }
+
+  /** The same key without the repository: the history store's key of a version blame (stored per repository). */
+  storedKey(sha: string): string {
+    return heldKey(sha, (c) => this.commits.get(c)?.parents, this.heldKeys);
   }
 
   blameHistory(): BlameHistory {

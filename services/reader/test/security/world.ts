@@ -1,3 +1,4 @@
+import { heldKey } from '@gitdex/diff';
 import type { RefState } from '@gitdex/contracts';
 import type { HistoryStore, IndexStore } from '@gitdex/ports';
 import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
@@ -155,6 +156,9 @@ async function seedHistory(history: HistoryStore, state: RefState, marker: strin
     },
   ]);
   await history.putRefHistory({ repositoryId: state.repositoryId, ref: state.ref, head: commit, commits: [commit] });
+  // Its version blame as the indexer stores it, so a blame reads the stored record too.
+  const key = heldKey(commit, (c) => (c === commit ? [] : undefined), new Map());
+  await history.putVersionBlames(state.repositoryId, [{ key, path: 'src/index.ts', commit, blame: { owners: [[commit, 'src/index.ts', 1]], runs: [0, 0, 1] } }]);
 }
 
 /** Repository ids 101 to 105 (the fuzzers forge cursors for them). */
