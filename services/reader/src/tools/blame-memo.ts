@@ -7,7 +7,7 @@
  */
 import { decodeVersionBlame } from '@gitdex/diff';
 import type { HistoryReads } from '@gitdex/ports';
-import type { BlameMemo, VersionBlame } from '../history/blame';
+import type { BlameMemo, VersionBlame } from '@gitdex/diff';
 import type { HeldHistory } from './held-history';
 
 /** About 8 bytes a line: 2,000,000 lines hold some 16 MB. */

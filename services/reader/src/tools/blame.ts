@@ -3,7 +3,7 @@ import { openRepository } from '../address/open-repository';
 import { normalizeRepoPath } from '../address/repo-path';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
-import { blame as blameLines, BlamePathMissing, memoKey } from '../history/blame';
+import { blame as blameLines, BlamePathMissing, memoKey } from '@gitdex/diff';
 import { pathNotFound } from '../not-found';
 import { invalid, ToolError } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';

@@ -7,7 +7,7 @@
  */
 import { storedBytes } from '@gitdex/contracts';
 import type { CommitFile, CommitRecord, HistoryReads, Snapshot } from '@gitdex/ports';
-import type { BlameHistory } from '../history/blame';
+import type { BlameHistory } from '@gitdex/diff';
 import { heldKey, type Tree, type TreeEntry } from '@gitdex/diff';
 import type { ReaderDeps } from '../deps';
 import { loadHeldCommits } from './held-commits';

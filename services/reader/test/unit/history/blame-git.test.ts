@@ -5,7 +5,7 @@
  * of their own), CRLF and no final newline; and in a shallow clone, where lines older than the
  * history held go to the oldest commit as a boundary.
  */
-import { blame, type BlameHistory, BlamePathMissing, treeBlameHistory } from '../../../src/history/blame';
+import { blame, type BlameHistory, BlamePathMissing, treeBlameHistory } from '@gitdex/diff';
 import { LineBoundMemo } from '../../../src/tools/blame-memo';
 import { gitBlame } from './blame-oracle';
 import { historyOf, newRepo, type Repo, seeded } from './git-history';

@@ -2,7 +2,7 @@
  * The reader's memo of version blames: bounded by the lines it holds, least recently used out
  * first; a blame whose read failed is not kept, so the next call reads again.
  */
-import { blame, memoKey, type BlameHistory, type VersionBlame } from '../../../src/history/blame';
+import { blame, memoKey, type BlameHistory, type VersionBlame } from '@gitdex/diff';
 import { LineBoundMemo } from '../../../src/tools/blame-memo';
 
 const version = (lines: number): Promise<VersionBlame> => Promise.resolve({ owners: [{ commit: 'c', path: 'p', boundary: false }], owner: new Int32Array(lines), at: new Int32Array(lines) });

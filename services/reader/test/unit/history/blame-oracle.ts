@@ -1,5 +1,5 @@
 /** `git blame --line-porcelain` read into the shape the blame core answers in. */
-import type { BlamedLine } from '../../../src/history/blame';
+import type { BlamedLine } from '@gitdex/diff';
 import type { Git } from './git-oracle';
 
 export function gitBlame(git: Pick<Git, 'run'>, rev: string, path: string): BlamedLine[] {

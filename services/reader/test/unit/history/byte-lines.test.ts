@@ -3,7 +3,7 @@
  * a last line without '\n' differs from the same text with one, and a line's text reads back
  * as its bytes.
  */
-import { ByteLineIds } from '../../../src/history/byte-lines';
+import { ByteLineIds } from '@gitdex/diff';
 import { splitRecords } from '@gitdex/diff';
 
 describe('lines numbered from bytes', () => {

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { BlameCommit, TreeHistory } from '../../../src/history/blame';
+import type { BlameCommit, TreeHistory } from '@gitdex/diff';
 import type { Tree, TreeEntry } from '@gitdex/diff';
 import { type Git, tempGit } from './git-oracle';
 

@@ -1,2 +1,0 @@
-/** Lines numbered from bytes live in @gitdex/diff, beside the blame core that uses them. */
-export { ByteLineIds, ByteLines } from '@gitdex/diff';
