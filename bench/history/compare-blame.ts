@@ -8,6 +8,8 @@
  * the indexer). The indexer's own cost of version blames is timed apart (the backfill's and one
  * push's computed again over the stored history), with the bytes they take. Run:
  *   npx tsx --tsconfig test/tsconfig.json bench/history/compare-blame.ts
+ * On Elasticsearch (ELASTICSEARCH_URL, indices under a prefix of their own, deleted at the end):
+ *   BENCH_BACKEND=elasticsearch npx tsx --tsconfig test/tsconfig.json bench/history/compare-blame.ts
  */
 import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -18,6 +20,8 @@ import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, indexRef } from '@gitdex/indexer';
 import { resolveDeps } from '../../services/reader/src/deps';
 import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
+import { ElasticsearchHistory, ElasticsearchIndexStore } from '@gitdex/elasticsearch';
+import type { IndexStore } from '@gitdex/ports';
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../../test/github-standin/fixture-repos';
 import { createGitHubStandIn } from '../../test/github-standin/server';
 import { connectInMemory } from '../../services/reader/test/support/mcp-client';
@@ -54,8 +58,12 @@ async function main(): Promise<void> {
   await commitFiles(repo.dir, push, 'a 10-file push');
 
   const standIn = await createGitHubStandIn({ root, rateLimit: { limit: 1_000_000 } });
-  const index = new SqliteIndexStore({ file: join(root, 'index.sqlite') });
-  const history = new SqliteHistory({ file: join(root, 'history.sqlite') });
+  const onElasticsearch = process.env.BENCH_BACKEND === 'elasticsearch';
+  const prefix = `bench-blame-${process.pid}`;
+  const esIndex = onElasticsearch ? new ElasticsearchIndexStore({ node: process.env.ELASTICSEARCH_URL as string, indexPrefix: prefix }) : null;
+  const index: IndexStore & { close(): Promise<void> | void } = esIndex ?? new SqliteIndexStore({ file: join(root, 'index.sqlite') });
+  const history: HistoryStore = esIndex ? new ElasticsearchHistory(esIndex.client, { indexPrefix: prefix }) : new SqliteHistory({ file: join(root, 'history.sqlite') });
+  console.log(`backend: ${onElasticsearch ? 'Elasticsearch' : 'SQLite'}`);
   await index.ensureReady();
   await history.ensureHistoryReady();
   const source = new GitHubSource({ baseUrl: standIn.url, token: 'bench' });
@@ -155,9 +163,7 @@ async function main(): Promise<void> {
     backfill.push(await time(async () => void (stats = await storeVersionBlames(scratch(false), repository.id, held, [...held.values()]))));
     onePush.push(await time(() => storeVersionBlames(scratch(true), repository.id, held, [held.get(ref.head)!])));
   }
-  const db = new Database(join(root, 'history.sqlite'), { readonly: true });
-  const size = db.prepare<[number], { n: number; bytes: number }>(`SELECT count(*) AS n, sum(length(blame)) AS bytes FROM version_blames WHERE repository_id = ?`).get(repository.id)!;
-  db.close();
+  const size = esIndex ? await elasticsearchBlameBytes(esIndex, prefix) : sqliteBlameBytes(join(root, 'history.sqlite'), repository.id);
   console.log(
     `version blames of ${held.size} commits (a backfill)       p50 ${median(backfill)} ms, ${(quantile(backfill, 0.5) / held.size).toFixed(2)} ms a commit; ${stats?.stored} versions, ${stats?.skipped} skipped`,
   );
@@ -167,9 +173,30 @@ async function main(): Promise<void> {
   console.log(`first blame after a push (MCP)                     p50 ${median(afterPush)} ms`);
   console.log(`git blame --porcelain after a push                 p50 ${median(gitAfterPush)} ms`);
   await close();
+  if (esIndex) await esIndex.client.indices.delete({ index: `${prefix}-*`, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true });
   await index.close();
   await standIn.close();
   await removeTempRoot(root);
+}
+
+/** The stored version blames: their count and the bytes of their blame field (SQLite). */
+function sqliteBlameBytes(file: string, repositoryId: number): { n: number; bytes: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare<[number], { n: number; bytes: number }>(`SELECT count(*) AS n, sum(length(blame)) AS bytes FROM version_blames WHERE repository_id = ?`).get(repositoryId)!;
+  } finally {
+    db.close();
+  }
+}
+
+/** The stored version blames: their count and the store size of their index, merged to one segment (Elasticsearch). */
+async function elasticsearchBlameBytes(store: ElasticsearchIndexStore, prefix: string): Promise<{ n: number; bytes: number }> {
+  const index = `${prefix}-version-blames`;
+  await store.client.indices.refresh({ index });
+  await store.client.indices.forcemerge({ index, max_num_segments: 1, flush: true });
+  const stats = await store.client.indices.stats({ index, metric: ['store', 'docs'] });
+  const primaries = Object.values(stats.indices ?? {})[0]?.primaries;
+  return { n: primaries?.docs?.count ?? 0, bytes: primaries?.store?.size_in_bytes ?? 0 };
 }
 
 void main();
