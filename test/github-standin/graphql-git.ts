@@ -28,12 +28,12 @@ export async function entriesAt(dir: string, commit: string, paths: readonly str
   return found;
 }
 
-/** The bytes of each blob (non-blobs and unknown shas are absent). */
-export async function readBlobs(dir: string, shas: readonly string[]): Promise<Map<string, Buffer>> {
-  const blobs = new Map<string, Buffer>();
+/** Each object git knows among `shas`, with its type and bytes: one `cat-file --batch` for all of them. */
+async function catFileBatch(dir: string, shas: readonly string[]): Promise<{ sha: string; type: string; bytes: Buffer }[]> {
   const unique = [...new Set(shas.filter(isHexSha))];
-  if (unique.length === 0) return blobs;
+  if (unique.length === 0) return [];
   const out = await git(dir, ['cat-file', '--batch'], { input: `${unique.join('\n')}\n` });
+  const objects: { sha: string; type: string; bytes: Buffer }[] = [];
   let at = 0;
   while (at < out.length) {
     const eol = out.indexOf(0x0a, at);
@@ -43,10 +43,17 @@ export async function readBlobs(dir: string, shas: readonly string[]): Promise<M
       at = eol + 1;
       continue;
     }
-    const bytes = Number(size);
-    if (type === 'blob') blobs.set(sha, out.subarray(eol + 1, eol + 1 + bytes));
-    at = eol + 1 + bytes + 1;
+    const end = eol + 1 + Number(size);
+    objects.push({ sha, type, bytes: out.subarray(eol + 1, end) });
+    at = end + 1;
   }
+  return objects;
+}
+
+/** The bytes of each blob (non-blobs and unknown shas are absent). */
+export async function readBlobs(dir: string, shas: readonly string[]): Promise<Map<string, Buffer>> {
+  const blobs = new Map<string, Buffer>();
+  for (const { sha, type, bytes } of await catFileBatch(dir, shas)) if (type === 'blob') blobs.set(sha, bytes);
   return blobs;
 }
 
@@ -60,34 +67,20 @@ export interface TreeItem {
 /** The entries of each tree, one `cat-file --batch` for all of them (git's binary tree format read here). */
 export async function readTrees(dir: string, shas: readonly string[]): Promise<Map<string, TreeItem[]>> {
   const trees = new Map<string, TreeItem[]>();
-  const unique = [...new Set(shas.filter(isHexSha))];
-  if (unique.length === 0) return trees;
-  const out = await git(dir, ['cat-file', '--batch'], { input: `${unique.join('\n')}\n` });
-  let at = 0;
-  while (at < out.length) {
-    const eol = out.indexOf(0x0a, at);
-    if (eol < 0) break;
-    const [sha = '', type = '', size = ''] = out.subarray(at, eol).toString('utf8').split(' ');
-    if (type === 'missing' || size === '') {
-      at = eol + 1;
-      continue;
+  for (const { sha, type, bytes } of await catFileBatch(dir, shas)) {
+    if (type !== 'tree') continue;
+    const items: TreeItem[] = [];
+    let p = 0;
+    while (p < bytes.length) {
+      const space = bytes.indexOf(0x20, p);
+      const nul = bytes.indexOf(0, space);
+      const mode = bytes.subarray(p, space).toString('utf8').padStart(6, '0');
+      const name = bytes.subarray(space + 1, nul).toString('utf8');
+      const oid = bytes.subarray(nul + 1, nul + 21).toString('hex');
+      items.push({ name, mode, type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob', sha: oid });
+      p = nul + 21;
     }
-    const end = eol + 1 + Number(size);
-    if (type === 'tree') {
-      const items: TreeItem[] = [];
-      let p = eol + 1;
-      while (p < end) {
-        const space = out.indexOf(0x20, p);
-        const nul = out.indexOf(0, space);
-        const mode = out.subarray(p, space).toString('utf8').padStart(6, '0');
-        const name = out.subarray(space + 1, nul).toString('utf8');
-        const oid = out.subarray(nul + 1, nul + 21).toString('hex');
-        items.push({ name, mode, type: mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob', sha: oid });
-        p = nul + 21;
-      }
-      trees.set(sha, items);
-    }
-    at = end + 1;
+    trees.set(sha, items);
   }
   return trees;
 }
