@@ -9,6 +9,7 @@
  */
 import { type BlameHistory, type BlameMemo, blameVersion, decodeVersionBlame, encodeVersionBlame, heldKey, memoKey, type VersionBlame } from '@gitdex/diff';
 import { type CommitRecord, type HistoryStore, PortError, type StoredVersionBlame } from '@gitdex/ports';
+import { parentsFirst } from './commit-graph';
 
 /** Versions one blame may read before it is left to the reader (a parent's blame missing from the store costs one read per version below it). */
 export const MAX_VERSIONS = 100;
@@ -97,7 +98,7 @@ export async function storeVersionBlames(store: HistoryStore, repositoryId: numb
   const memo = new BatchMemo();
   await loadStored(store, repositoryId, held, fresh, records, keyOf, memo);
   const written: StoredVersionBlame[] = [];
-  for (const record of parentsFirstWithin(records)) {
+  for (const record of parentsFirst(records)) {
     // A commit with no held parent owns its versions whole (a boundary): nothing of them is read.
     if (record.parents.some((p) => held.has(p))) await blobs.prefetch(record.files.flatMap((f) => [f.blobBefore, f.blobAfter].filter((b): b is string => !!b)));
     for (const f of record.files) {
@@ -168,32 +169,6 @@ async function loadStored(
   }
   if (wanted.size === 0) return;
   for (const found of await store.getVersionBlames(repositoryId, [...wanted.values()])) memo.preload(memoKey(found.key, found.path), decodeVersionBlame(found.blame));
-}
-
-/** The batch's records, parents before children (the order each version's parents are blamed in). */
-function parentsFirstWithin(records: readonly CommitRecord[]): CommitRecord[] {
-  const bySha = new Map(records.map((r) => [r.sha, r]));
-  const done = new Set<string>();
-  const out: CommitRecord[] = [];
-  const visit = (start: CommitRecord): void => {
-    const stack: { r: CommitRecord; expanded: boolean }[] = [{ r: start, expanded: false }];
-    while (stack.length > 0) {
-      const top = stack.pop()!;
-      if (done.has(top.r.sha)) continue;
-      if (top.expanded) {
-        done.add(top.r.sha);
-        out.push(top.r);
-        continue;
-      }
-      stack.push({ r: top.r, expanded: true });
-      for (const p of top.r.parents) {
-        const parent = bySha.get(p);
-        if (parent && !done.has(p)) stack.push({ r: parent, expanded: false });
-      }
-    }
-  };
-  for (const r of records) visit(r);
-  return out;
 }
 
 /** The batch's memo: blames read from the store (not written again) and those computed here. */
