@@ -29,6 +29,21 @@ describe('Elasticsearch errors carry the status they were answered with', () => 
     expect(answeredOverloaded(error)).toBe(false);
   });
 
+  it.each([
+    [
+      'search_context_missing_nodes_exception',
+      { error: { type: 'search_context_missing_nodes_exception', reason: 'Search context of type [scroll] references nodes that have left the cluster: [OOIU6Pb4R2iC9i1Mbyg7gQ]' } },
+    ],
+    [
+      'search_context_missing_exception (as a root cause)',
+      { error: { type: 'search_phase_execution_exception', reason: 'all shards failed', root_cause: [{ type: 'search_context_missing_exception', reason: 'No search context found for id [12]' }] } },
+    ],
+  ])('a scroll lost with a node (404 %s) is worth running again, not a dead letter', (_type, body) => {
+    const error = toPortError(answered(404, body), 'node-1', 'pruneRetired');
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', status: 404 });
+    expect(error.message).toContain('starts again');
+  });
+
   it('a missing index is named by the type Elasticsearch gave it, with what to do', () => {
     const missing = toPortError(answered(404, { error: { type: 'index_not_found_exception', reason: 'no such index [gitdex-files]' } }), 'node-1', 'search');
     expect(missing).toMatchObject({ code: 'INTERNAL', status: 404, message: expect.stringContaining('run ensureReady()') });

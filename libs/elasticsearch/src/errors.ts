@@ -37,6 +37,9 @@ export function toPortError(error: unknown, node: string, action: string): PortE
     if (status === 429) return new PortError('RATE_LIMITED', message, { status, cause: error, retryAfterMs: retryAfterMs(error.headers) });
     if (status >= 500) return new PortError('UNAVAILABLE', message, { status, cause: error });
     if (status === 409) return new PortError('CONFLICT', message, { status, cause: error });
+    if (errorTypes(error.body).some((type) => LOST_SEARCH_CONTEXT.has(type))) {
+      return new PortError('UNAVAILABLE', `${message} (a node holding the scroll left or restarted: the operation starts again)`, { status, cause: error });
+    }
     if (errorType(error.body) === 'index_not_found_exception') {
       return new PortError('INTERNAL', `${message} (run ensureReady() to create the indices)`, { status, cause: error });
     }
@@ -53,6 +56,20 @@ export function toPortError(error: unknown, node: string, action: string): PortE
  */
 export function answeredOverloaded(error: PortError): boolean {
   return error.status !== undefined && (error.status === 429 || error.status >= 500);
+}
+
+/**
+ * A scroll or point in time whose search context is gone: the node holding it left the cluster
+ * or restarted (404). Nothing was wrong with the request; run again, it finds the shards where
+ * they are now.
+ */
+const LOST_SEARCH_CONTEXT = new Set(['search_context_missing_exception', 'search_context_missing_nodes_exception']);
+
+/** The error's type and its root causes' types. */
+function errorTypes(body: unknown): string[] {
+  const error = (body as EsErrorBody | undefined)?.error;
+  if (typeof error !== 'object') return [];
+  return [error.type, ...(error.root_cause ?? []).map((cause) => cause.type)].filter((type): type is string => type !== undefined);
 }
 
 function errorType(body: unknown): string | undefined {
