@@ -26,7 +26,7 @@ describe('single-process mode on embedded defaults', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const env = () => ({ GITDEX_DATA_DIR: dataDir, GITHUB_API_URL: standIn.url, GITHUB_WEBHOOK_SECRETS: SECRET });
+  const env = () => ({ GITDEX_DATA_DIR: dataDir, GITHUB_API_URL: standIn.url, GITHUB_WEBHOOK_SECRETS: SECRET, GITHUB_TOKEN: 'crash-github-token' });
 
   it('loses no acknowledged delivery when killed with SIGKILL between acknowledging and indexing', async () => {
     gitdex = await startGitdexProcess(env());
@@ -64,5 +64,9 @@ describe('single-process mode on embedded defaults', () => {
     const metrics = await (await fetch(`${url}/metrics`)).text();
     for (const name of ['gitdex_freshness_seconds_count', 'gitdex_indexer_events_total', 'gitdex_indexer_index_seconds_count', 'gitdex_github_rate_limit_remaining', 'gitdex_webhook_deliveries_total'])
       expect(metrics).toContain(name);
+    // Each repository's src/later.ts is a distinct TypeScript blob, parsed once; its version's blame is stored with its commit.
+    const count = (series: string) => Number(new RegExp(`^${series} (\\d+)`, 'm').exec(metrics)?.[1] ?? 0);
+    expect(count('gitdex_indexer_symbol_blobs_total\\{status="parsed"\\}')).toBeGreaterThanOrEqual(repos.length);
+    expect(count('gitdex_indexer_version_blames_total\\{outcome="stored"\\}')).toBeGreaterThanOrEqual(repos.length);
   });
 });

@@ -23,6 +23,7 @@ import { WriteBuffer } from './write-buffer';
 import { ChangedPaths, recentCommitsAdded, recentCommitsAfter, type PushedCommits } from './served-commits';
 import { attachSymbols, type SymbolCounts, type SymbolParsing } from './attach-symbols';
 import { recordHistory, settleHistory, type HistoryDeps } from './history/record-history';
+import type { VersionBlameStats } from './history/version-blames';
 import { blobsInSnapshots } from './history/local-blobs';
 
 export interface IndexRefOptions {
@@ -95,7 +96,7 @@ export interface RefTarget {
 }
 
 export type IndexOutcome =
-  | { status: 'unchanged'; commitSha: string }
+  | { status: 'unchanged'; commitSha: string; blames?: VersionBlameStats }
   | {
       status: 'indexed';
       strategy: 'incremental' | 'tarball' | 'layered';
@@ -107,6 +108,8 @@ export type IndexOutcome =
       treesFetched: number;
       /** The written files' symbols: parsed (by status) or reused; absent without SymbolParsing. */
       symbols?: SymbolCounts;
+      /** The version blames stored with the new commits; absent without history. */
+      blames?: VersionBlameStats;
     };
 
 export function emptyRefState(repositoryId: number, ref: string): RefState {
@@ -151,11 +154,12 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     const known = recent ? { recentCommits: recent } : {};
     if (state.pendingCommitSha === target.head.sha || 'pull' in pull || recent) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null, ...pull, ...known });
     // A ref indexed before history was kept gets its backfill on its next event.
-    if (deps.history && !target.pull && !(await deps.history.store.getRefHistory(repositoryId, target.ref))) {
-      const recorded = await recordHistory(deps.history, deps.source, historyTarget(deps, target, { repositoryId, ref: target.ref, generation: 0 }, state.generation));
-      if (recorded) await settleHistory(deps.history, recorded);
-    }
-    return { status: 'unchanged', commitSha: target.head.sha };
+    const backfilled =
+      deps.history && !target.pull && !(await deps.history.store.getRefHistory(repositoryId, target.ref))
+        ? await recordHistory(deps.history, deps.source, historyTarget(deps, target, { repositoryId, ref: target.ref, generation: 0 }, state.generation))
+        : null;
+    if (backfilled && deps.history) await settleHistory(deps.history, backfilled);
+    return { status: 'unchanged', commitSha: target.head.sha, ...(backfilled?.blames ? { blames: backfilled.blames } : {}) };
   }
 
   const previous: Snapshot = { repositoryId, ref: target.ref, generation: state.generation };
@@ -253,6 +257,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     fileCount,
     treesFetched: reader.fetched?.trees ?? 0,
     ...(symbols ? { symbols } : {}),
+    ...(recorded?.blames ? { blames: recorded.blames } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * library (prometheus-metrics.ts plugs prom-client in at the entry point).
  */
 export interface CounterLike<L extends string = never> {
-  inc(labels: Partial<Record<L, string>>): void;
+  inc(labels: Partial<Record<L, string>>, value?: number): void;
   inc(): void;
 }
 
@@ -25,4 +25,8 @@ export interface IndexerMetrics {
   deadLetters: CounterLike;
   lag: GaugeLike;
   githubRateLimitRemaining: GaugeLike<'resource'>;
+  /** Blobs of indexed files in a parsed language, by what their symbols came to: parsed, failed, skipped or reused. */
+  symbolBlobs: CounterLike<'status'>;
+  /** File versions of new commits whose blame was stored, skipped (left to the reader) or failed. */
+  versionBlames: CounterLike<'outcome'>;
 }

@@ -18,5 +18,12 @@ export function createIndexerMetrics(registry: Registry): IndexerMetrics {
     deadLetters: new Counter({ name: 'gitdex_indexer_dead_letters_total', help: 'Events sent to the dead letters', registers }),
     lag: new Gauge({ name: 'gitdex_indexer_consumer_lag', help: 'Events accepted by the log and not yet handled', registers }),
     githubRateLimitRemaining: new Gauge({ name: 'gitdex_github_rate_limit_remaining', help: 'Requests GitHub still allows in the current window', labelNames: ['resource'], registers }),
+    symbolBlobs: new Counter({ name: 'gitdex_indexer_symbol_blobs_total', help: 'Blobs in a parsed language by symbol status: parsed, failed, skipped, reused', labelNames: ['status'], registers }),
+    versionBlames: new Counter({
+      name: 'gitdex_indexer_version_blames_total',
+      help: "New file versions' blames by outcome: stored, skipped (left to the reader), failed",
+      labelNames: ['outcome'],
+      registers,
+    }),
   };
 }

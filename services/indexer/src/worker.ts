@@ -5,6 +5,7 @@ import { handleEvent, type HandleEventDeps } from './handle-event';
 import { emptyRefState } from './index-ref';
 import { OneAtATime } from './one-at-a-time';
 import type { IndexerMetrics } from './metrics';
+import { countOutcome } from './outcome-metrics';
 import { DEFAULT_RETRY_POLICY, delayBeforeRetry, describeError, type RetryPolicy } from './retry-policy';
 
 export interface WorkerDeps extends HandleEventDeps {
@@ -116,6 +117,7 @@ async function processWithRetries(deps: WorkerDeps, envelope: EventEnvelope): Pr
           : outcome.action;
       stopTimer?.({ strategy });
       deps.metrics?.events.inc({ kind: event.kind, outcome: outcome.action });
+      if (deps.metrics) countOutcome(deps.metrics, outcome);
       deps.log.info({ ...context, outcome }, 'event handled');
       return;
     } catch (error) {
