@@ -7,9 +7,9 @@
  */
 import { blame, type BlameHistory, BlamePathMissing, treeBlameHistory } from '@gitdex/diff';
 import { LineBoundMemo } from '../../../src/tools/blame-memo';
-import { gitBlame } from './blame-oracle';
-import { historyOf, newRepo, type Repo, seeded } from './git-history';
-import { gitIn } from './git-oracle';
+import { gitBlame } from '../../../../../test/support/git-oracle/blame';
+import { historyOf, newRepo, type Repo, seeded } from '../../../../../test/support/git-oracle/history';
+import { gitIn } from '../../../../../test/support/git-oracle/git';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

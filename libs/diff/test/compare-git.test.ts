@@ -5,7 +5,7 @@
  * deletions, binary files, CRLF, and a head on a branch that moved on after it forked.
  */
 import { diffPair, pairTrees, type FileChange } from '@gitdex/diff';
-import { newRepo, type Repo, seeded } from './git-history';
+import { newRepo, type Repo, seeded } from '../../../test/support/git-oracle/history';
 
 interface GitFile {
   status: string;

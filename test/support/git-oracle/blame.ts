@@ -1,6 +1,6 @@
 /** `git blame --line-porcelain` read into the shape the blame core answers in. */
 import type { BlamedLine } from '@gitdex/diff';
-import type { Git } from './git-oracle';
+import type { Git } from './git';
 
 export function gitBlame(git: Pick<Git, 'run'>, rev: string, path: string): BlamedLine[] {
   const out = git.run(['blame', '--line-porcelain', rev, '--', path]);

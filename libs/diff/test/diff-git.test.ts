@@ -8,8 +8,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffFile } from '@gitdex/diff';
-import { seeded } from './git-history';
-import { type Git, tempGit } from './git-oracle';
+import { seeded } from '../../../test/support/git-oracle/history';
+import { type Git, tempGit } from '../../../test/support/git-oracle/git';
 
 const VOCAB = ['}', '', '{', '  return x;', 'int f() {', '\tif (a) {', '\t}', '  x++;', 'end', '# c', 'foo();', '    bar();'];
 const LONG = 'static void ' + 'a_really_long_function_name_'.repeat(4) + '(int x) {';

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { BlameCommit, TreeHistory } from '@gitdex/diff';
 import type { Tree, TreeEntry } from '@gitdex/diff';
-import { type Git, tempGit } from './git-oracle';
+import { type Git, tempGit } from './git';
 
 export interface Repo extends Git {
   /** writes (string or bytes) and deletes (null) files, commits them all, returns the sha */
