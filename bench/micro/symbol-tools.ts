@@ -109,6 +109,7 @@ async function main(): Promise<void> {
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const queries = Array.from({ length: CALLS }, () => names[Math.floor(random() * names.length)] as string);
 
+    const typo = (name: string) => `${name.slice(0, Math.ceil(name.length / 2))}${name.slice(Math.ceil(name.length / 2) - 1)}`;
     const timed = async (name: string, args: Record<string, unknown>) => {
       const started = performance.now();
       const result = await client.callTool({ name, arguments: args });
@@ -147,6 +148,8 @@ async function main(): Promise<void> {
       await measure('find_symbol (one repository)', 'find_symbol', (i) => ({ repository: REPOSITORY, name: queries[i % queries.length] })),
       await measure('find_symbol (every repository)', 'find_symbol', (i) => ({ name: queries[(i + 1) % queries.length] })),
       await measure('find_symbol Container.name', 'find_symbol', () => ({ name: 'Generated7.method3' })),
+      // A mistyped name (one letter doubled): nothing found, so the answer offers the nearest names.
+      await measure('find_symbol, a typo (did you mean)', 'find_symbol', (i) => ({ name: typo(queries[(i + 3) % queries.length] as string) })),
       await measure('find_references', 'find_references', (i) => ({ repository: REPOSITORY, name: queries[(i + 2) % queries.length] })),
     ];
     const outline = (await timed('file_outline', { repository: REPOSITORY, path: 'bench/outline-5000.ts' })).result.structuredContent as { symbol_count: number; omitted: number };
