@@ -97,8 +97,11 @@ async function main(): Promise<void> {
         },
       },
       {
-        title: "By scope (`Scope.name` whenever ctags gives a scope, its separators read as the tool's `.`; else the bare name)",
-        queryOf: (t) => (t.scope && dottedScope(t.scope) ? `${dottedScope(t.scope)}.${bare(t)}` : bare(t)),
+        title: 'By scope (`Scope.name` whenever ctags gives a scope the tool holds as a container, else the bare name)',
+        queryOf: (t) => {
+          const scope = toolScope(t);
+          return scope ? `${scope}.${bare(t)}` : bare(t);
+        },
       },
     ];
     const answers = new Map<string, FindSymbolOutput | null>();
@@ -152,15 +155,19 @@ async function main(): Promise<void> {
 }
 
 /**
- * ctags's scope (`testing::internal::Foo`, `http.Client`, `Ns\\Type`) as the tool's `Container.name`
- * container: separators read as `.`, and anonymous namespaces (ctags's `__anon…`), which have no
- * name an agent could write, left out. An empty scope asks the bare name.
+ * ctags's scope as the tool's `Container.name` container, or null when nothing of it is one: its
+ * separators (`::`, `\\`, `.`) read as `.`, anonymous namespaces (ctags's `__anon…`, which no agent
+ * can write) left out, and so is what ctags puts in a scope that no outline holds as a container:
+ * a Go package (`http.Client` is the type `Client`) and a PHP namespace (`google\\appengine\\Foo`
+ * is the class `Foo`; PHP has no nested classes). C++ namespaces stay: they are containers.
  */
-const dottedScope = (scope: string) =>
-  scope
-    .split(/::|\\|#|\./)
-    .filter((part) => part !== '' && !part.startsWith('__anon'))
-    .join('.');
+function toolScope(t: CtagsTag): string | null {
+  if (!t.scope || t.scopeKind === 'package' || (t.language === 'PHP' && t.scopeKind === 'namespace')) return null;
+  let parts = t.scope.split(/::|\\|#|\./).filter((part) => part !== '' && !part.startsWith('__anon'));
+  if (t.language === 'Go') parts = parts.slice(1);
+  if (t.language === 'PHP') parts = parts.slice(-1);
+  return parts.length > 0 ? parts.join('.') : null;
+}
 
 function tableOf(results: readonly Figures[], label: string): string {
   const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)} %`);

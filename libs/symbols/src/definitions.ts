@@ -60,8 +60,17 @@ const nodeSpan = (node: Node, content: string): Span => ({
  */
 const isCFunction = (node: Node) => node.type === 'function_definition' && node.childForFieldName('declarator') !== null;
 
-/** Siblings searched for a lost body's end: bounds the work an error storm can cause. */
-const MAX_BODY_SIBLINGS = 2_000;
+/**
+ * Nodes a blob's search for lost bodies' ends may look at, all bodies together: each search is
+ * linear, but an error storm of many unclosed bodies, each holding the rest of the file, would make
+ * them quadratic. Real files' lost bodies take a few hundred; past the budget no more are recovered.
+ */
+export const LOST_BODY_BUDGET = 200_000;
+
+/** What is left of a blob's LOST_BODY_BUDGET. */
+interface Budget {
+  left: number;
+}
 
 /** Nodes that never stand inside a function body: where one begins, a lost body has ended. */
 const OUTSIDE_BODIES = new Set(['function_definition', 'template_declaration', 'namespace_definition', 'linkage_specification', 'function_declarator']);
@@ -72,10 +81,11 @@ const OUTSIDE_BODIES = new Set(['function_definition', 'template_declaration', '
  * `{` nodes), or, when preprocessor branches leave them unbalanced, the last node on a line before
  * the next definition (a loose declarator's return type shares its line).
  */
-function bodyEnd(open: Node): Node | null {
+function bodyEnd(open: Node, budget: Budget): Node | null {
   let depth = 1;
-  let seen = 0;
-  for (let sibling = open.nextSibling; sibling && seen < MAX_BODY_SIBLINGS; sibling = sibling.nextSibling, seen++) {
+  for (let sibling = open.nextSibling; sibling; sibling = sibling.nextSibling) {
+    budget.left -= 1 + sibling.descendantCount;
+    if (budget.left < 0) return null;
     if (OUTSIDE_BODIES.has(sibling.type)) {
       let last = sibling.previousSibling;
       while (last && last.startIndex > open.startIndex && last.endPosition.row >= sibling.startPosition.row) last = last.previousSibling;
@@ -98,7 +108,7 @@ function bodyEnd(open: Node): Node | null {
  * node and followed by `{` is a definition whose braces the parser lost (split across
  * preprocessor branches): it spans from the declarator to the end of its body.
  */
-function spanOf(node: Node, content: string): Span | null {
+function spanOf(node: Node, content: string, budget: Budget): Span | null {
   // `struct S;` and `class C;` declare a type defined elsewhere.
   if (SPECIFIERS.has(node.type) && !node.childForFieldName('body')) return null;
   if (node.type !== 'function_declarator') return nodeSpan(node, content);
@@ -108,7 +118,7 @@ function spanOf(node: Node, content: string): Span | null {
   if (above?.type === 'function_definition') return nodeSpan(above, content);
   if (above?.type !== 'ERROR' || top.nextSibling?.type !== '{') return null;
   const open = top.nextSibling;
-  const close = bodyEnd(open);
+  const close = bodyEnd(open, budget);
   if (!close) return null;
   return {
     startIndex: top.startIndex,
@@ -146,6 +156,7 @@ function nameOf(node: Node): string {
 /** Definitions of one parsed blob, in file order (outer before inner), with containers and signatures. */
 export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, content: string): { definitions: SymbolDefinition[]; nameStarts: Set<number> } {
   const byName = new Map<number, Found>();
+  const budget: Budget = { left: LOST_BODY_BUDGET };
   const scopes: Scope[] = [];
   for (const match of matches) {
     let nameNode: Node | undefined;
@@ -185,7 +196,7 @@ export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, c
     if (scope) scopes.push({ name, start: scope.startIndex, end: scope.endIndex });
     if (!defNode) continue;
     const kind = KIND_BY_NODE[defNode.type] ?? KIND_BY_CAPTURE[suffix];
-    const span = kind ? spanOf(defNode, content) : null;
+    const span = kind ? spanOf(defNode, content, budget) : null;
     if (!kind || !span) continue;
     const found: Found = { name, kind, span, nameStart: nameNode.startIndex, rank, container };
     const before = byName.get(found.nameStart);
