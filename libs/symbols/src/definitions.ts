@@ -67,29 +67,46 @@ const isCFunction = (node: Node) => node.type === 'function_definition' && node.
  */
 export const LOST_BODY_BUDGET = 200_000;
 
-/** What is left of a blob's LOST_BODY_BUDGET. */
-interface Budget {
+/**
+ * A blob's search for lost bodies: what is left of its LOST_BODY_BUDGET, and the children of each
+ * ERROR node searched, read once (web-tree-sitter finds a node's next sibling by walking its
+ * parent's children from the first: sibling by sibling, an error node of many would be quadratic).
+ */
+interface LostBodies {
   left: number;
+  children: Map<number, { nodes: Node[]; at: Map<number, number> }>;
+}
+
+function childrenOf(error: Node, lost: LostBodies): { nodes: Node[]; at: Map<number, number> } {
+  let known = lost.children.get(error.id);
+  if (!known) {
+    const nodes = error.children.filter((n): n is Node => n !== null);
+    lost.left -= nodes.length;
+    known = { nodes, at: new Map(nodes.map((n, i) => [n.id, i])) };
+    lost.children.set(error.id, known);
+  }
+  return known;
 }
 
 /** Nodes that never stand inside a function body: where one begins, a lost body has ended. */
 const OUTSIDE_BODIES = new Set(['function_definition', 'template_declaration', 'namespace_definition', 'linkage_specification', 'function_declarator']);
 
 /**
- * The last node of a body whose `{` the parser did not take as one (its tokens lie loose in an
- * ERROR node): the `}` that balances the braces after it (those in comments and strings are no
- * `{` nodes), or, when preprocessor branches leave them unbalanced, the last node on a line before
- * the next definition (a loose declarator's return type shares its line).
+ * The last node of a body whose `{` (`siblings[open]`) the parser did not take as one (its tokens
+ * lie loose in an ERROR node): the `}` that balances the braces after it (those in comments and
+ * strings are no `{` nodes), or, when preprocessor branches leave them unbalanced, the last node
+ * on a line before the next definition (a loose declarator's return type shares its line).
  */
-function bodyEnd(open: Node, budget: Budget): Node | null {
+function bodyEnd(siblings: readonly Node[], open: number, lost: LostBodies): Node | null {
   let depth = 1;
-  for (let sibling = open.nextSibling; sibling; sibling = sibling.nextSibling) {
-    budget.left -= 1 + sibling.descendantCount;
-    if (budget.left < 0) return null;
+  for (let i = open + 1; i < siblings.length; i++) {
+    const sibling = siblings[i]!;
+    lost.left -= 1 + sibling.descendantCount;
+    if (lost.left < 0) return null;
     if (OUTSIDE_BODIES.has(sibling.type)) {
-      let last = sibling.previousSibling;
-      while (last && last.startIndex > open.startIndex && last.endPosition.row >= sibling.startPosition.row) last = last.previousSibling;
-      return last;
+      let last = i - 1;
+      while (last > open && siblings[last]!.endPosition.row >= sibling.startPosition.row) last--;
+      return siblings[last]!;
     }
     const braces = sibling.type === '{' || sibling.type === '}' ? [sibling] : sibling.descendantsOfType(['{', '}']);
     for (const brace of braces) {
@@ -108,17 +125,24 @@ function bodyEnd(open: Node, budget: Budget): Node | null {
  * node and followed by `{` is a definition whose braces the parser lost (split across
  * preprocessor branches): it spans from the declarator to the end of its body.
  */
-function spanOf(node: Node, content: string, budget: Budget): Span | null {
+function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
   // `struct S;` and `class C;` declare a type defined elsewhere.
   if (SPECIFIERS.has(node.type) && !node.childForFieldName('body')) return null;
   if (node.type !== 'function_declarator') return nodeSpan(node, content);
+  // One `parent` a step: web-tree-sitter finds a node's parent by walking down from the root.
   let top: Node = node;
-  while (top.parent && DECLARATORS.has(top.parent.type)) top = top.parent;
-  const above = top.parent;
+  let above = node.parent;
+  while (above && DECLARATORS.has(above.type)) {
+    top = above;
+    above = above.parent;
+  }
   if (above?.type === 'function_definition') return nodeSpan(above, content);
-  if (above?.type !== 'ERROR' || top.nextSibling?.type !== '{') return null;
-  const open = top.nextSibling;
-  const close = bodyEnd(open, budget);
+  if (above?.type !== 'ERROR' || lost.left < 0) return null;
+  const { nodes, at } = childrenOf(above, lost);
+  const index = at.get(top.id);
+  const open = index === undefined ? undefined : nodes[index + 1];
+  if (index === undefined || !open || open.type !== '{') return null;
+  const close = bodyEnd(nodes, index + 1, lost);
   if (!close) return null;
   return {
     startIndex: top.startIndex,
@@ -156,7 +180,7 @@ function nameOf(node: Node): string {
 /** Definitions of one parsed blob, in file order (outer before inner), with containers and signatures. */
 export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, content: string): { definitions: SymbolDefinition[]; nameStarts: Set<number> } {
   const byName = new Map<number, Found>();
-  const budget: Budget = { left: LOST_BODY_BUDGET };
+  const lost: LostBodies = { left: LOST_BODY_BUDGET, children: new Map() };
   const scopes: Scope[] = [];
   for (const match of matches) {
     let nameNode: Node | undefined;
@@ -196,7 +220,7 @@ export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, c
     if (scope) scopes.push({ name, start: scope.startIndex, end: scope.endIndex });
     if (!defNode) continue;
     const kind = KIND_BY_NODE[defNode.type] ?? KIND_BY_CAPTURE[suffix];
-    const span = kind ? spanOf(defNode, content, budget) : null;
+    const span = kind ? spanOf(defNode, content, lost) : null;
     if (!kind || !span) continue;
     const found: Found = { name, kind, span, nameStart: nameNode.startIndex, rank, container };
     const before = byName.get(found.nameStart);
