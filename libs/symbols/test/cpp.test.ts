@@ -105,6 +105,16 @@ describe('C and C++ definitions', () => {
     ]);
   });
 
+  it('ends each of many unclosed bodies in one error node before the next declarator', async () => {
+    const definitions = await outline('void f() {\n'.repeat(500) + 'int last() { return 1; }\n', 'src/storm.cc');
+    expect(definitions.length).toBeGreaterThanOrEqual(500);
+    expect(definitions.slice(0, 3)).toEqual([
+      ['f', 'function', null, 1, 1],
+      ['f', 'function', null, 2, 2],
+      ['f', 'function', null, 3, 3],
+    ]);
+  });
+
   it('reads past a macro standing alone on its line, in C and in a C header', async () => {
     const code = lines(
       '#include "cpu_features_macros.h"',
