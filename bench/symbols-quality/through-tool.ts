@@ -36,6 +36,7 @@ const REF = 'refs/heads/main';
 interface Figures {
   language: string;
   set: string;
+  role: 'tuning' | 'held-out';
   files: number;
   asked: number;
   top5: number;
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
         for (const t of tags) counts.set(measure.queryOf(t), (counts.get(measure.queryOf(t)) ?? 0) + 1);
         let ceiling = 0;
         for (const n of counts.values()) ceiling += Math.min(n, 5);
-        const figures: Figures = { language: set.language, set: set.name, files: files.length, asked: 0, top5: 0, unique: 0, uniqueFirst: 0, refused: 0, ceiling };
+        const figures: Figures = { language: set.language, set: set.name, role: set.role, files: files.length, asked: 0, top5: 0, unique: 0, uniqueFirst: 0, refused: 0, ceiling };
         for (const t of tags) {
           const query = measure.queryOf(t);
           const answer = await ask(repository, query);
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
         }
         results.push(figures);
       }
-      tables.push(`${measure.title}\n\n${tableOf(results, values.role === 'held-out' ? 'held out' : 'measured')}`);
+      tables.push(`${measure.title}\n\n${tableOf(results)}`);
     }
     process.stdout.write(`${tables.join('\n\n')}\n`);
     await client.close();
@@ -169,16 +170,11 @@ function toolScope(t: CtagsTag): string | null {
   return parts.length > 0 ? parts.join('.') : null;
 }
 
-function tableOf(results: readonly Figures[], label: string): string {
+function tableOf(results: readonly Figures[]): string {
   const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${((100 * a) / b).toFixed(1)} %`);
-  const sum = (f: (r: Figures) => number) => results.reduce((n, r) => n + f(r), 0);
-  return [
-    '| language | set | files | ctags definitions asked | in the first 5 | at most possible in the first 5 | names defined once: first | refused |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...results.map(
-      (r) => `| ${r.language} | ${r.set} | ${r.files} | ${r.asked} | ${pct(r.top5, r.asked)} | ${pct(r.ceiling, r.asked)} | ${pct(r.uniqueFirst, r.unique)} (${r.unique}) | ${r.refused} |`,
-    ),
-    `| all ${label} | | ${sum((r) => r.files)} | ${sum((r) => r.asked)} | ${pct(
+  const total = (label: string, rows: readonly Figures[]) => {
+    const sum = (f: (r: Figures) => number) => rows.reduce((n, r) => n + f(r), 0);
+    return `| ${label} | | ${sum((r) => r.files)} | ${sum((r) => r.asked)} | ${pct(
       sum((r) => r.top5),
       sum((r) => r.asked),
     )} | ${pct(
@@ -187,7 +183,18 @@ function tableOf(results: readonly Figures[], label: string): string {
     )} | ${pct(
       sum((r) => r.uniqueFirst),
       sum((r) => r.unique),
-    )} (${sum((r) => r.unique)}) | ${sum((r) => r.refused)} |`,
+    )} (${sum((r) => r.unique)}) | ${sum((r) => r.refused)} |`;
+  };
+  const heldOut = results.filter((r) => r.role === 'held-out');
+  const tuning = results.filter((r) => r.role === 'tuning');
+  return [
+    '| language | set | files | ctags definitions asked | in the first 5 | at most possible in the first 5 | names defined once: first | refused |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...results.map(
+      (r) => `| ${r.language} | ${r.set} | ${r.files} | ${r.asked} | ${pct(r.top5, r.asked)} | ${pct(r.ceiling, r.asked)} | ${pct(r.uniqueFirst, r.unique)} (${r.unique}) | ${r.refused} |`,
+    ),
+    ...(tuning.length > 0 ? [total('all tuning', tuning)] : []),
+    ...(heldOut.length > 0 ? [total('all held out', heldOut)] : []),
   ].join('\n');
 }
 
