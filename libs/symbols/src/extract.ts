@@ -1,6 +1,7 @@
 import type { BlobSymbols } from '@gitdex/contracts';
 import { definitionsOf } from './definitions';
 import { grammarFor } from './grammars';
+import { blankLoneMacros } from './lone-macros';
 import { occurrencesOf } from './occurrences';
 import { loadGrammar, sharedParser } from './runtime';
 import { SYMBOL_EXTRACTOR_VERSION } from './version';
@@ -84,7 +85,9 @@ export async function extractSymbols(content: string, path: string, language: st
   parser.setLanguage(loaded.language);
   // web-tree-sitter's types say void, but a progress callback returning true cancels the parse.
   const progressCallback = late as unknown as () => void;
-  const tree = parser.parse(content, null, { progressCallback });
+  // C and C++: a macro alone on its line would be read as part of the next declaration.
+  const parsed = grammar.id === 'c' || grammar.id === 'cpp' ? blankLoneMacros(content) : content;
+  const tree = parser.parse(parsed, null, { progressCallback });
   if (!tree) return outcome(language, 'failed', `timeout (parsing took over ${limits.timeoutMs} ms)`);
   try {
     const matches = loaded.query.matches(tree.rootNode, { progressCallback });

@@ -1,10 +1,13 @@
 /**
  * Our own tags patterns, added to each grammar's packaged queries/tags.scm. They use the same
- * captures (`@name`, `@definition.<kind>`) plus two of ours: `@scope` marks a node that names the
+ * captures (`@name`, `@definition.<kind>`) plus some of ours: `@scope` marks a node that names the
  * container of the definitions inside it without being a definition itself (a Rust `impl`), and
  * `@container` gives a definition's container outright (a Go method's receiver type), and
- * `@qualified` is a C++ qualified name (`ns::Type<T>::method`) split into container and name. Where a
- * pattern here and a packaged one find the same name, ours decides the kind.
+ * `@qualified` is a C++ qualified name (`ns::Type<T>::method`, `class Outer::Inner {…}`) split into
+ * container and name, and `@misread` is the qualified "type" tree-sitter-cpp reads before a
+ * conversion operator defined out of class (`Env::operator napi_env() {…}` parses as a function
+ * `napi_env` returning `Env::operator`): it holds the container, and the declarator names the
+ * operator's type. Where a pattern here and a packaged one find the same name, ours decides the kind.
  */
 /** Values of a top-level constant worth finding by name (functions are the tags' own). */
 const JS_VALUES = '(call_expression) (object) (array) (string) (number) (new_expression) (member_expression) (identifier) (template_string) (binary_expression)';
@@ -70,6 +73,15 @@ const CPP = `${C_FAMILY}
 (function_declarator declarator: (qualified_identifier) @qualified) @definition.method
 (function_declarator declarator: (destructor_name) @name) @definition.method
 (function_declarator declarator: (operator_name) @name) @definition.method
+(function_definition declarator: (operator_cast) @name) @definition.method
+(function_definition declarator: (qualified_identifier) @qualified) @definition.method
+(function_definition type: (qualified_identifier) @misread declarator: (function_declarator declarator: (_) @name)) @definition.method
+(class_specifier name: (qualified_identifier) @qualified body: (_)) @definition.class
+(struct_specifier name: (qualified_identifier) @qualified body: (_)) @definition.struct
+(union_specifier name: (qualified_identifier) @qualified body: (_)) @definition.struct
+(class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
+(union_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
 `;
 
 const CSHARP = `

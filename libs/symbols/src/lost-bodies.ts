@@ -1,0 +1,61 @@
+import type { Node } from 'web-tree-sitter';
+
+/**
+ * Nodes a blob's search for lost bodies' ends may look at, all bodies together: each search is
+ * linear, but an error storm of many unclosed bodies, each holding the rest of the file, would make
+ * them quadratic. Real files' lost bodies take a few hundred; past the budget no more are recovered.
+ */
+export const LOST_BODY_BUDGET = 200_000;
+
+/**
+ * A blob's search for lost bodies: what is left of its LOST_BODY_BUDGET, and the children of each
+ * ERROR node searched, read once (web-tree-sitter finds a node's next sibling by walking its
+ * parent's children from the first: sibling by sibling, an error node of many would be quadratic).
+ */
+export interface LostBodies {
+  left: number;
+  children: Map<number, { nodes: Node[]; at: Map<number, number> }>;
+}
+
+export function childrenOf(error: Node, lost: LostBodies): { nodes: Node[]; at: Map<number, number> } {
+  let known = lost.children.get(error.id);
+  if (!known) {
+    const nodes = error.children.filter((n): n is Node => n !== null);
+    lost.left -= nodes.length;
+    known = { nodes, at: new Map(nodes.map((n, i) => [n.id, i])) };
+    lost.children.set(error.id, known);
+  }
+  return known;
+}
+
+/** Nodes that never stand inside a function body: where one begins, a lost body has ended. */
+const OUTSIDE_BODIES = new Set(['function_definition', 'template_declaration', 'namespace_definition', 'linkage_specification', 'function_declarator']);
+
+/**
+ * The last node of a body whose `{` (`siblings[open]`) the parser did not take as one (its tokens
+ * lie loose in an ERROR node): the `}` that balances the braces after it (those in comments and
+ * strings are no `{` nodes), or, when preprocessor branches leave them unbalanced, the last node
+ * on a line before the next definition (a loose declarator's return type shares its line).
+ */
+export function bodyEnd(siblings: readonly Node[], open: number, lost: LostBodies): Node | null {
+  let depth = 1;
+  for (let i = open + 1; i < siblings.length; i++) {
+    const sibling = siblings[i]!;
+    lost.left -= 1 + sibling.descendantCount;
+    if (lost.left < 0) return null;
+    if (OUTSIDE_BODIES.has(sibling.type)) {
+      let last = i - 1;
+      while (last > open && siblings[last]!.endPosition.row >= sibling.startPosition.row) last--;
+      return siblings[last]!;
+    }
+    const braces = sibling.type === '{' || sibling.type === '}' ? [sibling] : sibling.descendantsOfType(['{', '}']);
+    for (const brace of braces) {
+      if (!brace || brace.isMissing) continue;
+      depth += brace.type === '{' ? 1 : -1;
+      if (depth === 0) return brace;
+    }
+  }
+  return null;
+}
+
+export const lostBodies = (): LostBodies => ({ left: LOST_BODY_BUDGET, children: new Map() });
