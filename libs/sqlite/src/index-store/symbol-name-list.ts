@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { osaDistance } from './name-distance';
 
 /**
  * The distinct definition names of the index, for "did you mean" (docs/design/symbols-storage.md,
@@ -26,6 +27,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS symbol_name_grams USING fts5(
 /** Candidates read per source: enough for the few names shown, few enough to stay cheap. */
 export const NAMES_PER_SOURCE = 50;
 
+/** Longer than any name: the open end of "at least as long". */
+const MAX_LENGTH = 1_000_000;
+
 /** Above every code point: `folded < head || LAST` bounds the names starting with `head`. */
 const LAST = '\u{10FFFF}';
 
@@ -33,9 +37,10 @@ export interface NameList {
   /** Adds the names not listed yet. */
   add(names: Iterable<string>): void;
   /**
-   * Names near `asked` ignoring case, nearest kinds first: the same name in any case, names
-   * within a few edits, names containing it, names starting with its first three characters.
-   * Bounded (NAMES_PER_SOURCE a source) and not yet checked for visibility.
+   * Names near `asked` ignoring case, from the sources below (the same name in any case, names
+   * within a few edits, names containing it, names starting with its first three characters,
+   * NAMES_PER_SOURCE a source), nearest first as the reader ranks them (closestNames), without
+   * those it would drop; not yet checked for visibility.
    */
   candidates(asked: string): string[];
 }
@@ -60,12 +65,36 @@ function piecesOf(chars: readonly string[], parts: number): string[] {
 export function nearPieces(folded: string): string[] {
   const chars = Array.from(folded);
   const pieces = new Set<string>();
-  for (const parts of [2, 3]) for (const piece of piecesOf(chars, parts)) if (Array.from(piece).length >= 3) pieces.add(piece);
+  // Thirds of three characters match thousands of names each (1,398 p50 on 138,053): a third is
+  // looked up from four characters on, a half from three.
+  for (const [parts, least] of [
+    [2, 3],
+    [3, 4],
+  ] as const)
+    for (const piece of piecesOf(chars, parts)) if (Array.from(piece).length >= least) pieces.add(piece);
   return [...pieces];
 }
 
 /** Edits closestNames still offers (services/reader/src/symbols/did-you-mean.ts): longer ones are never shown. */
 const maxEdits = (length: number) => Math.max(2, Math.floor(length / 2));
+
+/**
+ * The candidates closestNames (services/reader/src/symbols/did-you-mean.ts) keeps, in its order:
+ * the same name in another case, then fewer edits (a name containing the asked one counts at most
+ * its extra length), then a name starting with it, then the shorter name.
+ */
+export function rankNear(folded: string, names: Iterable<string>): string[] {
+  const scored: { name: string; caseOnly: number; edits: number; prefix: number }[] = [];
+  for (const name of names) {
+    const other = name.toLowerCase();
+    const edits = osaDistance(folded, other);
+    const contains = other.includes(folded);
+    if (!contains && edits > Math.max(2, Math.floor(folded.length / 2))) continue;
+    scored.push({ name, caseOnly: other === folded ? 0 : 1, edits: contains ? Math.min(edits, other.length - folded.length) : edits, prefix: other.startsWith(folded) ? 0 : 1 });
+  }
+  scored.sort((a, b) => a.caseOnly - b.caseOnly || a.edits - b.edits || a.prefix - b.prefix || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return scored.map((s) => s.name);
+}
 
 export function prepareNameList(db: Database): NameList {
   const insert = db.prepare<[string, string]>(`INSERT INTO symbol_name_list (name, folded) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`);
@@ -77,15 +106,14 @@ export function prepareNameList(db: Database): NameList {
       ORDER BY folded LIMIT @limit`,
     )
     .pluck();
-  const fromGrams = (where: string): Statement<Record<string, unknown>, string> =>
-    db
-      .prepare(
-        `SELECT l.name FROM symbol_name_grams g JOIN symbol_name_list l ON l.name_id = g.rowid
-      WHERE symbol_name_grams MATCH @phrase AND ${where} ORDER BY abs(length(l.folded) - @length), l.folded LIMIT @limit`,
-      )
-      .pluck() as Statement<Record<string, unknown>, string>;
-  const near = fromGrams(`abs(length(l.folded) - @length) <= @edits`);
-  const containing = fromGrams(`1`);
+  const fromGrams = db
+    .prepare(
+      `SELECT l.name FROM symbol_name_grams g JOIN symbol_name_list l ON l.name_id = g.rowid
+      WHERE symbol_name_grams MATCH @phrase AND length(l.folded) BETWEEN @shortest AND @longest
+      ORDER BY abs(length(l.folded) - @length), l.folded LIMIT @limit`,
+    )
+    .pluck() as Statement<Record<string, unknown>, string>;
+  const grams = (text: string, length: number, shortest: number, longest: number) => fromGrams.all({ phrase: phrase(text), length, shortest, longest, limit: NAMES_PER_SOURCE });
   // Under three characters there is no trigram: the narrow index of folded names is read in
   // order, stopping at the limit (a name that short is rarely a typo of anything).
   const containingShort = db.prepare<Record<string, unknown>, string>(`SELECT name FROM symbol_name_list INDEXED BY symbol_name_list_by_folded WHERE instr(folded, @folded) > 0 LIMIT @limit`).pluck();
@@ -105,11 +133,12 @@ export function prepareNameList(db: Database): NameList {
       const limit = NAMES_PER_SOURCE;
       const found = new Set<string>(equal.all(folded));
       const short = length < 3;
-      if (!short) for (const piece of nearPieces(folded)) for (const name of near.all({ phrase: phrase(piece), length, edits: maxEdits(length), limit })) found.add(name);
-      const contains = short ? containingShort.all({ folded, limit }) : containing.all({ phrase: phrase(folded), length, limit });
+      const edits = maxEdits(length);
+      if (!short) for (const piece of nearPieces(folded)) for (const name of grams(piece, length, length - edits, length + edits)) found.add(name);
+      const contains = short ? containingShort.all({ folded, limit }) : grams(folded, length, length, MAX_LENGTH);
       for (const name of contains) found.add(name);
       for (const name of startingWith.all({ head: Array.from(folded).slice(0, 3).join(''), length, edits: maxEdits(length), limit })) found.add(name);
-      return [...found];
+      return rankNear(folded, found);
     },
   };
 }
