@@ -83,7 +83,8 @@ export interface SymbolReads {
 
   /**
    * "Did you mean": distinct definition names visible in the snapshots that are near `name`
-   * ignoring case: equal, starting with its first three characters, or containing it. At most
+   * ignoring case: equal, starting with its first three characters, or containing it (an
+   * adapter may add names a few edits away: the caller's ranking drops those too far). At most
    * `limit` names, in no particular order: the caller ranks them (edit distance).
    */
   symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]>;

@@ -2,9 +2,10 @@ import type { Database } from 'better-sqlite3';
 import { contentTermWords } from '@gitdex/terms';
 import { RAW_BYTES_DDL } from './raw-bytes';
 import { SYMBOLS_DDL } from './symbol-store';
+import { buildNameList, NAME_LIST_DDL } from './symbol-name-list';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
-export const INDEX_SCHEMA_VERSION = 7;
+export const INDEX_SCHEMA_VERSION = 8;
 
 /**
  * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
@@ -188,6 +189,7 @@ export function ensureSchema(db: Database): void {
     // Layout 7 adds the symbol tables only: a file of layout 6 gains them empty, and its blobs
     // get symbols when they are parsed (symbol-store.ts).
     db.exec(SYMBOLS_DDL);
+    db.exec(NAME_LIST_DDL);
     const row = db.prepare<[], { value: string }>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).get();
     const found = row ? Number(row.value) : 0;
     if (found > INDEX_SCHEMA_VERSION) {
@@ -201,6 +203,8 @@ export function ensureSchema(db: Database): void {
     if (found >= 1 && found <= 5) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) SELECT 'blob_id_floor', coalesce(max(fid), 0) FROM files`).run();
     }
+    // Layout 8 adds the list of distinct symbol names (symbol-name-list.ts): built from the names stored.
+    if (found >= 1 && found <= 7) buildNameList(db);
     if (found < INDEX_SCHEMA_VERSION) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));
     }

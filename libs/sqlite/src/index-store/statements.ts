@@ -1,6 +1,7 @@
 import type { Database, RunResult } from 'better-sqlite3';
 import { prepareRawBytes, type RawBytesStatements } from './raw-bytes';
 import { prepareSymbolWrites, type SymbolWriteStatements } from './symbol-store';
+import { prepareNameList, type NameList } from './symbol-name-list';
 
 import { PLAIN, visibleAt, type Visibility } from './visibility';
 
@@ -154,5 +155,8 @@ function build(db: Database, vis: Visibility) {
   };
 }
 
-export type Statements = { [K in keyof ReturnType<typeof build>]: Stmt } & { raw: RawBytesStatements; symbols: SymbolWriteStatements };
-export const prepareStatements = (db: Database, vis: Visibility = PLAIN): Statements => ({ ...build(db, vis), raw: prepareRawBytes(db), symbols: prepareSymbolWrites(db) });
+export type Statements = { [K in keyof ReturnType<typeof build>]: Stmt } & { raw: RawBytesStatements; symbols: SymbolWriteStatements; names: NameList };
+export const prepareStatements = (db: Database, vis: Visibility = PLAIN): Statements => {
+  const names = prepareNameList(db);
+  return { ...build(db, vis), raw: prepareRawBytes(db), symbols: prepareSymbolWrites(db, names), names };
+};

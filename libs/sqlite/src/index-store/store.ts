@@ -463,14 +463,19 @@ export class SqliteIndexStore implements IndexStore {
 
   symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {
     return this.read('symbolNamesLike', options, (st) => {
-      const names = new Set<string>();
-      for (const snapshot of snapshots) {
-        if (names.size >= limit) break;
+      // Candidates come from the list of every name ever stored (symbol-name-list.ts); one is
+      // offered only where a visible file of the snapshots defines it.
+      const views = snapshots.flatMap((snapshot) => {
         const view = this.symbolView(st, snapshot);
-        if (!view) continue;
-        for (const found of symbolReads.symbolNamesLike(view.statements, symbolReads.withScope(view.params, {}), name, limit)) if (names.size < limit) names.add(found);
+        return view ? [{ statements: view.statements, params: symbolReads.withScope(view.params, {}) }] : [];
+      });
+      const names: string[] = [];
+      if (views.length === 0) return names;
+      for (const candidate of st.names.candidates(name)) {
+        if (names.length >= limit) break;
+        if (views.some((view) => symbolReads.nameVisible(view.statements, view.params, candidate))) names.push(candidate);
       }
-      return [...names];
+      return names;
     });
   }
 

@@ -26,7 +26,8 @@ export interface SymbolStatements {
   byPattern: Statement<Params, FileColumns & { defs: string }>;
   outline: Statement<Params, FileColumns & { outline: string | null }>;
   identifier: Statement<Params, FileColumns & { occurrences: string; defs: string | null }>;
-  namesLike: Statement<Params, string>;
+  /** Whether a visible file of the snapshot defines the name (@name). */
+  nameVisible: Statement<Params, number>;
 }
 
 /**
@@ -50,14 +51,7 @@ export function prepareSymbolStatements(db: Database, vis: Visibility = PLAIN): 
     identifier: db.prepare(`SELECT ${COLUMNS}, r.occurrences, n.defs FROM symbol_refs r JOIN files f ON f.blob_id = r.blob_id
       LEFT JOIN symbol_names n ON n.name = r.name AND n.blob_id = r.blob_id
       WHERE r.name = @name AND f.path > @after AND ${visibleFile(vis)} ORDER BY f.path LIMIT @limit`),
-    namesLike: db
-      .prepare(
-        `SELECT DISTINCT n.name FROM symbol_names n
-      WHERE (lower(n.name) = @lower OR substr(lower(n.name), 1, length(@head)) = @head OR instr(lower(n.name), @lower) > 0)
-        AND EXISTS (SELECT 1 FROM files f WHERE f.blob_id = n.blob_id AND ${visibleFile(vis)})
-      LIMIT @limit`,
-      )
-      .pluck() as Statement<Params, string>,
+    nameVisible: db.prepare(`SELECT 1 FROM symbol_names n CROSS JOIN files f ON f.blob_id = n.blob_id WHERE n.name = @name AND ${visibleFile(vis)} LIMIT 1`).pluck() as Statement<Params, number>,
   };
 }
 
@@ -127,7 +121,7 @@ export function filesWithIdentifier(statements: SymbolStatements, params: Params
   }));
 }
 
-export function symbolNamesLike(statements: SymbolStatements, params: Params, name: string, limit: number): string[] {
-  const lower = name.toLowerCase();
-  return statements.namesLike.all({ ...params, lower, head: lower.slice(0, 3), limit });
+/** Whether a visible file of the snapshot (params: withScope's) defines `name`. */
+export function nameVisible(statements: SymbolStatements, params: Params, name: string): boolean {
+  return statements.nameVisible.get({ ...params, name }) !== undefined;
 }

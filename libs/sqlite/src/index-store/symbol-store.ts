@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { BlobSymbols, SymbolDefinition, SymbolOccurrence } from '@gitdex/contracts';
 import type { BlobOutline } from '@gitdex/ports';
+import type { NameList } from './symbol-name-list';
 
 /**
  * A blob's symbols (docs/design/symbols-storage.md), stored once per blob like its content and
@@ -70,7 +71,7 @@ export function outlineOf(symbols: BlobSymbols): BlobOutline {
   return outline;
 }
 
-export function prepareSymbolWrites(db: Database): SymbolWriteStatements {
+export function prepareSymbolWrites(db: Database, nameList: NameList): SymbolWriteStatements {
   const extractorOf = db.prepare<[number], number>(`SELECT extractor FROM blob_symbols WHERE blob_id = ?`).pluck();
   const namesOf = db.prepare<[number], { outline: string; ref_names: string }>(`SELECT outline, ref_names FROM blob_symbols WHERE blob_id = ?`);
   const insertBlob = db.prepare(`INSERT OR REPLACE INTO blob_symbols (blob_id, blob_sha, extractor, language, outline, ref_names) VALUES (?, ?, ?, ?, ?, ?)`);
@@ -99,7 +100,9 @@ export function prepareSymbolWrites(db: Database): SymbolWriteStatements {
       remove(blobId);
       const refs = groupByName(symbols.occurrences);
       insertBlob.run(blobId, blobSha, symbols.extractor, symbols.language, JSON.stringify(outlineOf(symbols)), JSON.stringify([...refs.keys()]));
-      for (const [name, defs] of groupByName(symbols.definitions)) insertName.run(name, blobId, JSON.stringify(defs));
+      const names = groupByName(symbols.definitions);
+      for (const [name, defs] of names) insertName.run(name, blobId, JSON.stringify(defs));
+      nameList.add(names.keys());
       for (const [name, occurrences] of refs) insertRef.run(name, blobId, packOccurrences(occurrences));
     },
     remove,

@@ -1,0 +1,151 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { osaDistance } from './name-distance';
+
+/**
+ * The distinct definition names of the index, for "did you mean" (docs/design/symbols-storage.md,
+ * "Did you mean"): `symbol_name_list` holds each name once with its lower case (`folded`,
+ * indexed: equal and prefix by range), `symbol_name_grams` the trigrams of the lower case
+ * (FTS5 `trigram`, case-sensitive over the already folded text so the fold is JavaScript's, the
+ * one the reader ranks with; contentless: the text is the list's). A name is added with the
+ * first blob that defines it and never removed: a candidate is offered only once a visible file
+ * of the caller's snapshots defines it (symbol-reads.ts), so a name whose blobs are gone is
+ * read and dropped, never shown. Kept in the same statements (and so the same transaction) as
+ * the blob's `symbol_names` rows.
+ */
+export const NAME_LIST_DDL = `
+CREATE TABLE IF NOT EXISTS symbol_name_list (
+  name_id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  folded TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS symbol_name_list_by_folded ON symbol_name_list (folded);
+CREATE VIRTUAL TABLE IF NOT EXISTS symbol_name_grams USING fts5(
+  folded, content='', tokenize='trigram case_sensitive 1'
+);
+`;
+
+/** Candidates read per source: enough for the few names shown, few enough to stay cheap. */
+export const NAMES_PER_SOURCE = 50;
+
+/** Longer than any name: the open end of "at least as long". */
+const MAX_LENGTH = 1_000_000;
+
+/** Above every code point: `folded < head || LAST` bounds the names starting with `head`. */
+const LAST = '\u{10FFFF}';
+
+export interface NameList {
+  /** Adds the names not listed yet. */
+  add(names: Iterable<string>): void;
+  /**
+   * Names near `asked` ignoring case, from the sources below (the same name in any case, names
+   * within a few edits, names containing it, names starting with its first three characters,
+   * NAMES_PER_SOURCE a source), nearest first as the reader ranks them (closestNames), without
+   * those it would drop; not yet checked for visibility.
+   */
+  candidates(asked: string): string[];
+}
+
+/** An FTS5 phrase: the text quoted, its quotes doubled. */
+const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/** `chars` cut into `parts` pieces of near-equal length. */
+function piecesOf(chars: readonly string[], parts: number): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < parts; i += 1) pieces.push(chars.slice(Math.round((i * chars.length) / parts), Math.round(((i + 1) * chars.length) / parts)).join(''));
+  return pieces;
+}
+
+/**
+ * The pieces of the asked name to look up for names a few edits away. A name one edit away
+ * keeps one half of the asked name whole, two edits away (or one swap of neighbours) one third
+ * (pigeonhole), wherever the edits are: each piece of at least three characters is a trigram
+ * phrase query, cheap however many names the index holds, unlike ranking every name sharing a
+ * trigram (43 ms p50 on 138,053 names).
+ */
+export function nearPieces(folded: string): string[] {
+  const chars = Array.from(folded);
+  const pieces = new Set<string>();
+  // Thirds of three characters match thousands of names each (1,398 p50 on 138,053): a third is
+  // looked up from four characters on, a half from three.
+  for (const [parts, least] of [
+    [2, 3],
+    [3, 4],
+  ] as const)
+    for (const piece of piecesOf(chars, parts)) if (Array.from(piece).length >= least) pieces.add(piece);
+  return [...pieces];
+}
+
+/** Edits closestNames still offers (services/reader/src/symbols/did-you-mean.ts): longer ones are never shown. */
+const maxEdits = (length: number) => Math.max(2, Math.floor(length / 2));
+
+/**
+ * The candidates closestNames (services/reader/src/symbols/did-you-mean.ts) keeps, in its order:
+ * the same name in another case, then fewer edits (a name containing the asked one counts at most
+ * its extra length), then a name starting with it, then the shorter name.
+ */
+export function rankNear(folded: string, names: Iterable<string>): string[] {
+  const scored: { name: string; caseOnly: number; edits: number; prefix: number }[] = [];
+  for (const name of names) {
+    const other = name.toLowerCase();
+    const edits = osaDistance(folded, other);
+    const contains = other.includes(folded);
+    if (!contains && edits > Math.max(2, Math.floor(folded.length / 2))) continue;
+    scored.push({ name, caseOnly: other === folded ? 0 : 1, edits: contains ? Math.min(edits, other.length - folded.length) : edits, prefix: other.startsWith(folded) ? 0 : 1 });
+  }
+  scored.sort((a, b) => a.caseOnly - b.caseOnly || a.edits - b.edits || a.prefix - b.prefix || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return scored.map((s) => s.name);
+}
+
+export function prepareNameList(db: Database): NameList {
+  const insert = db.prepare<[string, string]>(`INSERT INTO symbol_name_list (name, folded) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`);
+  const insertGrams = db.prepare<[number | bigint, string]>(`INSERT INTO symbol_name_grams (rowid, folded) VALUES (?, ?)`);
+  const equal = db.prepare<[string], string>(`SELECT name FROM symbol_name_list WHERE folded = ? ORDER BY name`).pluck();
+  const startingWith = db
+    .prepare<Record<string, unknown>, string>(
+      `SELECT name FROM symbol_name_list WHERE folded >= @head AND folded < @head || '${LAST}' AND abs(length(folded) - @length) <= @edits
+      ORDER BY folded LIMIT @limit`,
+    )
+    .pluck();
+  const fromGrams = db
+    .prepare(
+      `SELECT l.name FROM symbol_name_grams g JOIN symbol_name_list l ON l.name_id = g.rowid
+      WHERE symbol_name_grams MATCH @phrase AND length(l.folded) BETWEEN @shortest AND @longest
+      ORDER BY abs(length(l.folded) - @length), l.folded LIMIT @limit`,
+    )
+    .pluck() as Statement<Record<string, unknown>, string>;
+  const grams = (text: string, length: number, shortest: number, longest: number) => fromGrams.all({ phrase: phrase(text), length, shortest, longest, limit: NAMES_PER_SOURCE });
+  // Under three characters there is no trigram: the narrow index of folded names is read in
+  // order, stopping at the limit (a name that short is rarely a typo of anything).
+  const containingShort = db.prepare<Record<string, unknown>, string>(`SELECT name FROM symbol_name_list INDEXED BY symbol_name_list_by_folded WHERE instr(folded, @folded) > 0 LIMIT @limit`).pluck();
+
+  return {
+    add: (names) => {
+      for (const name of names) {
+        const folded = name.toLowerCase();
+        const added = insert.run(name, folded);
+        if (added.changes > 0) insertGrams.run(added.lastInsertRowid, folded);
+      }
+    },
+    candidates: (asked) => {
+      const folded = asked.toLowerCase();
+      if (folded === '') return [];
+      const length = Array.from(folded).length;
+      const limit = NAMES_PER_SOURCE;
+      const found = new Set<string>(equal.all(folded));
+      const short = length < 3;
+      const edits = maxEdits(length);
+      if (!short) for (const piece of nearPieces(folded)) for (const name of grams(piece, length, length - edits, length + edits)) found.add(name);
+      const contains = short ? containingShort.all({ folded, limit }) : grams(folded, length, length, MAX_LENGTH);
+      for (const name of contains) found.add(name);
+      for (const name of startingWith.all({ head: Array.from(folded).slice(0, 3).join(''), length, edits: maxEdits(length), limit })) found.add(name);
+      return rankNear(folded, found);
+    },
+  };
+}
+
+/** Lists the names already stored in `symbol_names`: a file of a layout without the list gains it on open. */
+export function buildNameList(db: Database): void {
+  const list = prepareNameList(db);
+  // Read whole first: better-sqlite3 runs one statement at a time (about 140,000 names of 54,000 files).
+  list.add(db.prepare<[], string>(`SELECT DISTINCT name FROM symbol_names`).pluck().all());
+}
