@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SymbolDefinition } from '@gitdex/contracts';
 import { SqliteIndexStore } from '@gitdex/sqlite';
-import { osaDistance } from '../src/index-store/name-distance';
-import { rankNear } from '../src/index-store/symbol-name-list';
+import { editDistance, nearNames } from '@gitdex/terms';
 import { MAIN, makeFile, put, retire } from '../../../test/conformance/index-store.fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'gitdex-symbol-names-'));
@@ -117,12 +116,16 @@ describe('a file written before the list of names', () => {
 
 describe('the ranking the index applies before checking visibility', () => {
   it('counts edits as the reader does: a swap of neighbours is one edit', () => {
-    expect([osaDistance('flipgeneration', 'flipgeneration'), osaDistance('flipgenreation', 'flipgeneration'), osaDistance('xlip', 'flip'), osaDistance('', 'abc'), osaDistance('ab', 'ba')]).toEqual([
-      0, 1, 1, 3, 1,
-    ]);
+    expect([
+      editDistance('flipgeneration', 'flipgeneration'),
+      editDistance('flipgenreation', 'flipgeneration'),
+      editDistance('xlip', 'flip'),
+      editDistance('', 'abc'),
+      editDistance('ab', 'ba'),
+    ]).toEqual([0, 1, 1, 3, 1]);
   });
 
   it('puts the same name in another case first, drops names the reader would not offer, and keeps names containing the asked one', () => {
-    expect(rankNear('store', ['storeHelper', 'Stack', 'STORE', 'stare', 'unrelatedThing'])).toEqual(['STORE', 'stare', 'storeHelper']);
+    expect(nearNames('store', ['storeHelper', 'Stack', 'STORE', 'stare', 'unrelatedThing'])).toEqual(['STORE', 'stare', 'storeHelper']);
   });
 });

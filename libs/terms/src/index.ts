@@ -4,3 +4,5 @@ export { isHumpTrigramCode, termOfCode } from './term-codes';
 export { TermCollector } from './term-collector';
 export { termWordOfCode, type TermWordForm } from './term-words';
 export { contentTerms, contentTermCodes, contentTermWords, queryTermCodes } from './content-terms';
+export { editDistance, editDistances, type Distances } from './edit-distance';
+export { nearNames, maxNearEdits } from './near-names';

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { osaDistance } from './name-distance';
+import { maxNearEdits, nearNames } from '@gitdex/terms';
 
 /**
  * The distinct definition names of the index, for "did you mean" (docs/design/symbols-storage.md,
@@ -75,27 +75,6 @@ export function nearPieces(folded: string): string[] {
   return [...pieces];
 }
 
-/** Edits closestNames still offers (services/reader/src/symbols/did-you-mean.ts): longer ones are never shown. */
-const maxEdits = (length: number) => Math.max(2, Math.floor(length / 2));
-
-/**
- * The candidates closestNames (services/reader/src/symbols/did-you-mean.ts) keeps, in its order:
- * the same name in another case, then fewer edits (a name containing the asked one counts at most
- * its extra length), then a name starting with it, then the shorter name.
- */
-export function rankNear(folded: string, names: Iterable<string>): string[] {
-  const scored: { name: string; caseOnly: number; edits: number; prefix: number }[] = [];
-  for (const name of names) {
-    const other = name.toLowerCase();
-    const edits = osaDistance(folded, other);
-    const contains = other.includes(folded);
-    if (!contains && edits > Math.max(2, Math.floor(folded.length / 2))) continue;
-    scored.push({ name, caseOnly: other === folded ? 0 : 1, edits: contains ? Math.min(edits, other.length - folded.length) : edits, prefix: other.startsWith(folded) ? 0 : 1 });
-  }
-  scored.sort((a, b) => a.caseOnly - b.caseOnly || a.edits - b.edits || a.prefix - b.prefix || a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return scored.map((s) => s.name);
-}
-
 export function prepareNameList(db: Database): NameList {
   const insert = db.prepare<[string, string]>(`INSERT INTO symbol_name_list (name, folded) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`);
   const insertGrams = db.prepare<[number | bigint, string]>(`INSERT INTO symbol_name_grams (rowid, folded) VALUES (?, ?)`);
@@ -133,12 +112,12 @@ export function prepareNameList(db: Database): NameList {
       const limit = NAMES_PER_SOURCE;
       const found = new Set<string>(equal.all(folded));
       const short = length < 3;
-      const edits = maxEdits(length);
+      const edits = maxNearEdits(length);
       if (!short) for (const piece of nearPieces(folded)) for (const name of grams(piece, length, length - edits, length + edits)) found.add(name);
       const contains = short ? containingShort.all({ folded, limit }) : grams(folded, length, length, MAX_LENGTH);
       for (const name of contains) found.add(name);
-      for (const name of startingWith.all({ head: Array.from(folded).slice(0, 3).join(''), length, edits: maxEdits(length), limit })) found.add(name);
-      return rankNear(folded, found);
+      for (const name of startingWith.all({ head: Array.from(folded).slice(0, 3).join(''), length, edits: maxNearEdits(length), limit })) found.add(name);
+      return nearNames(asked, found);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { squashed } from '@gitdex/terms';
-import { editDistances } from './distance';
+import { editDistances } from '@gitdex/terms';
 
 /**
  * Path-aware ranking of suggestion candidates: what the caller most likely meant by a

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { squashed } from '@gitdex/terms';
-import { editDistance } from '../../src/suggest/distance';
+import { editDistance } from '@gitdex/terms';
 
 /**
  * Misspelt, partial, misplaced and restyled versions of real paths, each with the path it

@@ -1,7 +1,7 @@
 import Fuse from 'fuse.js';
 import { CANDIDATES } from '../../src/suggest/candidates';
 import { rankPaths, scorePathPair } from '../../src/suggest/rank';
-import { editDistance, editDistances } from '../../src/suggest/distance';
+import { editDistance, editDistances } from '@gitdex/terms';
 import { loadPaths, makeCaseSets } from '../support/suggest-cases';
 import { candidateFinder } from '../support/candidates';
 

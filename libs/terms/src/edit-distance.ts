@@ -1,8 +1,9 @@
 /**
- * Edit distances for path suggestions: optimal string alignment (Damerau-Levenshtein
+ * Edit distances for "did you mean" (paths, and symbol names in the reader and the SQLite index,
+ * which must rank alike): optimal string alignment (Damerau-Levenshtein
  * with adjacent transpositions, each substring edited once), computed over one matrix
  * that also yields the distance to the best prefix of the target, for as-you-type
- * queries with a typo. Inputs are short (file names), so the quadratic table is cheap.
+ * queries with a typo. Inputs are short (file and symbol names), so the quadratic table is cheap.
  */
 
 export interface Distances {
