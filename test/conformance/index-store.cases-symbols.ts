@@ -184,7 +184,7 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
 
     it('a blob is parsed once: a put without symbols keeps them, a newer extractor replaces them', async () => {
       const repositoryId = ctx.repositoryId();
-      const first = symbols([def('onceFn', 'function', 1, 1)], [occ('onceFn', 1, 9, 'definition')]);
+      const first = symbols([def('onceFn', 'function', 1, 1), def('goneFn', 'function', 2, 2)], [occ('onceFn', 1, 9, 'definition')]);
       const newer = symbols([def('onceFn', 'function', 1, 2)], [occ('onceFn', 1, 9, 'definition')], EXTRACTOR + 1);
       await ctx.write([put(codeFile(repositoryId, 'a.ts', 'function onceFn() {}\n', first))]);
       // The same blob at another path, written without symbols (the indexer found them stored).
@@ -194,6 +194,9 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       await ctx.write([put(codeFile(repositoryId, 'a.ts', 'function onceFn() {}\n', newer))]);
       const hits = await ctx.store().findSymbols([main], { match: 'exact', name: 'onceFn', limit: 10 });
       expect(hits.map((h) => `${h.path}:${h.definition.endLine}`)).toEqual(['a.ts:2', 'b.ts:2']);
+      // A name the older extractor found and the newer does not is found no more, by name or pattern.
+      expect(await names([main], 'goneFn')).toEqual([]);
+      expect((await ctx.store().findSymbols([main], { match: 'pattern', pattern: '*Fn', limit: 10 })).map((h) => h.definition.name)).toEqual(['onceFn', 'onceFn']);
     });
   });
 }

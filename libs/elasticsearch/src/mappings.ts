@@ -117,6 +117,12 @@ export const blobsMappings: estypes.MappingTypeMapping = {
     identifiers: keyword,
     symbolOutline: { type: 'object', enabled: false },
     symbolUses: storedOnly,
+    // Added in place too: the layout of the blob's symbols (symbol-names.ts), and the fields of
+    // its name documents, one per (blob, definition name), whose definitions are read from doc
+    // values so that a frequent name never reads the rest of each blob's outline.
+    symbolLayout: { type: 'integer' },
+    definedName: keyword,
+    nameDefinitions: { type: 'binary', doc_values: true },
   },
 };
 

@@ -1,5 +1,6 @@
 import type { BlobSymbols, SymbolOccurrence } from '@gitdex/contracts';
 import type { BlobOutline } from '@gitdex/ports';
+import { SYMBOL_LAYOUT } from './symbol-names';
 
 /**
  * A blob's symbols as the fields of its symbols document (docs/design/symbols-storage.md): the
@@ -8,6 +9,8 @@ import type { BlobOutline } from '@gitdex/ports';
  */
 export interface SymbolFields {
   symbolExtractor: number;
+  /** SYMBOL_LAYOUT once the blob's name documents are written (symbol-names.ts); absent on the previous layout. */
+  symbolLayout: number;
   /** Absent for a blob of no language. */
   symbolLanguage?: string;
   /** Definition names, as written and lower-cased ("did you mean"). */
@@ -21,7 +24,7 @@ export interface SymbolFields {
 }
 
 /** Every blob field that holds symbols: left out of document reads, which never answer them. */
-export const SYMBOL_FIELDS = ['symbolExtractor', 'symbolLanguage', 'symbolNames', 'symbolNamesLower', 'identifiers', 'symbolOutline', 'symbolUses'];
+export const SYMBOL_FIELDS = ['symbolExtractor', 'symbolLayout', 'symbolLanguage', 'symbolNames', 'symbolNamesLower', 'identifiers', 'symbolOutline', 'symbolUses'];
 
 const ROLE_CODES: Record<SymbolOccurrence['role'], string> = { definition: 'd', reference: 'r', import: 'i' };
 const ROLES: Record<string, SymbolOccurrence['role']> = { d: 'definition', r: 'reference', i: 'import' };
@@ -63,6 +66,7 @@ export function symbolFieldsOf(symbols: BlobSymbols): SymbolFields {
   const names = [...new Set(symbols.definitions.map((d) => d.name))];
   return {
     symbolExtractor: symbols.extractor,
+    symbolLayout: SYMBOL_LAYOUT,
     ...(symbols.language !== null ? { symbolLanguage: symbols.language } : {}),
     symbolNames: names,
     symbolNamesLower: [...new Set(names.map((name) => name.toLowerCase()))],

@@ -5,6 +5,7 @@ import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
 import { symbolsOfFields, unpackOccurrences, type SymbolFields } from './symbol-fields';
+import { definitionsOfName, SYMBOL_LAYOUT } from './symbol-names';
 
 type Query = estypes.QueryDslQueryContainer;
 type SymbolSource = Partial<SymbolFields> & { repositoryId: number; blobSha: string };
@@ -144,17 +145,76 @@ function definitionFilter(query: SymbolNameQuery & { kind?: SymbolKind }): (defi
     (container === undefined || (definition.container !== null && (definition.container === container || definition.container.endsWith(`.${container}`))));
 }
 
+/**
+ * The definitions matching the name query, per blob id: from the name documents (doc values, no
+ * _source read), and from the outline of symbols documents the previous layout wrote that the
+ * symbol migration has not reached yet (a second round trip only while there are any).
+ */
+async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], query: SymbolNameQuery): Promise<Map<string, SymbolDefinition[]>> {
+  const definitions = new Map<string, SymbolDefinition[]>();
+  if (repositoryIds.length === 0) return definitions;
+  const matches = (field: string): Query => (query.match === 'exact' ? { term: { [field]: query.name } } : { wildcard: { [field]: { value: wildcardValue(query.pattern) } } });
+  const response = await ctx.client.search(
+    {
+      index: ctx.blobs,
+      size: SYMBOL_BLOB_LIMIT,
+      track_total_hits: false,
+      query: {
+        bool: {
+          filter: [{ terms: { repositoryId: repositoryIds } }],
+          should: [matches('definedName'), { bool: { filter: [matches('symbolNames')], must_not: [{ term: { symbolLayout: SYMBOL_LAYOUT } }] } }],
+          minimum_should_match: 1,
+        },
+      },
+      stored_fields: '_none_',
+      docvalue_fields: ['repositoryId', 'blobSha', 'definedName', 'nameDefinitions'],
+    },
+    readOptions(ctx),
+  );
+  const legacy: string[] = [];
+  for (const hit of response.hits.hits) {
+    const repositoryId = value<number>(hit, 'repositoryId') as number;
+    const blobSha = value<string>(hit, 'blobSha') as string;
+    const id = blobId(repositoryId, blobSha);
+    const encoded = value<string>(hit, 'nameDefinitions');
+    if (encoded === undefined) {
+      legacy.push(symbolsId(repositoryId, blobSha));
+      continue;
+    }
+    const list = definitions.get(id);
+    const found = definitionsOfName(value<string>(hit, 'definedName') as string, encoded);
+    if (list) list.push(...found);
+    else definitions.set(id, found);
+  }
+  if (legacy.length > 0) {
+    const outlines = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids: legacy, _source_includes: ['repositoryId', 'blobSha', 'symbolOutline.definitions'] }, readOptions(ctx));
+    for (const doc of outlines.docs) {
+      if (!('found' in doc) || !doc.found || !doc._source) continue;
+      // The whole outline answers for its blob, also over name documents the migration is writing for it now.
+      definitions.set(blobId(doc._source.repositoryId, doc._source.blobSha), doc._source.symbolOutline?.definitions ?? []);
+    }
+  }
+  // A pattern matches several names of one blob: back in file order, as one outline read gave them.
+  if (query.match !== 'exact') for (const list of definitions.values()) list.sort((a, b) => a.line - b.line);
+  return definitions;
+}
+
 export async function findSymbols(ctx: StoreContext, snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }): Promise<SymbolHit[]> {
   if (query.limit <= 0) return [];
-  const nameQuery: Query = query.match === 'exact' ? { term: { symbolNames: query.name } } : { wildcard: { symbolNames: { value: wildcardValue(query.pattern) } } };
-  const docs = await symbolDocs(ctx, repositoriesOf(snapshots), nameQuery, ['symbolOutline.definitions']);
   const keep = definitionFilter(query);
   const definitions = new Map<string, SymbolDefinition[]>();
-  for (const doc of docs) {
-    const matching = (doc.symbolOutline?.definitions ?? []).filter(keep);
-    if (matching.length > 0) definitions.set(blobId(doc.repositoryId, doc.blobSha), matching);
+  for (const [id, found] of await definitionsByBlob(ctx, repositoriesOf(snapshots), query)) {
+    const matching = found.filter(keep);
+    if (matching.length > 0) definitions.set(id, matching);
   }
-  const shas = shasByRepository(docs.filter((doc) => definitions.has(blobId(doc.repositoryId, doc.blobSha))));
+  const shas = new Map<number, string[]>();
+  for (const id of definitions.keys()) {
+    const colon = id.indexOf(':');
+    const repositoryId = Number(id.slice(0, colon));
+    const list = shas.get(repositoryId);
+    if (list) list.push(id.slice(colon + 1));
+    else shas.set(repositoryId, [id.slice(colon + 1)]);
+  }
   const holders = await visibleHolders(ctx, snapshots, shas, query, query.limit);
   const hits: SymbolHit[] = [];
   for (const [index, files] of holders.entries()) {
