@@ -31,24 +31,27 @@ export function nameDocumentId(repositoryId: number, blobSha: string, name: stri
   return `${repositoryId}:${blobSha}:name:${createHash('sha1').update(name).digest('base64url')}`;
 }
 
+/** A definition as a name document holds it: without its name, with its place in the blob's outline. */
+type StoredDefinition = Omit<SymbolDefinition, 'name'> & { at: number };
+
 /** The blob's name documents, one per distinct definition name, definitions in file order. */
 export function nameDocuments(repositoryId: number, blobSha: string, definitions: readonly SymbolDefinition[]): { id: string; document: NameDocument }[] {
-  const byName = new Map<string, Omit<SymbolDefinition, 'name'>[]>();
-  for (const { name, ...rest } of definitions) {
+  const byName = new Map<string, StoredDefinition[]>();
+  definitions.forEach(({ name, ...rest }, at) => {
     const list = byName.get(name);
-    if (list) list.push(rest);
-    else byName.set(name, [rest]);
-  }
+    if (list) list.push({ ...rest, at });
+    else byName.set(name, [{ ...rest, at }]);
+  });
   return [...byName].map(([name, list]) => ({
     id: nameDocumentId(repositoryId, blobSha, name),
     document: { repositoryId, blobSha, definedName: name, nameDefinitions: Buffer.from(JSON.stringify(list)).toString('base64') },
   }));
 }
 
-/** The definitions a name document holds, as doc values answer them (base64). */
-export function definitionsOfName(name: string, encoded: string): SymbolDefinition[] {
-  const list = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as Omit<SymbolDefinition, 'name'>[];
-  return list.map((definition) => ({ name, ...definition }));
+/** The definitions a name document holds (doc values answer them in base64), each with its place in the blob's outline. */
+export function definitionsOfName(name: string, encoded: string): { at: number; definition: SymbolDefinition }[] {
+  const list = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as StoredDefinition[];
+  return list.map(({ at, ...rest }) => ({ at, definition: { name, ...rest } }));
 }
 
 /** Deletes of the name documents of `names` (a missing one is no failure). */

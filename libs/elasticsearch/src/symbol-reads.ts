@@ -151,6 +151,7 @@ function definitionFilter(query: SymbolNameQuery & { kind?: SymbolKind }): (defi
  * symbol migration has not reached yet (a second round trip only while there are any).
  */
 async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], query: SymbolNameQuery): Promise<Map<string, SymbolDefinition[]>> {
+  const placed = new Map<string, { at: number; definition: SymbolDefinition }[]>();
   const definitions = new Map<string, SymbolDefinition[]>();
   if (repositoryIds.length === 0) return definitions;
   const matches = (field: string): Query => (query.match === 'exact' ? { term: { [field]: query.name } } : { wildcard: { [field]: { value: wildcardValue(query.pattern) } } });
@@ -161,9 +162,10 @@ async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], que
       track_total_hits: false,
       query: {
         bool: {
-          filter: [{ terms: { repositoryId: repositoryIds } }],
-          should: [matches('definedName'), { bool: { filter: [matches('symbolNames')], must_not: [{ term: { symbolLayout: SYMBOL_LAYOUT } }] } }],
-          minimum_should_match: 1,
+          filter: [
+            { terms: { repositoryId: repositoryIds } },
+            { bool: { should: [matches('definedName'), { bool: { filter: [matches('symbolNames')], must_not: [{ term: { symbolLayout: SYMBOL_LAYOUT } }] } }], minimum_should_match: 1 } },
+          ],
         },
       },
       stored_fields: '_none_',
@@ -175,17 +177,23 @@ async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], que
   for (const hit of response.hits.hits) {
     const repositoryId = value<number>(hit, 'repositoryId') as number;
     const blobSha = value<string>(hit, 'blobSha') as string;
-    const id = blobId(repositoryId, blobSha);
     const encoded = value<string>(hit, 'nameDefinitions');
     if (encoded === undefined) {
       legacy.push(symbolsId(repositoryId, blobSha));
       continue;
     }
-    const list = definitions.get(id);
+    const id = blobId(repositoryId, blobSha);
     const found = definitionsOfName(value<string>(hit, 'definedName') as string, encoded);
+    const list = placed.get(id);
     if (list) list.push(...found);
-    else definitions.set(id, found);
+    else placed.set(id, found);
   }
+  // A pattern matches several names of one blob: back in the outline's order.
+  for (const [id, list] of placed)
+    definitions.set(
+      id,
+      (list.length > 1 ? list.sort((a, b) => a.at - b.at) : list).map((item) => item.definition),
+    );
   if (legacy.length > 0) {
     const outlines = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids: legacy, _source_includes: ['repositoryId', 'blobSha', 'symbolOutline.definitions'] }, readOptions(ctx));
     for (const doc of outlines.docs) {
@@ -194,8 +202,6 @@ async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], que
       definitions.set(blobId(doc._source.repositoryId, doc._source.blobSha), doc._source.symbolOutline?.definitions ?? []);
     }
   }
-  // A pattern matches several names of one blob: back in file order, as one outline read gave them.
-  if (query.match !== 'exact') for (const list of definitions.values()) list.sort((a, b) => a.line - b.line);
   return definitions;
 }
 
