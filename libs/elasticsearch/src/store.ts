@@ -22,8 +22,6 @@ import type {
   SuggestQuery,
   VisibleEntry,
   FileSymbols,
-  IdentifierCursor,
-  IdentifierFile,
   SymbolHit,
   SymbolNameQuery,
   SymbolScope,
@@ -352,10 +350,6 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
     return this.read('fileSymbols', options, (ctx) => symbolReads.fileSymbols(ctx, snapshot, path));
-  }
-
-  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
-    return this.read('filesWithIdentifier', options, (ctx) => symbolReads.filesWithIdentifier(ctx, snapshots, query));
   }
 
   symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {

@@ -29,6 +29,12 @@ const MAX_PASSES = 10;
 /** Symbols documents the previous layout wrote: an outline, no name documents. */
 const LEGACY = { bool: { filter: [{ exists: { field: 'symbolExtractor' } }], must_not: [{ term: { symbolLayout: SYMBOL_LAYOUT } }] } };
 
+/** A previous-layout symbols document as this layout writes it: marked, its occurrences (never read now) left out. */
+function withoutOccurrences(source: LegacySource, layout: number): object {
+  const { identifiers: _identifiers, symbolUses: _uses, ...kept } = source as LegacySource & { identifiers?: unknown; symbolUses?: unknown };
+  return { ...kept, symbolLayout: layout };
+}
+
 /**
  * Gives one page of previous-layout symbols documents their name documents, from the outline
  * they already hold (no parse), then marks each with this layout, guarded by its sequence
@@ -47,7 +53,7 @@ async function movePage(ctx: StoreContext, hits: estypes.SearchHit<unknown>[]): 
   const marks: BulkOperation[] = pages.map(({ hit, source }) => ({
     action: 'index',
     id: hit._id as string,
-    document: { ...(source as object), symbolLayout: SYMBOL_LAYOUT },
+    document: withoutOccurrences(source, SYMBOL_LAYOUT),
     ifSeqNo: hit._seq_no,
     ifPrimaryTerm: hit._primary_term,
   }));

@@ -1,10 +1,10 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { BlobSymbols, FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
-import type { FileSymbols, IdentifierCursor, IdentifierFile, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
+import type { FileSymbols, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
 import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
-import { symbolsOfFields, unpackOccurrences, type SymbolFields } from './symbol-fields';
+import type { SymbolFields } from './symbol-fields';
 import { definitionsOfName, SYMBOL_LAYOUT } from './symbol-names';
 
 type Query = estypes.QueryDslQueryContainer;
@@ -71,25 +71,15 @@ function scopeFilters(scope: SymbolScope): Query[] {
 }
 
 /**
- * The visible files of each snapshot naming one of the shas, in path order after `after` (the
- * snapshot's own), at most `limit` each: one msearch, one search per snapshot that may hold any.
+ * The visible files of each snapshot naming one of the shas, in path order, at most `limit` each: one msearch, one search per snapshot that may hold any.
  */
-async function visibleHolders(
-  ctx: StoreContext,
-  snapshots: Snapshot[],
-  shas: Map<number, string[]>,
-  scope: SymbolScope,
-  limit: number,
-  afterOf: (index: number) => string | null = () => null,
-  first = 0,
-): Promise<SymbolFile[][]> {
+async function visibleHolders(ctx: StoreContext, snapshots: Snapshot[], shas: Map<number, string[]>, scope: SymbolScope, limit: number): Promise<SymbolFile[][]> {
   const asked: number[] = [];
   const searches: estypes.MsearchRequestItem[] = [];
-  for (let index = first; index < snapshots.length; index += 1) {
+  for (let index = 0; index < snapshots.length; index += 1) {
     const snapshot = snapshots[index] as Snapshot;
     const blobShas = shas.get(snapshot.repositoryId);
     if (!blobShas || blobShas.length === 0) continue;
-    const after = afterOf(index);
     asked.push(index);
     searches.push({ index: ctx.files });
     searches.push({
@@ -98,7 +88,6 @@ async function visibleHolders(
       track_total_hits: false,
       query: visibleQuery(snapshot, { term: { kind: 'file' } }, { terms: { blobSha: blobShas } }, ...scopeFilters(scope)),
       sort: [{ path: 'asc' }, { fromGeneration: 'asc' }],
-      ...(after !== null ? { search_after: [after, Number.MAX_SAFE_INTEGER] } : {}),
       stored_fields: '_none_',
       docvalue_fields: FILE_FIELDS,
     });
@@ -255,27 +244,6 @@ export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: s
   return { ...file, symbols: found.found && found._source?.symbolOutline ? found._source.symbolOutline : null };
 }
 
-export async function filesWithIdentifier(ctx: StoreContext, snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }): Promise<IdentifierFile[]> {
-  if (query.limit <= 0) return [];
-  const first = query.after?.snapshotIndex ?? 0;
-  const docs = await symbolDocs(ctx, repositoriesOf(snapshots.slice(first)), { term: { identifiers: query.name } }, []);
-  const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), query, query.limit, (index) => (index === first && query.after ? query.after.path : null), first);
-  const files = holders.flat().slice(0, query.limit);
-  if (files.length === 0) return [];
-  const ids = [...new Set(files.map((file) => symbolsId((snapshots[file.snapshotIndex] as Snapshot).repositoryId, file.blobSha)))];
-  const response = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids, _source_includes: ['symbolUses', 'symbolOutline.definitions'] }, readOptions(ctx));
-  const byId = new Map<string, SymbolSource>();
-  for (const doc of response.docs) if ('found' in doc && doc.found && doc._source) byId.set(doc._id, doc._source);
-  return files.flatMap((file) => {
-    const source = byId.get(symbolsId((snapshots[file.snapshotIndex] as Snapshot).repositoryId, file.blobSha));
-    // Collected after the search saw it (its version pruned meanwhile): left out, like the version.
-    if (!source) return [];
-    const occurrences = unpackOccurrences(source.symbolUses, query.name);
-    const definitions = (source.symbolOutline?.definitions ?? []).filter((d) => d.name === query.name);
-    return [{ ...file, occurrences, definitions }];
-  });
-}
-
 /** Candidate names per call, before visibility is checked. */
 const NAMES_LIKE_BLOBS = 1000;
 
@@ -323,12 +291,13 @@ export async function storedSymbols(ctx: StoreContext, blobs: { blobSha: string;
       query: { bool: { filter: [{ terms: { blobSha: chunk } }, { term: { symbolExtractor: extractor } }] } },
       // One copy per sha is enough, whichever repository holds it: the symbols are the content's.
       collapse: { field: 'blobSha' },
-      _source: ['blobSha', 'symbolLanguage', 'symbolOutline', 'symbolUses'],
+      _source: ['blobSha', 'symbolLanguage', 'symbolOutline'],
     });
     for (const hit of response.hits.hits) {
       const source = hit._source;
       if (!source?.symbolOutline || (source.symbolLanguage ?? null) !== languageOf.get(source.blobSha)) continue;
-      found.set(source.blobSha, symbolsOfFields({ symbolOutline: source.symbolOutline, ...(source.symbolUses !== undefined ? { symbolUses: source.symbolUses } : {}) }));
+      // Occurrences are not stored (find_references parses when asked): a previous layout's are not read.
+      found.set(source.blobSha, { ...source.symbolOutline, occurrences: [] });
     }
   }
   return found;

@@ -4,7 +4,7 @@ import { RAW_BYTES_DDL } from './raw-bytes';
 import { SYMBOLS_DDL } from './symbol-store';
 
 /** Bump when the layout changes; `ensureSchema` refuses a file written by a newer layout. */
-export const INDEX_SCHEMA_VERSION = 7;
+export const INDEX_SCHEMA_VERSION = 8;
 
 /**
  * Layout (all text compared with BINARY collation = UTF-8 byte order = code point order,
@@ -188,6 +188,9 @@ export function ensureSchema(db: Database): void {
     // Layout 7 adds the symbol tables only: a file of layout 6 gains them empty, and its blobs
     // get symbols when they are parsed (symbol-store.ts).
     db.exec(SYMBOLS_DDL);
+    // Layout 8 stores no occurrences (find_references parses when asked): layout 7's rows of them
+    // go, nothing else changes.
+    db.exec(`DROP TABLE IF EXISTS symbol_refs`);
     const row = db.prepare<[], { value: string }>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).get();
     const found = row ? Number(row.value) : 0;
     if (found > INDEX_SCHEMA_VERSION) {
