@@ -135,6 +135,8 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       await ctx.store().deleteRef(repositoryId, FEATURE);
       await ctx.store().refresh();
       expect(await names([main, feature], 'sharedFn')).toEqual(['0:lib/shared.ts:1']);
+      // A snapshot that finds nothing before one that does: each hit keeps its own snapshot's index.
+      expect(await names([feature, main], 'sharedFn')).toEqual(['1:lib/shared.ts:1']);
 
       await ctx.store().deleteRepository(repositoryId);
       await ctx.store().refresh();

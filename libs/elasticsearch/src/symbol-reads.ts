@@ -94,11 +94,14 @@ async function visibleHolders(ctx: StoreContext, snapshots: Snapshot[], shas: Ma
   }
   const holders: SymbolFile[][] = snapshots.map(() => []);
   if (searches.length === 0) return holders;
-  const response = await ctx.client.msearch({ searches }, readOptions(ctx));
+  // Hits carry their fields only (no index name, score or sort values): a frequent name's holders are thousands.
+  // `status` keeps one entry per search: filter_path drops a response left empty, shifting the rest.
+  const response = await ctx.client.msearch({ searches, filter_path: ['responses.hits.hits.fields', 'responses.error', 'responses.status'] }, readOptions(ctx));
   response.responses.forEach((answer, i) => {
     const index = asked[i] as number;
     if ('error' in answer) throw new Error(`symbol search of snapshot ${index} failed: ${JSON.stringify(answer.error)}`);
-    holders[index] = answer.hits.hits.map((hit) => fileOf(hit, index));
+    // A search without hits has no `hits` left after filter_path.
+    holders[index] = ((answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []).map((hit) => fileOf(hit, index));
   });
   return holders;
 }
@@ -158,12 +161,15 @@ async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], que
         },
       },
       stored_fields: '_none_',
-      docvalue_fields: ['repositoryId', 'blobSha', 'definedName', 'nameDefinitions'],
+      // An exact name is the query's: only a pattern reads which name each document holds.
+      docvalue_fields: ['repositoryId', 'blobSha', 'nameDefinitions', ...(query.match === 'exact' ? [] : ['definedName'])],
+      // Hits carry their fields only (no index name, score or sort values): a frequent name has thousands.
+      filter_path: ['hits.hits.fields'],
     },
     readOptions(ctx),
   );
   const legacy: string[] = [];
-  for (const hit of response.hits.hits) {
+  for (const hit of (response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []) {
     const repositoryId = value<number>(hit, 'repositoryId') as number;
     const blobSha = value<string>(hit, 'blobSha') as string;
     const encoded = value<string>(hit, 'nameDefinitions');
@@ -172,7 +178,7 @@ async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], que
       continue;
     }
     const id = blobId(repositoryId, blobSha);
-    const found = definitionsOfName(value<string>(hit, 'definedName') as string, encoded);
+    const found = definitionsOfName(query.match === 'exact' ? query.name : (value<string>(hit, 'definedName') as string), encoded);
     const list = placed.get(id);
     if (list) list.push(...found);
     else placed.set(id, found);
