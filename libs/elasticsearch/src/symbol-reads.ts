@@ -71,7 +71,8 @@ function scopeFilters(scope: SymbolScope): Query[] {
 }
 
 /**
- * The visible files of each snapshot naming one of the shas, in path order, at most `limit` each: one msearch, one search per snapshot that may hold any.
+ * The visible files of each snapshot naming one of the shas, in path order, at most `limit`
+ * each: one msearch, one search per snapshot that may hold any.
  */
 async function visibleHolders(ctx: StoreContext, snapshots: Snapshot[], shas: Map<number, string[]>, scope: SymbolScope, limit: number): Promise<SymbolFile[][]> {
   const asked: number[] = [];
