@@ -37,7 +37,7 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
     const names = async (snapshots: Snapshot[], name: string) =>
       (await ctx.store().findSymbols(snapshots, { match: 'exact', name, limit: 50 })).map((hit) => `${hit.snapshotIndex}:${hit.path}:${hit.definition.line}`);
 
-    it('written with the content: definitions by name, container and pattern, an outline, identifier files and near names', async () => {
+    it('written with the content: definitions by name, container and pattern, an outline and near names; occurrences are not kept', async () => {
       const repositoryId = ctx.repositoryId();
       const storeSymbols = symbols(
         [def('Store', 'class', 1, 9), def('put', 'method', 2, 4, 'Store'), def('get', 'method', 5, 8, 'Store'), def('storeHelper', 'function', 11, 12)],
@@ -75,15 +75,6 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       // Document reads never carry symbols: they are read through the symbol reads only.
       expect(await store.getFile(main, 'src/store.ts')).not.toHaveProperty('symbols');
 
-      const files = await store.filesWithIdentifier([main], { name: 'Store', after: null, limit: 10 });
-      expect(files.map((f) => [f.path, f.occurrences.map((o) => `${o.line}:${o.role}`), f.definitions.map((d) => d.line)])).toEqual([
-        ['src/store.ts', ['1:definition', '12:reference'], [1]],
-        ['src/use.ts', ['1:import', '4:reference'], []],
-      ]);
-      const page = await store.filesWithIdentifier([main], { name: 'Store', after: { snapshotIndex: 0, path: 'src/store.ts' }, limit: 10 });
-      expect(page.map((f) => f.path)).toEqual(['src/use.ts']);
-      expect(await store.filesWithIdentifier([main], { name: 'Store', after: null, limit: 10, pathPrefix: 'src/s' })).toHaveLength(1);
-
       expect((await store.symbolNamesLike([main], 'store', 10)).sort()).toEqual(['Store', 'storeHelper']);
       expect((await store.symbolNamesLike([main], 'helper', 10)).sort()).toEqual(['storeHelper']);
 
@@ -95,7 +86,8 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
         EXTRACTOR,
       );
       expect([...stored.keys()]).toEqual([a.blobSha]);
-      expect(stored.get(a.blobSha)).toEqual(storeSymbols);
+      // The put carried occurrences; storage keeps none (find_references parses when asked).
+      expect(stored.get(a.blobSha)).toEqual({ ...storeSymbols, occurrences: [] });
       expect((await store.storedSymbols([{ blobSha: a.blobSha, language: 'TypeScript' }], EXTRACTOR + 1)).size).toBe(0);
       expect((await store.storedSymbols([{ blobSha: a.blobSha, language: 'JavaScript' }], EXTRACTOR)).size).toBe(0);
     });
@@ -113,7 +105,6 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       expect(await names([at(2)], 'alphaFn')).toEqual([]);
       expect(await names([at(2)], 'betaFn')).toEqual(['0:src/phase.ts:1']);
       expect((await ctx.store().fileSymbols(at(1), 'src/phase.ts'))?.symbols?.definitions.map((d) => d.name)).toEqual(['alphaFn']);
-      expect((await ctx.store().filesWithIdentifier([at(2)], { name: 'alphaFn', after: null, limit: 10 })).length).toBe(0);
 
       // Deleted at generation 3: nothing is found there, generation 2 still finds it.
       await ctx.write([retire(v2, 3)]);
@@ -140,18 +131,18 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       const feature: Snapshot = { repositoryId, ref: FEATURE, generation: 1 };
       const elsewhere: Snapshot = { repositoryId: other, ref: MAIN, generation: 1 };
       expect(await names([main, feature, elsewhere], 'sharedFn')).toEqual(['0:lib/shared.ts:1', '1:lib/shared.ts:1', '2:lib/shared.ts:1']);
-      const files = await ctx.store().filesWithIdentifier([main, feature], { name: 'sharedFn', after: { snapshotIndex: 0, path: 'lib/shared.ts' }, limit: 10 });
-      expect(files.map((f) => `${f.snapshotIndex}:${f.path}`)).toEqual(['1:lib/shared.ts']);
 
       await ctx.store().deleteRef(repositoryId, FEATURE);
       await ctx.store().refresh();
       expect(await names([main, feature], 'sharedFn')).toEqual(['0:lib/shared.ts:1']);
+      // A snapshot that finds nothing before one that does: each hit keeps its own snapshot's index.
+      expect(await names([feature, main], 'sharedFn')).toEqual(['1:lib/shared.ts:1']);
 
       await ctx.store().deleteRepository(repositoryId);
       await ctx.store().refresh();
       expect(await names([main, elsewhere], 'sharedFn')).toEqual(['1:lib/shared.ts:1']);
       // Another repository's copy keeps its symbols: the blob is not parsed again.
-      expect((await ctx.store().storedSymbols([{ blobSha: file(MAIN).blobSha, language: 'TypeScript' }], EXTRACTOR)).get(file(MAIN).blobSha)).toEqual(shared);
+      expect((await ctx.store().storedSymbols([{ blobSha: file(MAIN).blobSha, language: 'TypeScript' }], EXTRACTOR)).get(file(MAIN).blobSha)).toEqual({ ...shared, occurrences: [] });
 
       await ctx.store().deleteRepository(other);
       await ctx.store().refresh();
@@ -177,14 +168,12 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       expect(await names([pull], 'addedFn')).toEqual(['0:src/added.ts:1']);
       expect((await ctx.store().fileSymbols(pull, 'src/kept.ts'))?.symbols?.definitions.map((d) => d.name)).toEqual(['keptFn']);
       expect(await ctx.store().fileSymbols(pull, 'src/gone.ts')).toBeNull();
-      const users = await ctx.store().filesWithIdentifier([pull], { name: 'commonRef', after: null, limit: 10 });
-      expect(users.map((f) => f.path)).toEqual(['src/added.ts', 'src/changed.ts', 'src/kept.ts']);
       expect((await ctx.store().symbolNamesLike([pull], 'fn', 10)).sort()).toEqual(['addedFn', 'keptFn', 'pullFn']);
     });
 
     it('a blob is parsed once: a put without symbols keeps them, a newer extractor replaces them', async () => {
       const repositoryId = ctx.repositoryId();
-      const first = symbols([def('onceFn', 'function', 1, 1)], [occ('onceFn', 1, 9, 'definition')]);
+      const first = symbols([def('onceFn', 'function', 1, 1), def('goneFn', 'function', 2, 2)], [occ('onceFn', 1, 9, 'definition')]);
       const newer = symbols([def('onceFn', 'function', 1, 2)], [occ('onceFn', 1, 9, 'definition')], EXTRACTOR + 1);
       await ctx.write([put(codeFile(repositoryId, 'a.ts', 'function onceFn() {}\n', first))]);
       // The same blob at another path, written without symbols (the indexer found them stored).
@@ -194,6 +183,9 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       await ctx.write([put(codeFile(repositoryId, 'a.ts', 'function onceFn() {}\n', newer))]);
       const hits = await ctx.store().findSymbols([main], { match: 'exact', name: 'onceFn', limit: 10 });
       expect(hits.map((h) => `${h.path}:${h.definition.endLine}`)).toEqual(['a.ts:2', 'b.ts:2']);
+      // A name the older extractor found and the newer does not is found no more, by name or pattern.
+      expect(await names([main], 'goneFn')).toEqual([]);
+      expect((await ctx.store().findSymbols([main], { match: 'pattern', pattern: '*Fn', limit: 10 })).map((h) => h.definition.name)).toEqual(['onceFn', 'onceFn']);
     });
   });
 }

@@ -195,7 +195,7 @@ describe('SQLite blob storage', () => {
     await reopened.close();
     const dump = logicalDump(file);
     expect(dump).toEqual(logicalDump(freshLate));
-    expect(dump.counts).toEqual([expect.objectContaining({ strayContentRows: 0, legacyRaw: 0, legacyRows: 0, version: '7' })]);
+    expect(dump.counts).toEqual([expect.objectContaining({ strayContentRows: 0, legacyRaw: 0, legacyRows: 0, version: '8' })]);
   });
 
   it('moves a layout 5 file in the background on open, telling its progress, reads answering meanwhile', async () => {

@@ -3,6 +3,7 @@ import { bulkWrite } from './bulk';
 import { blobsTarget, filesTarget, type StoreContext } from './context';
 import { blobId, symbolsId } from './blobs';
 import { scrollHits } from './scan';
+import { nameDeletes } from './symbol-names';
 
 /** Shas per reference check (one terms aggregation each; index.max_terms_count is 65,536). */
 const CHECK_CHUNK = 5000;
@@ -23,6 +24,20 @@ export async function deleteEntries(ctx: StoreContext, query: estypes.QueryDslQu
     );
   }
   return shas;
+}
+
+/** The definition names of these blobs' symbols documents (real time), by sha. */
+async function storedNames(ctx: StoreContext, repositoryId: number, shas: string[]): Promise<Map<string, string[]>> {
+  const response = await ctx.client.mget<{ blobSha?: string; symbolNames?: string[] }>({
+    index: ctx.blobs,
+    ids: shas.map((sha) => symbolsId(repositoryId, sha)),
+    _source_includes: ['blobSha', 'symbolNames'],
+  });
+  const names = new Map<string, string[]>();
+  for (const doc of response.docs) {
+    if ('found' in doc && doc.found && doc._source?.blobSha !== undefined && doc._source.symbolNames) names.set(doc._source.blobSha, doc._source.symbolNames);
+  }
+  return names;
 }
 
 /**
@@ -51,12 +66,14 @@ export async function collectBlobs(ctx: StoreContext, repositoryId: number, shas
     const held = new Set((buckets ?? []).map((bucket) => String(bucket.key)));
     const unreferenced = chunk.filter((sha) => !held.has(sha));
     if (unreferenced.length === 0) continue;
+    const names = await storedNames(ctx, repositoryId, unreferenced);
     await bulkWrite(
       blobsTarget(ctx),
-      // The blob's symbols go with it (a missing one is no failure).
+      // The blob's symbols and name documents go with it (a missing one is no failure).
       unreferenced.flatMap((sha) => [
         { action: 'delete' as const, id: blobId(repositoryId, sha) },
         { action: 'delete' as const, id: symbolsId(repositoryId, sha) },
+        ...nameDeletes(repositoryId, sha, names.get(sha) ?? []),
       ]),
     );
     deleted += unreferenced.length;

@@ -3,6 +3,7 @@ import { bulkWrite, type BulkOperation } from './bulk';
 import { blobsTarget, readOptions, type StoreContext } from './context';
 import { withContentTrigrams } from './content-terms';
 import { symbolFieldsOf } from './symbol-fields';
+import { nameDeletes, nameDocuments } from './symbol-names';
 
 /**
  * The fields a file version takes from its blob: the same for every path and ref holding it.
@@ -83,21 +84,36 @@ export async function storeBlobs(ctx: StoreContext, writes: BlobWrite[]): Promis
   const withSymbols = [...unique.values()].filter((write) => write.symbols !== undefined);
   const docs = [
     ...[...unique.keys()].map((id) => ({ _id: id, _source: false })),
-    ...withSymbols.map((write) => ({ _id: symbolsId(write.blob.repositoryId, write.blob.blobSha), _source: ['symbolExtractor'] })),
+    ...withSymbols.map((write) => ({ _id: symbolsId(write.blob.repositoryId, write.blob.blobSha), _source: ['symbolExtractor', 'symbolNames'] })),
   ];
-  const response = await ctx.client.mget<{ symbolExtractor?: number }>({ index: ctx.blobs, docs }, readOptions(ctx));
-  const present = new Map<string, number | undefined>();
-  for (const doc of response.docs) if ('found' in doc && doc.found) present.set(doc._id, doc._source?.symbolExtractor);
+  const response = await ctx.client.mget<{ symbolExtractor?: number; symbolNames?: string[] }>({ index: ctx.blobs, docs }, readOptions(ctx));
+  const present = new Map<string, { symbolExtractor?: number; symbolNames?: string[] }>();
+  for (const doc of response.docs) if ('found' in doc && doc.found) present.set(doc._id, doc._source ?? {});
   const ops: BulkOperation[] = [];
+  const nameOps: BulkOperation[] = [];
   for (const [id, write] of unique) if (!present.has(id)) ops.push({ action: 'create', id, document: withContentTrigrams(write.blob) });
   for (const { blob, symbols } of withSymbols) {
     const id = symbolsId(blob.repositoryId, blob.blobSha);
     const stored = present.get(id);
     const extractor = (symbols as BlobSymbols).extractor;
-    if (stored === undefined || stored < extractor) {
-      ops.push({ action: 'index', id, document: { repositoryId: blob.repositoryId, blobSha: blob.blobSha, ...symbolFieldsOf(symbols as BlobSymbols) } });
-    }
+    if (stored?.symbolExtractor !== undefined && stored.symbolExtractor >= extractor) continue;
+    const fields = symbolFieldsOf(symbols as BlobSymbols);
+    for (const name of nameDocuments(blob.repositoryId, blob.blobSha, (symbols as BlobSymbols).definitions)) nameOps.push({ action: 'index', ...name });
+    // Names the older symbols defined and these do not: their documents would answer a definition that is gone.
+    const kept = new Set(fields.symbolNames);
+    nameOps.push(
+      ...nameDeletes(
+        blob.repositoryId,
+        blob.blobSha,
+        (stored?.symbolNames ?? []).filter((name) => !kept.has(name)),
+      ),
+    );
+    ops.push({ action: 'index', id, document: { repositoryId: blob.repositoryId, blobSha: blob.blobSha, ...fields } });
   }
+  // Name documents first, in a request of their own: a symbols document is written only once its
+  // names are, so a write that fails between them is written again whole (the stored extractor
+  // is still older) and a symbols document of this layout always has its name documents.
+  if (nameOps.length > 0) await bulkWrite(blobsTarget(ctx), nameOps);
   if (ops.length > 0) await bulkWrite(blobsTarget(ctx), ops);
 }
 

@@ -15,6 +15,7 @@ export {
   type IndexKind,
 } from './mappings';
 export { type BlobMigrationRun, type BlobMigrationStatus, type MigrationProgress } from './blob-migration';
+export { type SymbolMigrationProgress, type SymbolMigrationRun } from './symbol-migration';
 export { MAX_FOLDERS } from './listings';
 export { HAS_CONTENT_WORD, withContentTrigrams } from './content-terms';
 export { toPortError } from './errors';

@@ -114,9 +114,18 @@ export const blobsMappings: estypes.MappingTypeMapping = {
     symbolLanguage: keyword,
     symbolNames: keyword,
     symbolNamesLower: keyword,
-    identifiers: keyword,
     symbolOutline: { type: 'object', enabled: false },
+    // Occurrences as the first layout stored them: nothing writes or reads them now, the symbol
+    // migration drops them from the documents it rewrites, and they stay mapped (strict) for
+    // documents it has not reached.
+    identifiers: keyword,
     symbolUses: storedOnly,
+    // Added in place too: the layout of the blob's symbols (symbol-names.ts), and the fields of
+    // its name documents, one per (blob, definition name), whose definitions are read from doc
+    // values so that a frequent name never reads the rest of each blob's outline.
+    symbolLayout: { type: 'integer' },
+    definedName: keyword,
+    nameDefinitions: { type: 'binary', doc_values: true },
   },
 };
 

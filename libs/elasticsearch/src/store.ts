@@ -22,8 +22,6 @@ import type {
   SuggestQuery,
   VisibleEntry,
   FileSymbols,
-  IdentifierCursor,
-  IdentifierFile,
   SymbolHit,
   SymbolNameQuery,
   SymbolScope,
@@ -42,6 +40,7 @@ import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
 import { ensureIndices, reindex, verifyIndices, type ReindexResult } from './setup';
+import { migrateSymbols, type SymbolMigrationProgress, type SymbolMigrationRun } from './symbol-migration';
 import { blobMigrationStatus, migrateBlobs, type BlobMigrationRun, type BlobMigrationStatus, type MigrationProgress } from './blob-migration';
 
 /** How long ping() waits: a health probe must answer fast, whatever the request timeout. */
@@ -62,6 +61,8 @@ export class ElasticsearchIndexStore implements IndexStore {
   private readonly onMigrationProgress: MigrationProgress | undefined;
   /** The background blob migration this process runs, once it wrote (see startBlobMigration). */
   private migration: Promise<BlobMigrationRun> | null = null;
+  /** The background symbol migration this process runs, once it wrote (see startSymbolMigration). */
+  private symbolRun: Promise<SymbolMigrationRun> | null = null;
 
   constructor(options: ElasticsearchIndexStoreOptions & { manageTemplates?: boolean | undefined }) {
     const resolved = resolveOptions(options);
@@ -178,6 +179,31 @@ export class ElasticsearchIndexStore implements IndexStore {
     if (!this.migration) void this.migrateBlobs();
   }
 
+  /**
+   * Gives symbols documents of the previous layout their name documents, online
+   * (symbol-migration.ts); one search when there are none. Reads answer throughout.
+   */
+  migrateSymbols(onProgress?: SymbolMigrationProgress): Promise<SymbolMigrationRun> {
+    const run = this.call('migrateSymbols', (ctx) => migrateSymbols(ctx, onProgress));
+    if (!this.symbolRun) {
+      this.symbolRun = run;
+      run.catch(() => {
+        this.symbolRun = null;
+      });
+    }
+    return run;
+  }
+
+  /** Started in the background from the first write, as the blob migration is: no operator step. */
+  private startSymbolMigration(): void {
+    if (!this.symbolRun) void this.migrateSymbols();
+  }
+
+  /** The background symbol migration this process started, if any (tests and shutdown wait for it). */
+  symbolMigration(): Promise<SymbolMigrationRun> | null {
+    return this.symbolRun;
+  }
+
   /** The background migration this process started, if any (tests and shutdown wait for it). */
   blobMigration(): Promise<BlobMigrationRun> | null {
     return this.migration;
@@ -236,6 +262,7 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   writeFiles(fileWrites: FileWrite[]): Promise<void> {
     this.startBlobMigration();
+    this.startSymbolMigration();
     return this.call('writeFiles', (ctx) => writes.writeFiles(ctx, fileWrites));
   }
 
@@ -323,10 +350,6 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
     return this.read('fileSymbols', options, (ctx) => symbolReads.fileSymbols(ctx, snapshot, path));
-  }
-
-  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
-    return this.read('filesWithIdentifier', options, (ctx) => symbolReads.filesWithIdentifier(ctx, snapshots, query));
   }
 
   symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {

@@ -1,10 +1,11 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { BlobSymbols, FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
-import type { FileSymbols, IdentifierCursor, IdentifierFile, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
+import type { FileSymbols, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
 import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
-import { symbolsOfFields, unpackOccurrences, type SymbolFields } from './symbol-fields';
+import type { SymbolFields } from './symbol-fields';
+import { definitionsOfName, SYMBOL_LAYOUT } from './symbol-names';
 
 type Query = estypes.QueryDslQueryContainer;
 type SymbolSource = Partial<SymbolFields> & { repositoryId: number; blobSha: string };
@@ -70,25 +71,16 @@ function scopeFilters(scope: SymbolScope): Query[] {
 }
 
 /**
- * The visible files of each snapshot naming one of the shas, in path order after `after` (the
- * snapshot's own), at most `limit` each: one msearch, one search per snapshot that may hold any.
+ * The visible files of each snapshot naming one of the shas, in path order, at most `limit`
+ * each: one msearch, one search per snapshot that may hold any.
  */
-async function visibleHolders(
-  ctx: StoreContext,
-  snapshots: Snapshot[],
-  shas: Map<number, string[]>,
-  scope: SymbolScope,
-  limit: number,
-  afterOf: (index: number) => string | null = () => null,
-  first = 0,
-): Promise<SymbolFile[][]> {
+async function visibleHolders(ctx: StoreContext, snapshots: Snapshot[], shas: Map<number, string[]>, scope: SymbolScope, limit: number): Promise<SymbolFile[][]> {
   const asked: number[] = [];
   const searches: estypes.MsearchRequestItem[] = [];
-  for (let index = first; index < snapshots.length; index += 1) {
+  for (let index = 0; index < snapshots.length; index += 1) {
     const snapshot = snapshots[index] as Snapshot;
     const blobShas = shas.get(snapshot.repositoryId);
     if (!blobShas || blobShas.length === 0) continue;
-    const after = afterOf(index);
     asked.push(index);
     searches.push({ index: ctx.files });
     searches.push({
@@ -97,18 +89,20 @@ async function visibleHolders(
       track_total_hits: false,
       query: visibleQuery(snapshot, { term: { kind: 'file' } }, { terms: { blobSha: blobShas } }, ...scopeFilters(scope)),
       sort: [{ path: 'asc' }, { fromGeneration: 'asc' }],
-      ...(after !== null ? { search_after: [after, Number.MAX_SAFE_INTEGER] } : {}),
       stored_fields: '_none_',
       docvalue_fields: FILE_FIELDS,
     });
   }
   const holders: SymbolFile[][] = snapshots.map(() => []);
   if (searches.length === 0) return holders;
-  const response = await ctx.client.msearch({ searches }, readOptions(ctx));
+  // Hits carry their fields only (no index name, score or sort values): a frequent name's holders are thousands.
+  // `status` keeps one entry per search: filter_path drops a response left empty, shifting the rest.
+  const response = await ctx.client.msearch({ searches, filter_path: ['responses.hits.hits.fields', 'responses.error', 'responses.status'] }, readOptions(ctx));
   response.responses.forEach((answer, i) => {
     const index = asked[i] as number;
     if ('error' in answer) throw new Error(`symbol search of snapshot ${index} failed: ${JSON.stringify(answer.error)}`);
-    holders[index] = answer.hits.hits.map((hit) => fileOf(hit, index));
+    // A search without hits has no `hits` left after filter_path.
+    holders[index] = ((answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []).map((hit) => fileOf(hit, index));
   });
   return holders;
 }
@@ -144,17 +138,85 @@ function definitionFilter(query: SymbolNameQuery & { kind?: SymbolKind }): (defi
     (container === undefined || (definition.container !== null && (definition.container === container || definition.container.endsWith(`.${container}`))));
 }
 
+/**
+ * The definitions matching the name query, per blob id: from the name documents (doc values, no
+ * _source read), and from the outline of symbols documents the previous layout wrote that the
+ * symbol migration has not reached yet (a second round trip only while there are any).
+ */
+async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], query: SymbolNameQuery): Promise<Map<string, SymbolDefinition[]>> {
+  const placed = new Map<string, { at: number; definition: SymbolDefinition }[]>();
+  const definitions = new Map<string, SymbolDefinition[]>();
+  if (repositoryIds.length === 0) return definitions;
+  const matches = (field: string): Query => (query.match === 'exact' ? { term: { [field]: query.name } } : { wildcard: { [field]: { value: wildcardValue(query.pattern) } } });
+  const response = await ctx.client.search(
+    {
+      index: ctx.blobs,
+      size: SYMBOL_BLOB_LIMIT,
+      track_total_hits: false,
+      query: {
+        bool: {
+          filter: [
+            { terms: { repositoryId: repositoryIds } },
+            { bool: { should: [matches('definedName'), { bool: { filter: [matches('symbolNames')], must_not: [{ term: { symbolLayout: SYMBOL_LAYOUT } }] } }], minimum_should_match: 1 } },
+          ],
+        },
+      },
+      stored_fields: '_none_',
+      // An exact name is the query's: only a pattern reads which name each document holds.
+      docvalue_fields: ['repositoryId', 'blobSha', 'nameDefinitions', ...(query.match === 'exact' ? [] : ['definedName'])],
+      // Hits carry their fields only (no index name, score or sort values): a frequent name has thousands.
+      filter_path: ['hits.hits.fields'],
+    },
+    readOptions(ctx),
+  );
+  const legacy: string[] = [];
+  for (const hit of (response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []) {
+    const repositoryId = value<number>(hit, 'repositoryId') as number;
+    const blobSha = value<string>(hit, 'blobSha') as string;
+    const encoded = value<string>(hit, 'nameDefinitions');
+    if (encoded === undefined) {
+      legacy.push(symbolsId(repositoryId, blobSha));
+      continue;
+    }
+    const id = blobId(repositoryId, blobSha);
+    const found = definitionsOfName(query.match === 'exact' ? query.name : (value<string>(hit, 'definedName') as string), encoded);
+    const list = placed.get(id);
+    if (list) list.push(...found);
+    else placed.set(id, found);
+  }
+  // A pattern matches several names of one blob: back in the outline's order.
+  for (const [id, list] of placed)
+    definitions.set(
+      id,
+      (list.length > 1 ? list.sort((a, b) => a.at - b.at) : list).map((item) => item.definition),
+    );
+  if (legacy.length > 0) {
+    const outlines = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids: legacy, _source_includes: ['repositoryId', 'blobSha', 'symbolOutline.definitions'] }, readOptions(ctx));
+    for (const doc of outlines.docs) {
+      if (!('found' in doc) || !doc.found || !doc._source) continue;
+      // The whole outline answers for its blob, also over name documents the migration is writing for it now.
+      definitions.set(blobId(doc._source.repositoryId, doc._source.blobSha), doc._source.symbolOutline?.definitions ?? []);
+    }
+  }
+  return definitions;
+}
+
 export async function findSymbols(ctx: StoreContext, snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }): Promise<SymbolHit[]> {
   if (query.limit <= 0) return [];
-  const nameQuery: Query = query.match === 'exact' ? { term: { symbolNames: query.name } } : { wildcard: { symbolNames: { value: wildcardValue(query.pattern) } } };
-  const docs = await symbolDocs(ctx, repositoriesOf(snapshots), nameQuery, ['symbolOutline.definitions']);
   const keep = definitionFilter(query);
   const definitions = new Map<string, SymbolDefinition[]>();
-  for (const doc of docs) {
-    const matching = (doc.symbolOutline?.definitions ?? []).filter(keep);
-    if (matching.length > 0) definitions.set(blobId(doc.repositoryId, doc.blobSha), matching);
+  for (const [id, found] of await definitionsByBlob(ctx, repositoriesOf(snapshots), query)) {
+    const matching = found.filter(keep);
+    if (matching.length > 0) definitions.set(id, matching);
   }
-  const shas = shasByRepository(docs.filter((doc) => definitions.has(blobId(doc.repositoryId, doc.blobSha))));
+  const shas = new Map<number, string[]>();
+  for (const id of definitions.keys()) {
+    const colon = id.indexOf(':');
+    const repositoryId = Number(id.slice(0, colon));
+    const list = shas.get(repositoryId);
+    if (list) list.push(id.slice(colon + 1));
+    else shas.set(repositoryId, [id.slice(colon + 1)]);
+  }
   const holders = await visibleHolders(ctx, snapshots, shas, query, query.limit);
   const hits: SymbolHit[] = [];
   for (const [index, files] of holders.entries()) {
@@ -187,27 +249,6 @@ export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: s
     { ...readOptions(ctx), ignore: [404] },
   );
   return { ...file, symbols: found.found && found._source?.symbolOutline ? found._source.symbolOutline : null };
-}
-
-export async function filesWithIdentifier(ctx: StoreContext, snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }): Promise<IdentifierFile[]> {
-  if (query.limit <= 0) return [];
-  const first = query.after?.snapshotIndex ?? 0;
-  const docs = await symbolDocs(ctx, repositoriesOf(snapshots.slice(first)), { term: { identifiers: query.name } }, []);
-  const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), query, query.limit, (index) => (index === first && query.after ? query.after.path : null), first);
-  const files = holders.flat().slice(0, query.limit);
-  if (files.length === 0) return [];
-  const ids = [...new Set(files.map((file) => symbolsId((snapshots[file.snapshotIndex] as Snapshot).repositoryId, file.blobSha)))];
-  const response = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids, _source_includes: ['symbolUses', 'symbolOutline.definitions'] }, readOptions(ctx));
-  const byId = new Map<string, SymbolSource>();
-  for (const doc of response.docs) if ('found' in doc && doc.found && doc._source) byId.set(doc._id, doc._source);
-  return files.flatMap((file) => {
-    const source = byId.get(symbolsId((snapshots[file.snapshotIndex] as Snapshot).repositoryId, file.blobSha));
-    // Collected after the search saw it (its version pruned meanwhile): left out, like the version.
-    if (!source) return [];
-    const occurrences = unpackOccurrences(source.symbolUses, query.name);
-    const definitions = (source.symbolOutline?.definitions ?? []).filter((d) => d.name === query.name);
-    return [{ ...file, occurrences, definitions }];
-  });
 }
 
 /** Candidate names per call, before visibility is checked. */
@@ -257,12 +298,13 @@ export async function storedSymbols(ctx: StoreContext, blobs: { blobSha: string;
       query: { bool: { filter: [{ terms: { blobSha: chunk } }, { term: { symbolExtractor: extractor } }] } },
       // One copy per sha is enough, whichever repository holds it: the symbols are the content's.
       collapse: { field: 'blobSha' },
-      _source: ['blobSha', 'symbolLanguage', 'symbolOutline', 'symbolUses'],
+      _source: ['blobSha', 'symbolLanguage', 'symbolOutline'],
     });
     for (const hit of response.hits.hits) {
       const source = hit._source;
       if (!source?.symbolOutline || (source.symbolLanguage ?? null) !== languageOf.get(source.blobSha)) continue;
-      found.set(source.blobSha, symbolsOfFields({ symbolOutline: source.symbolOutline, ...(source.symbolUses !== undefined ? { symbolUses: source.symbolUses } : {}) }));
+      // Occurrences are not stored (find_references parses when asked): a previous layout's are not read.
+      found.set(source.blobSha, { ...source.symbolOutline, occurrences: [] });
     }
   }
   return found;

@@ -41,7 +41,7 @@ export interface FileSymbols extends Omit<SymbolFile, 'snapshotIndex'> {
   symbols: BlobOutline | null;
 }
 
-/** A visible file whose code uses an identifier, with its occurrences of that name only. */
+/** A visible file whose code uses an identifier, with its occurrences of that name only (find_references parses them when asked). */
 export interface IdentifierFile extends SymbolFile {
   /** In file order; only those named as asked. */
   occurrences: SymbolOccurrence[];
@@ -49,14 +49,8 @@ export interface IdentifierFile extends SymbolFile {
   definitions: SymbolDefinition[];
 }
 
-/** Where a page of filesWithIdentifier starts: after this file of the call's snapshots. */
-export interface IdentifierCursor {
-  snapshotIndex: number;
-  path: string;
-}
-
 /**
- * What find_symbol, file_outline and find_references ask the index. Every read takes a list
+ * What find_symbol and file_outline ask the index (find_references asks the content index, then parses). Every read takes a list
  * of snapshots (each a readable ref the caller chose; several repositories and refs at once,
  * as search_code scopes them) and sees only their visible versions: a symbol is found exactly
  * while the file version that defines it is visible. Symbols are stored once per blob; these
@@ -73,13 +67,6 @@ export interface SymbolReads {
 
   /** The visible file at `path` with its stored definitions; null when the path is not visible (or not a file). */
   fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null>;
-
-  /**
-   * Visible files whose code has an identifier named exactly `name` (case-sensitive, from the
-   * stored occurrences), in (snapshotIndex, path) order after `after` (null: from the start),
-   * at most `limit` files, each with its occurrences and definitions of that name.
-   */
-  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]>;
 
   /**
    * "Did you mean": distinct definition names visible in the snapshots that are near `name`

@@ -105,7 +105,7 @@ describe.each([1, 2, 3, 4] as const)('a version %i index file', (version) => {
     expect(await found(sub('websocketserver'))).toEqual(['src/Upper.ts']);
     await store.close();
     const after = layoutOf(file);
-    expect(after.version).toBe('7');
+    expect(after.version).toBe('8');
     expect(after.contentIndex).toMatch(/tokenize='ascii'/);
     // Opening again rebuilds nothing and still answers.
     const again = new SqliteIndexStore({ file });

@@ -189,7 +189,10 @@ export function ensureSchema(db: Database): void {
     // Layout 7 adds the symbol tables only: a file of layout 6 gains them empty, and its blobs
     // get symbols when they are parsed (symbol-store.ts).
     db.exec(SYMBOLS_DDL);
+    // Layout 8 adds the list of distinct symbol names (did you mean, symbol-name-list.ts) and stores
+    // no occurrences (find_references parses when asked): layout 7's rows of them go.
     db.exec(NAME_LIST_DDL);
+    db.exec(`DROP TABLE IF EXISTS symbol_refs`);
     const row = db.prepare<[], { value: string }>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).get();
     const found = row ? Number(row.value) : 0;
     if (found > INDEX_SCHEMA_VERSION) {
@@ -203,7 +206,7 @@ export function ensureSchema(db: Database): void {
     if (found >= 1 && found <= 5) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) SELECT 'blob_id_floor', coalesce(max(fid), 0) FROM files`).run();
     }
-    // Layout 8 adds the list of distinct symbol names (symbol-name-list.ts): built from the names stored.
+    // The list of names is built from the names stored.
     if (found >= 1 && found <= 7) buildNameList(db);
     if (found < INDEX_SCHEMA_VERSION) {
       db.prepare(`INSERT OR REPLACE INTO index_meta (key, value) VALUES ('schema_version', ?)`).run(String(INDEX_SCHEMA_VERSION));

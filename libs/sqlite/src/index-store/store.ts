@@ -22,8 +22,6 @@ import {
   type SuggestQuery,
   type VisibleEntry,
   type FileSymbols,
-  type IdentifierCursor,
-  type IdentifierFile,
   type SymbolHit,
   type SymbolNameQuery,
   type SymbolScope,
@@ -444,20 +442,6 @@ export class SqliteIndexStore implements IndexStore {
     return this.read('fileSymbols', options, (st) => {
       const view = this.symbolView(st, snapshot);
       return view ? symbolReads.fileSymbols(view.statements, view.params, path) : null;
-    });
-  }
-
-  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
-    return this.read('filesWithIdentifier', options, (st) => {
-      const files: IdentifierFile[] = [];
-      const first = query.after?.snapshotIndex ?? 0;
-      for (let index = first; index < snapshots.length && files.length < query.limit; index += 1) {
-        const view = this.symbolView(st, snapshots[index] as Snapshot);
-        if (!view) continue;
-        const after = index === first && query.after ? query.after.path : '';
-        files.push(...symbolReads.filesWithIdentifier(view.statements, symbolReads.withScope(view.params, query), index, query.name, after, query.limit - files.length));
-      }
-      return files;
     });
   }
 

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
-import type { BlobOutline, FileSymbols, IdentifierFile, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
-import { parseDefinitions, unpackOccurrences } from './symbol-store';
+import type { BlobOutline, FileSymbols, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
+import { parseDefinitions } from './symbol-store';
 import { PLAIN, type Visibility } from './visibility';
 
 type Params = Record<string, unknown>;
@@ -25,7 +25,6 @@ export interface SymbolStatements {
   byName: Statement<Params, FileColumns & { defs: string }>;
   byPattern: Statement<Params, FileColumns & { defs: string }>;
   outline: Statement<Params, FileColumns & { outline: string | null }>;
-  identifier: Statement<Params, FileColumns & { occurrences: string; defs: string | null }>;
   /** Whether a visible file of the snapshot defines the name (@name). */
   nameVisible: Statement<Params, number>;
 }
@@ -48,9 +47,6 @@ export function prepareSymbolStatements(db: Database, vis: Visibility = PLAIN): 
       WHERE n.name GLOB @glob AND ${visibleFile(vis)} ORDER BY f.path, n.name LIMIT @limit`),
     outline: db.prepare(`SELECT ${COLUMNS}, bs.outline FROM files f LEFT JOIN blob_symbols bs ON bs.blob_id = f.blob_id
       WHERE f.path = @path AND ${visibleFile(vis)} LIMIT 1`),
-    identifier: db.prepare(`SELECT ${COLUMNS}, r.occurrences, n.defs FROM symbol_refs r JOIN files f ON f.blob_id = r.blob_id
-      LEFT JOIN symbol_names n ON n.name = r.name AND n.blob_id = r.blob_id
-      WHERE r.name = @name AND f.path > @after AND ${visibleFile(vis)} ORDER BY f.path LIMIT @limit`),
     nameVisible: db.prepare(`SELECT 1 FROM symbol_names n CROSS JOIN files f ON f.blob_id = n.blob_id WHERE n.name = @name AND ${visibleFile(vis)} LIMIT 1`).pluck() as Statement<Params, number>,
   };
 }
@@ -111,14 +107,6 @@ export function fileSymbols(statements: SymbolStatements, params: Params, path: 
   if (!row) return null;
   const { snapshotIndex: _index, ...file } = fileOf(row, 0);
   return { ...file, symbols: row.outline === null ? null : (JSON.parse(row.outline) as BlobOutline) };
-}
-
-export function filesWithIdentifier(statements: SymbolStatements, params: Params, snapshotIndex: number, name: string, after: string, limit: number): IdentifierFile[] {
-  return statements.identifier.all({ ...params, name, after, limit }).map((row) => ({
-    ...fileOf(row, snapshotIndex),
-    occurrences: unpackOccurrences(name, row.occurrences),
-    definitions: parseDefinitions(row.defs),
-  }));
 }
 
 /** Whether a visible file of the snapshot (params: withScope's) defines `name`. */

@@ -1,17 +1,19 @@
 import type { Database } from 'better-sqlite3';
-import type { BlobSymbols, SymbolDefinition, SymbolOccurrence } from '@gitdex/contracts';
+import type { BlobSymbols, SymbolDefinition } from '@gitdex/contracts';
 import type { BlobOutline } from '@gitdex/ports';
 import type { NameList } from './symbol-name-list';
 
 /**
  * A blob's symbols (docs/design/symbols-storage.md), stored once per blob like its content and
  * released with it:
- * - `blob_symbols`: the outline (status and definitions, JSON) and the names that have rows
- *   below (so they are deleted by primary key, with no secondary index to slow writes).
+ * - `blob_symbols`: the outline (status and definitions, JSON), whose names say which rows
+ *   below are the blob's (so they are deleted by primary key, with no secondary index to slow
+ *   writes). `ref_names` listed the names of layout 7's occurrence rows; it is written empty.
  * - `symbol_names`: one row per (definition name, blob), with that name's definitions: an exact
  *   find_symbol reads the rows of one name and joins the visible files naming the blob.
- * - `symbol_refs`: one row per (identifier name, blob), with that name's occurrences
- *   (packOccurrences): find_references reads one name's rows the same way.
+ *
+ * Occurrences are not stored: find_references parses the files that hold a name when asked.
+ * Layout 7's `symbol_refs` is dropped when a file of that layout is opened (schema.ts).
  */
 export const SYMBOLS_DDL = `
 CREATE TABLE IF NOT EXISTS blob_symbols (
@@ -29,12 +31,6 @@ CREATE TABLE IF NOT EXISTS symbol_names (
   defs TEXT NOT NULL,
   PRIMARY KEY (name, blob_id)
 ) WITHOUT ROWID, STRICT;
-CREATE TABLE IF NOT EXISTS symbol_refs (
-  name TEXT NOT NULL,
-  blob_id INTEGER NOT NULL,
-  occurrences TEXT NOT NULL,
-  PRIMARY KEY (name, blob_id)
-) WITHOUT ROWID, STRICT;
 `;
 
 export interface SymbolWriteStatements {
@@ -45,15 +41,6 @@ export interface SymbolWriteStatements {
   remove(blobId: number): void;
   /** Symbols stored for a sha by this extractor and language, in any repository. */
   stored(blobSha: string, extractor: number, language: string | null): BlobSymbols | undefined;
-}
-
-/** One name's occurrences as a JSON array of [line, start, end, role]: the name is the row's. */
-function packOccurrences(occurrences: readonly SymbolOccurrence[]): string {
-  return JSON.stringify(occurrences.map((o) => [o.line, o.start, o.end, o.role]));
-}
-
-export function unpackOccurrences(name: string, json: string): SymbolOccurrence[] {
-  return (JSON.parse(json) as [number, number, number, SymbolOccurrence['role']][]).map(([line, start, end, role]) => ({ name, line, start, end, role }));
 }
 
 function groupByName<T extends { name: string }>(items: readonly T[]): Map<string, T[]> {
@@ -73,24 +60,18 @@ export function outlineOf(symbols: BlobSymbols): BlobOutline {
 
 export function prepareSymbolWrites(db: Database, nameList: NameList): SymbolWriteStatements {
   const extractorOf = db.prepare<[number], number>(`SELECT extractor FROM blob_symbols WHERE blob_id = ?`).pluck();
-  const namesOf = db.prepare<[number], { outline: string; ref_names: string }>(`SELECT outline, ref_names FROM blob_symbols WHERE blob_id = ?`);
+  const namesOf = db.prepare<[number], { outline: string }>(`SELECT outline FROM blob_symbols WHERE blob_id = ?`);
   const insertBlob = db.prepare(`INSERT OR REPLACE INTO blob_symbols (blob_id, blob_sha, extractor, language, outline, ref_names) VALUES (?, ?, ?, ?, ?, ?)`);
   const deleteBlob = db.prepare(`DELETE FROM blob_symbols WHERE blob_id = ?`);
   const insertName = db.prepare(`INSERT INTO symbol_names (name, blob_id, defs) VALUES (?, ?, ?)`);
   const deleteName = db.prepare(`DELETE FROM symbol_names WHERE name = ? AND blob_id = ?`);
-  const insertRef = db.prepare(`INSERT INTO symbol_refs (name, blob_id, occurrences) VALUES (?, ?, ?)`);
-  const deleteRef = db.prepare(`DELETE FROM symbol_refs WHERE name = ? AND blob_id = ?`);
-  const storedBySha = db.prepare<[string, number, string | null], { blob_id: number; outline: string; ref_names: string }>(
-    `SELECT blob_id, outline, ref_names FROM blob_symbols WHERE blob_sha = ? AND extractor = ? AND language IS ? LIMIT 1`,
-  );
-  const occurrencesOf = db.prepare<[string, number], string>(`SELECT occurrences FROM symbol_refs WHERE name = ? AND blob_id = ?`).pluck();
+  const storedBySha = db.prepare<[string, number, string | null], { outline: string }>(`SELECT outline FROM blob_symbols WHERE blob_sha = ? AND extractor = ? AND language IS ? LIMIT 1`);
 
   const remove = (blobId: number) => {
     const row = namesOf.get(blobId);
     if (!row) return;
     const outline = JSON.parse(row.outline) as BlobOutline;
     for (const name of new Set(outline.definitions.map((d) => d.name))) deleteName.run(name, blobId);
-    for (const name of JSON.parse(row.ref_names) as string[]) deleteRef.run(name, blobId);
     deleteBlob.run(blobId);
   };
 
@@ -98,25 +79,17 @@ export function prepareSymbolWrites(db: Database, nameList: NameList): SymbolWri
     extractorOf: (blobId) => extractorOf.get(blobId),
     put: (blobId, blobSha, symbols) => {
       remove(blobId);
-      const refs = groupByName(symbols.occurrences);
-      insertBlob.run(blobId, blobSha, symbols.extractor, symbols.language, JSON.stringify(outlineOf(symbols)), JSON.stringify([...refs.keys()]));
+      insertBlob.run(blobId, blobSha, symbols.extractor, symbols.language, JSON.stringify(outlineOf(symbols)), '[]');
       const names = groupByName(symbols.definitions);
       for (const [name, defs] of names) insertName.run(name, blobId, JSON.stringify(defs));
       nameList.add(names.keys());
-      for (const [name, occurrences] of refs) insertRef.run(name, blobId, packOccurrences(occurrences));
     },
     remove,
     stored: (blobSha, extractor, language) => {
       const row = storedBySha.get(blobSha, extractor, language);
       if (!row) return undefined;
       const outline = JSON.parse(row.outline) as BlobOutline;
-      const occurrences: SymbolOccurrence[] = [];
-      for (const name of JSON.parse(row.ref_names) as string[]) {
-        const json = occurrencesOf.get(name, row.blob_id);
-        if (json !== undefined) occurrences.push(...unpackOccurrences(name, json));
-      }
-      occurrences.sort((a, b) => a.line - b.line || a.start - b.start);
-      return { ...outline, occurrences };
+      return { ...outline, occurrences: [] };
     },
   };
 }

@@ -5,8 +5,6 @@ import type {
   ContentScope,
   FileContent,
   FileSymbols,
-  IdentifierCursor,
-  IdentifierFile,
   FileSummary,
   FolderCount,
   FolderScope,
@@ -138,10 +136,6 @@ export class ForwardingIndex implements ReaderIndex {
 
   fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {
     return this.pass(options, (o) => this.inner.fileSymbols(snapshot, path, o));
-  }
-
-  filesWithIdentifier(snapshots: Snapshot[], query: SymbolScope & { name: string; after: IdentifierCursor | null; limit: number }, options?: IndexCallOptions): Promise<IdentifierFile[]> {
-    return this.pass(options, (o) => this.inner.filesWithIdentifier(snapshots, query, o));
   }
 
   symbolNamesLike(snapshots: Snapshot[], name: string, limit: number, options?: IndexCallOptions): Promise<string[]> {

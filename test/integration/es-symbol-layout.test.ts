@@ -1,0 +1,146 @@
+// The upgrade of Elasticsearch symbols from the previous layout (one outline per blob) to name
+// documents (one per blob and definition name), with no step by anyone: a reader answers the
+// same before, during and after the migration, which parses nothing; a write starts it; and a
+// collected blob takes its name documents with it.
+import { Client } from '@elastic/elasticsearch';
+import type { BlobSymbols, SymbolDefinition } from '@gitdex/contracts';
+import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
+import type { Snapshot } from '@gitdex/ports';
+import { MAIN, makeFile, put } from '../conformance/index-store.fixtures';
+import { engineEndpoints, uniqueName } from '../harness/engines';
+
+jest.setTimeout(60_000);
+
+const REPO = 41;
+const FEATURE = 'refs/heads/feature';
+const main: Snapshot = { repositoryId: REPO, ref: MAIN, generation: 1 };
+const feature: Snapshot = { repositoryId: REPO, ref: FEATURE, generation: 1 };
+
+const def = (name: string, kind: SymbolDefinition['kind'], line: number, container: string | null = null): SymbolDefinition => ({
+  name,
+  kind,
+  line,
+  endLine: line + 1,
+  container,
+  signature: `${kind} ${name}`,
+});
+const symbols = (definitions: SymbolDefinition[]): BlobSymbols => ({ extractor: 1, language: 'TypeScript', status: 'parsed', definitions, occurrences: [] });
+
+const files = [
+  makeFile({
+    repositoryId: REPO,
+    path: 'src/store.ts',
+    content: 'class Store { get() {} }\n',
+    symbols: symbols([def('Store', 'class', 1), def('get', 'method', 1, 'Store'), def('helper', 'function', 3)]),
+  }),
+  makeFile({
+    repositoryId: REPO,
+    path: 'src/other.ts',
+    content: 'class Other { get() {} }\n',
+    symbols: symbols([def('Other', 'class', 1), def('get', 'method', 2, 'Other'), def('get', 'method', 5, 'Other')]),
+  }),
+  makeFile({ repositoryId: REPO, path: 'src/util.ts', content: 'function helper() {}\n', symbols: symbols([def('helper', 'function', 1)]) }),
+  makeFile({ repositoryId: REPO, path: 'src/empty.ts', content: '// nothing\n', symbols: symbols([]) }),
+];
+/** Only on the feature branch: collected when the branch is deleted. */
+const onFeature = makeFile({ repositoryId: REPO, ref: FEATURE, path: 'src/feature.ts', content: 'function featureOnly() {}\n', symbols: symbols([def('featureOnly', 'function', 1)]) });
+
+describe('the symbols layout upgrade on Elasticsearch', () => {
+  const prefix = uniqueName('symlayout');
+  const admin = new Client({ node: engineEndpoints().elasticsearchUrl });
+  const blobs = `${prefix}-blobs`;
+  const open = () => new ElasticsearchIndexStore({ node: engineEndpoints().elasticsearchUrl, indexPrefix: prefix });
+
+  afterAll(async () => {
+    await admin.indices.delete({ index: `${prefix}-*`, expand_wildcards: 'all', ignore_unavailable: true, allow_no_indices: true });
+    await admin.indices.deleteIndexTemplate({ name: `${prefix}-*` }).catch(() => undefined);
+    await admin.close();
+  });
+
+  const answers = async (store: ElasticsearchIndexStore) => ({
+    helper: await store.findSymbols([main], { match: 'exact', name: 'helper', limit: 50 }),
+    get: await store.findSymbols([main], { match: 'exact', name: 'get', limit: 50 }),
+    otherGet: await store.findSymbols([main], { match: 'exact', name: 'get', container: 'Other', limit: 50 }),
+    pattern: await store.findSymbols([main], { match: 'pattern', pattern: '*e*', limit: 50 }),
+    outline: await store.fileSymbols(main, 'src/other.ts'),
+    near: await store.symbolNamesLike([main], 'helpr', 10),
+  });
+
+  /** Documents of the blobs index matching the query, by id. */
+  async function documents(query: object): Promise<Map<string, Record<string, unknown>>> {
+    await admin.indices.refresh({ index: blobs });
+    const found = await admin.search<Record<string, unknown>>({ index: blobs, size: 1000, query });
+    return new Map(found.hits.hits.map((hit) => [hit._id as string, hit._source ?? {}]));
+  }
+  const nameDocuments = () => documents({ exists: { field: 'definedName' } });
+  const symbolsDocuments = () => documents({ exists: { field: 'symbolExtractor' } });
+
+  /**
+   * Turns the index into what the previous layout wrote: symbols documents without their layout
+   * mark; name documents of the first `keep` blobs left (as a migration stopped between its two
+   * writes leaves them), the others deleted.
+   */
+  async function asPreviousLayout(keep: number): Promise<void> {
+    const docs = await symbolsDocuments();
+    const kept = new Set([...docs.values()].slice(0, keep).map((source) => source.blobSha));
+    const names = await nameDocuments();
+    const operations: object[] = [];
+    for (const [id, source] of names) if (!kept.has(source.blobSha)) operations.push({ delete: { _id: id } });
+    for (const [id, { symbolLayout: _mark, ...source }] of docs) operations.push({ index: { _id: id } }, source);
+    await admin.bulk({ index: blobs, refresh: true, operations });
+  }
+
+  it('answers the same from the previous layout, while migrating and after, parsing nothing; a write starts it', async () => {
+    const writer = open();
+    await writer.ensureReady();
+    await writer.writeFiles([...files.map(put), put(onFeature)]);
+    await writer.symbolMigration();
+    await writer.refresh();
+    const expected = await answers(writer);
+    expect(expected.helper.map((hit) => hit.path)).toEqual(['src/store.ts', 'src/util.ts']);
+    expect(expected.otherGet.map((hit) => hit.definition.line)).toEqual([2, 5]);
+    expect(expected.pattern.map((hit) => `${hit.path}:${hit.definition.name}`)).toEqual([
+      'src/other.ts:Other',
+      'src/other.ts:get',
+      'src/other.ts:get',
+      'src/store.ts:Store',
+      'src/store.ts:get',
+      'src/store.ts:helper',
+      'src/util.ts:helper',
+    ]);
+    // One document per (blob, name): Store, get, helper; Other, get; helper; featureOnly.
+    expect((await nameDocuments()).size).toBe(7);
+
+    await asPreviousLayout(1);
+    const reader = open();
+    expect(await answers(reader)).toEqual(expected);
+
+    const run = await reader.migrateSymbols(async () => {
+      expect(await answers(reader)).toEqual(expected);
+    });
+    expect(run).toEqual({ migrated: 5, passes: 2 });
+    expect(await answers(reader)).toEqual(expected);
+    expect((await nameDocuments()).size).toBe(7);
+    expect([...(await symbolsDocuments()).values()].every((source) => source.symbolLayout === 2)).toBe(true);
+    expect(await reader.migrateSymbols()).toEqual({ migrated: 0, passes: 1 });
+
+    // A process that writes migrates in the background, with no call by anyone.
+    await asPreviousLayout(0);
+    const later = open();
+    await later.writeFiles([put(files[0] as (typeof files)[number])]);
+    expect(await later.symbolMigration()).toMatchObject({ migrated: 5 });
+    expect(await answers(later)).toEqual(expected);
+    await Promise.all([writer.close(), reader.close(), later.close()]);
+  });
+
+  it('a collected blob takes its name documents with it', async () => {
+    const store = open();
+    expect((await nameDocuments()).size).toBe(7);
+    await store.deleteRef(REPO, FEATURE);
+    const left = [...(await nameDocuments()).values()].map((source) => source.definedName);
+    expect(left).toHaveLength(6);
+    expect(left).not.toContain('featureOnly');
+    expect(await store.findSymbols([feature], { match: 'exact', name: 'featureOnly', limit: 5 })).toEqual([]);
+    await store.close();
+  });
+});
