@@ -16,7 +16,8 @@ export async function startIndexer(
 ): Promise<{ stop(): Promise<void>; healthy(): boolean; reconciler: ReconcileSchedule | undefined }> {
   const consumer = adapters.consumer();
   const pulls = { indexed: env.GITDEX_INDEXED_PULLS, closedRetentionSeconds: env.GITDEX_CLOSED_PULL_RETENTION };
-  const symbols = createSymbolParsing(adapters.index);
+  // Off, content is written alone: the baseline a full index with symbols is measured against.
+  const symbols = env.GITDEX_SYMBOLS ? createSymbolParsing(adapters.index) : undefined;
   const handler = createBatchHandler({
     index: adapters.index,
     source: adapters.source,
@@ -28,7 +29,7 @@ export async function startIndexer(
     history: { store: adapters.history, options: { depth: env.GITDEX_HISTORY_DEPTH, maxBlobBytes: env.GITDEX_MAX_FILE_BYTES, concurrency: 8 } },
     retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS, retryBudgetMs: env.GITDEX_RETRY_BUDGET_SECONDS * 1000 },
     now: () => new Date(),
-    symbols: symbols.parsing,
+    ...(symbols ? { symbols: symbols.parsing } : {}),
     log,
     metrics,
     onIndexed: (event, _ref, outcome) => {
@@ -57,7 +58,7 @@ export async function startIndexer(
       clearInterval(lagTimer);
       await reconciler?.stop();
       await consumer.stop();
-      await symbols.close();
+      await symbols?.close();
     },
   };
 }
