@@ -3,20 +3,20 @@
  * read answers, through the GitHub stand-in, Kafka, the indexer process and Elasticsearch) with
  * symbols and without (GITDEX_SYMBOLS=false), alternated in one run on two pipelines that differ
  * only in that setting; each full index of a fresh copy of the repository (a new repository id,
- * nothing parsed before). Corpora: gitdex's own sources (a real TypeScript code repository) and
+ * every blob changed by a line naming the copy, so nothing is parsed before or reused). Corpora: gitdex's own sources (a real TypeScript code repository) and
  * the write-path bench's @elastic/elasticsearch package.
  *
  *   KAFKA_BROKERS=... ELASTICSEARCH_URL=... npx tsx --tsconfig bench/tsconfig.json bench/measure/symbols-full-index.ts [runs]
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import { createGitHubStandIn } from '../../test/github-standin/server';
 import { mediumCorpus, REPO_ROOT, MAX_FILE_BYTES, type Corpus } from '../data/corpora';
-import { totalBytes, walk } from '../data/files';
+import { totalBytes, walk, type SourceFile } from '../data/files';
 import { startElasticsearch, type Backend } from '../setup/backends';
 import { acquireEngines } from '../setup/engines';
-import { copyRepo, createRepo, type BenchRepo } from '../setup/repos';
+import { createRepo, type BenchRepo } from '../setup/repos';
 import { drainTarball } from './archive';
 import { pushAndWait } from './push';
 import { quietElasticsearch } from './settle';
@@ -31,6 +31,31 @@ function gitdexSources(): Corpus {
   const dirs = ['libs', 'services', 'bench', 'test', 'scripts', 'docs'];
   const files = dirs.flatMap((dir) => walk(join(REPO_ROOT, dir), { maxBytes: MAX_FILE_BYTES, skipDirs: ['.git', 'node_modules', 'dist', 'coverage', 'data'], prefix: dir }).files);
   return { name: 'gitdex', description: 'gitdex sources (libs, services, bench, test, scripts, docs)', files, bytes: totalBytes(files) };
+}
+
+/** CPU seconds a process has used, every thread (the symbol pool's workers included): utime + stime of /proc/PID/stat. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const COMMENT: Record<string, string> = { '.py': '#', '.rb': '#', '.sh': '#', '.yml': '#', '.yaml': '#', '.md': '', '.json': '', '.txt': '' };
+
+/**
+ * The corpus with a line naming the copy appended to every file: every blob is new, so nothing is
+ * reused from an earlier index (a blob already parsed is never parsed again, in any repository),
+ * and each full index with symbols parses every parseable file.
+ */
+function uniqueCorpus(base: Corpus, dir: string, marker: string): Corpus {
+  const files: SourceFile[] = base.files.map((file) => {
+    const abs = join(dir, file.path);
+    const comment = COMMENT[extname(file.path)] ?? '//';
+    const content = Buffer.concat([readFileSync(file.abs), Buffer.from(`\n${comment}${comment ? ' ' : ''}${marker}\n`)]);
+    mkdirSync(dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+    return { ...file, abs, size: content.length };
+  });
+  return { ...base, files, bytes: totalBytes(files) };
 }
 
 async function main(): Promise<void> {
@@ -48,17 +73,22 @@ async function main(): Promise<void> {
     await backends.off.restartIndexer!({ GITDEX_SYMBOLS: 'false' });
     const bases = [await createRepo(root, 'gitdex', gitdexSources()), await createRepo(root, 'elastic', mediumCorpus())];
     let copies = 0;
+    const cpu: Record<'on' | 'off', number[]> = { on: [], off: [] };
     const fullIndexMs = async (base: BenchRepo, mode: 'on' | 'off'): Promise<number> => {
       const backend = backends[mode]!;
-      const repo = await copyRepo(root, base, `${base.name}-${mode}-${copies++}`);
+      const name = `${base.name}-${mode}-${copies++}`;
+      const repo = await createRepo(root, name, uniqueCorpus(base.corpus, join(workDir, 'copies', name), `gitdex bench copy ${name}`));
       await drainTarball(standIn, repo);
       await quietElasticsearch(engines.elasticsearchUrl);
       standIn.configure({ webhookUrl: backend.webhookUrl });
+      const cpuBefore = cpuSeconds(backend.indexer.pid);
       const sample = await pushAndWait({ standIn, readerUrl: backend.readerUrl }, repo, null, { intervalMs: 20, timeoutMs: 10 * 60_000, before: ZERO_SHA });
+      cpu[mode].push(cpuSeconds(backend.indexer.pid) - cpuBefore);
       return sample.freshnessMs;
     };
     for (const base of bases) {
       const times: Record<'on' | 'off', number[]> = { on: [], off: [] };
+      const counted = { on: cpu.on.length + 1, off: cpu.off.length + 1 };
       // One warm-up of each (the worker pool starting, grammars loading, the JIT), then RUNS of each, alternating who goes first.
       await fullIndexMs(base, 'off');
       await fullIndexMs(base, 'on');
@@ -74,11 +104,14 @@ async function main(): Promise<void> {
       log(`${base.corpus.description}: ${base.corpus.files.length} files, ${(base.corpus.bytes / 1e6).toFixed(1)} MB`);
       log(`  without symbols: median ${off.toFixed(0)} ms (${times.off.map((ms) => ms.toFixed(0)).join(', ')})`);
       log(`  with symbols:    median ${on.toFixed(0)} ms (${times.on.map((ms) => ms.toFixed(0)).join(', ')})`);
-      log(`  throughput ratio, with / without: ${(off / on).toFixed(2)}×`);
+      const cpuOf = (mode: 'on' | 'off') => cpu[mode].slice(counted[mode]);
+      log(`  indexer process CPU a full index (all threads): without ${median(cpuOf('off')).toFixed(2)} s, with ${median(cpuOf('on')).toFixed(2)} s (medians)`);
+      log(`  throughput ratio, with / without: ${(off / on).toFixed(2)}× (medians); median of each round's own ratio ${median(times.on.map((ms, r) => times.off[r]! / ms)).toFixed(2)}×`);
     }
   } finally {
     for (const backend of [backends.on, backends.off]) await backend?.close().catch(() => undefined);
-    await standIn.close();
+    // The stand-in's close waits for idle keep-alive connections of the readers' polls: bounded.
+    await Promise.race([standIn.close(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     await engines.release();
     rmSync(workDir, { recursive: true, force: true });
   }
