@@ -28,7 +28,7 @@ function heldParsing(stored: Map<string, BlobSymbols> = new Map(), lookup?: () =
       await lookup?.();
       return new Map(blobs.flatMap((b) => (stored.has(b.blobSha) ? [[b.blobSha, stored.get(b.blobSha)!] as const] : [])));
     },
-  } as StoredSymbols;
+  };
   const parsing: SymbolParsing = {
     extract: (_content, path) => {
       calls.push(path);
@@ -57,7 +57,7 @@ const turns = async (n = 5) => {
 
 describe('SymbolPrefetch in the WriteBuffer', () => {
   it('parses a blob before its batch is full, and writes no batch before all its symbols are attached', async () => {
-    const { parsing, calls, finish } = heldParsing();
+    const { parsing, calls, finish, lookups } = heldParsing();
     const prefetch = new SymbolPrefetch(parsing, 2);
     const { index, written } = recordingIndex();
     const buffer = new WriteBuffer(index, { maxWrites: 4, maxBytes: 1 << 30, accept: (w) => prefetch.add(w), prepare: (ws) => prefetch.attach(ws) });
@@ -81,6 +81,8 @@ describe('SymbolPrefetch in the WriteBuffer', () => {
     const symbolsOf = (w: FileWrite) => (w.type === 'put' ? w.document.symbols?.definitions.map((d) => d.name) : null);
     expect(written[0]!.map(symbolsOf)).toEqual([['a.ts'], ['b.ts'], ['c.ts'], undefined]);
     expect(prefetch.counts).toEqual({ parsed: 3, failed: 0, skipped: 0, reused: 0 });
+    // One lookup for each chunk of 2, and one for the batch's remainder when it was sent.
+    expect(lookups).toEqual([2, 1]);
   });
 
   it('keeps a failed or skipped parse with its content and counts it; reuses stored symbols; parses a blob held twice once', async () => {
