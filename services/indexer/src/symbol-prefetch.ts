@@ -3,11 +3,12 @@ import type { FileWrite } from '@gitdex/ports';
 import { parseable, type SymbolCounts, type SymbolParsing } from './attach-symbols';
 
 /**
- * Blobs looked up together in the index before they are parsed. Small, so the pool starts on
- * the first files of a tarball at once; not one, so a full index of thousands of files asks
- * the index tens of times, not thousands.
+ * Blobs looked up together in the index before they are parsed: the first chunk small, so the
+ * pool starts on a tarball's first files at once; each next one twice as large up to the most,
+ * so a full index of 50,000 files asks the index about 200 times, not thousands (each lookup is
+ * a request and a query on the blobs index).
  */
-export const PREFETCH_CHUNK = 32;
+export const PREFETCH_CHUNK = { first: 32, most: 256 };
 
 type Parseable = FileDocument & { content: string; language: string };
 type Outcome = { symbols: BlobSymbols; reused: boolean };
@@ -44,7 +45,8 @@ export class SymbolPrefetch {
 
   constructor(
     private readonly parsing: SymbolParsing,
-    private readonly chunk = PREFETCH_CHUNK,
+    private chunk = PREFETCH_CHUNK.first,
+    private readonly mostChunk = PREFETCH_CHUNK.most,
   ) {
     this.languages = new Set(parsing.languages);
   }
@@ -91,6 +93,7 @@ export class SymbolPrefetch {
     if (this.open.length === 0) return;
     const docs = this.open;
     this.open = [];
+    this.chunk = Math.min(this.chunk * 2, this.mostChunk);
     const stored = this.parsing.stored.storedSymbols(
       docs.map((doc) => ({ blobSha: doc.blobSha, language: doc.language })),
       this.parsing.version,

@@ -81,7 +81,7 @@ describe('SymbolPrefetch in the WriteBuffer', () => {
     const symbolsOf = (w: FileWrite) => (w.type === 'put' ? w.document.symbols?.definitions.map((d) => d.name) : null);
     expect(written[0]!.map(symbolsOf)).toEqual([['a.ts'], ['b.ts'], ['c.ts'], undefined]);
     expect(prefetch.counts).toEqual({ parsed: 3, failed: 0, skipped: 0, reused: 0 });
-    // One lookup for each chunk of 2, and one for the batch's remainder when it was sent.
+    // One lookup for the first chunk (2), and one for the batch's remainder when it was sent.
     expect(lookups).toEqual([2, 1]);
   });
 
@@ -109,6 +109,15 @@ describe('SymbolPrefetch in the WriteBuffer', () => {
     ]);
     expect(docs[4]?.symbols?.definitions[0]?.name).toBe('one.ts');
     expect(prefetch.counts).toEqual({ parsed: 1, failed: 1, skipped: 1, reused: 1 });
+  });
+
+  it('looks blobs up in chunks that double up to the most', async () => {
+    const { parsing, lookups, held } = heldParsing();
+    const prefetch = new SymbolPrefetch(parsing, 2, 8);
+    for (let i = 0; i < 40; i += 1) prefetch.add(put(`f${i}.ts`));
+    await turns();
+    expect(lookups).toEqual([2, 4, 8, 8, 8, 8]);
+    expect(held.size).toBe(38);
   });
 
   it('a failed lookup fails the batch and writes nothing of it', async () => {
