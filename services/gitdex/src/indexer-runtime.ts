@@ -4,7 +4,7 @@ import type { Logger } from '@gitdex/observability';
 import { createBatchHandler, DEFAULT_INDEX_REF_OPTIONS, type IndexerMetrics, DEFAULT_RETRY_POLICY, RefSelection, type ReconcileSchedule } from '@gitdex/indexer';
 import { startReconciler } from './reconciler-runtime';
 import type { Adapters } from './adapters';
-import { createSymbolParsing } from './symbol-parsing';
+import { symbolParsingOf } from './symbol-parsing';
 
 /** Starts the indexer worker on the adapters; resolves once it joined the consumer group. */
 export async function startIndexer(
@@ -16,8 +16,7 @@ export async function startIndexer(
 ): Promise<{ stop(): Promise<void>; healthy(): boolean; reconciler: ReconcileSchedule | undefined }> {
   const consumer = adapters.consumer();
   const pulls = { indexed: env.GITDEX_INDEXED_PULLS, closedRetentionSeconds: env.GITDEX_CLOSED_PULL_RETENTION };
-  // Off, content is written alone: the baseline a full index with symbols is measured against.
-  const symbols = env.GITDEX_SYMBOLS ? createSymbolParsing(adapters.index) : undefined;
+  const symbols = symbolParsingOf(env, adapters.index);
   const handler = createBatchHandler({
     index: adapters.index,
     source: adapters.source,

@@ -26,7 +26,7 @@ export interface SymbolCounts {
   reused: number;
 }
 
-export function parseable(doc: FileDocument, languages: ReadonlySet<string>): doc is FileDocument & { content: string; language: string } {
+function parseable(doc: FileDocument, languages: ReadonlySet<string>): doc is FileDocument & { content: string; language: string } {
   return doc.kind === 'file' && typeof doc.content === 'string' && !doc.flags.binary && doc.language !== null && languages.has(doc.language) && doc.symbols === undefined;
 }
 

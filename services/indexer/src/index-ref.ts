@@ -6,7 +6,6 @@ import {
   type IndexReads,
   type IndexWrites,
   type Snapshot,
-  type FileWrite,
   type Source,
   type SourceCommit,
   type SourceComparison,
@@ -22,8 +21,7 @@ import { findSubmodules } from './submodules';
 import type { LeafEntry, TreeReader } from './tree-walk';
 import { WriteBuffer } from './write-buffer';
 import { ChangedPaths, recentCommitsAdded, recentCommitsAfter, type PushedCommits } from './served-commits';
-import type { SymbolCounts, SymbolParsing } from './attach-symbols';
-import { SymbolPrefetch } from './symbol-prefetch';
+import { attachSymbols, type SymbolCounts, type SymbolParsing } from './attach-symbols';
 import { recordHistory, settleHistory, type HistoryDeps } from './history/record-history';
 import { blobsInSnapshots } from './history/local-blobs';
 
@@ -164,11 +162,17 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   await index.discardAfter(previous);
   const generation = state.generation + 1;
   const context: DocumentContext = { repositoryId, ref: target.ref, commitSha: target.head.sha, generation, maxFileBytes: options.maxFileBytes, ...(options.rules ? { rules: options.rules } : {}) };
-  // Each blob's parse starts as it leaves the tarball; its batch waits for it before it is written.
-  const prefetch = deps.symbols ? new SymbolPrefetch(deps.symbols) : undefined;
-  const symbolHooks = prefetch ? { accept: (write: FileWrite) => prefetch.add(write), prepare: (writes: FileWrite[]) => prefetch.attach(writes) } : {};
+  const symbols: SymbolCounts | undefined = deps.symbols ? { parsed: 0, failed: 0, skipped: 0, reused: 0 } : undefined;
+  const parsing = deps.symbols;
+  const prepare =
+    parsing && symbols
+      ? async (writes: Parameters<typeof attachSymbols>[1]) => {
+          const counts = await attachSymbols(parsing, writes);
+          for (const key of Object.keys(counts) as (keyof SymbolCounts)[]) symbols[key] += counts[key];
+        }
+      : undefined;
   const plan: Plan = {
-    buffer: new WriteBuffer(index, { ...options.bulk, ...(deps.heartbeat ? { onFlush: deps.heartbeat } : {}), ...symbolHooks }),
+    buffer: new WriteBuffer(index, { ...options.bulk, ...(deps.heartbeat ? { onFlush: deps.heartbeat } : {}), ...(prepare ? { prepare } : {}) }),
     context,
     previous,
     retired: 0,
@@ -248,7 +252,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     retired: plan.retired,
     fileCount,
     treesFetched: reader.fetched?.trees ?? 0,
-    ...(prefetch ? { symbols: prefetch.counts } : {}),
+    ...(symbols ? { symbols } : {}),
   };
 }
 

@@ -15,5 +15,4 @@ export { DEFAULT_PULL_OPTIONS, pullRefOf, pullNumberOf, retireClosedPulls, type 
 export { ReconcilerLease, leasedPass, skippedReport, RECONCILER_LEASE, DEFAULT_LEASE_TTL_MS, type ReconcilerLeaseOptions } from './reconcile-lease';
 export { budgetedIntervalSeconds, countedRequests, GITHUB_HOURLY_LIMIT, type ReconcileBudget } from './reconcile-budget';
 export { attachSymbols, type SymbolParsing, type SymbolCounts } from './attach-symbols';
-export { SymbolPrefetch } from './symbol-prefetch';
 export { WriteBuffer } from './write-buffer';

@@ -13,8 +13,6 @@ export interface WriteBufferOptions {
    * bulk under way, so parsing overlaps reading the next batch.
    */
   prepare?: (writes: FileWrite[]) => Promise<void>;
-  /** Sees each write as it is added, before its batch is full (SymbolPrefetch starts its parse). */
-  accept?: (write: FileWrite) => void;
 }
 
 /**
@@ -44,7 +42,6 @@ export class WriteBuffer {
 
   async add(write: FileWrite): Promise<void> {
     this.writes.push(write);
-    this.options.accept?.(write);
     this.bytes += write.type === 'put' ? (write.document.content?.length ?? 0) + 512 : 128;
     if (this.writes.length >= this.options.maxWrites || this.bytes >= this.options.maxBytes) await this.send();
   }

@@ -4,7 +4,7 @@ import { DEFAULT_INDEX_REF_OPTIONS, handleEvent, RefSelection } from '@gitdex/in
 import type { CliContext } from './context';
 import { CliError, EXIT } from './exit-codes';
 import { shortSha } from './table';
-import { createSymbolParsing } from '../symbol-parsing';
+import { symbolParsingOf } from '../symbol-parsing';
 
 export interface IndexOptions {
   ref?: string;
@@ -49,7 +49,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
     hideCursor: true,
   });
   bar.start(total ?? 0, 0);
-  const symbols = env.GITDEX_SYMBOLS ? createSymbolParsing(adapters.index) : undefined;
+  const symbols = symbolParsingOf(env, adapters.index);
   const outcome = await handleEvent(
     {
       index: adapters.index,

@@ -1,12 +1,13 @@
 /**
- * Parsing overlaps the tarball and the writes (SymbolPrefetch), and the rule holds: a symbol is
+ * The indexer parses a batch's blobs before the batch is written, and the rule holds: a symbol is
  * findable exactly from the flip that makes its content readable. While one blob's parse is held,
  * the ref keeps serving the previous commit; at the flip both the new content and its symbols
- * are there. A parse that fails or is bounded keeps the content and is counted. SQLite index,
- * GitHub stand-in source, a full index from the tarball.
+ * are there. A parse that fails or is bounded keeps the content and is counted. GITDEX_SYMBOLS=false
+ * writes the content alone and parses nothing. SQLite index, GitHub stand-in source, a full index
+ * from the tarball.
  */
 import { join } from 'node:path';
-import type { BlobSymbols, RefState } from '@gitdex/contracts';
+import { loadEnv, type BlobSymbols, type RefState } from '@gitdex/contracts';
 import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, indexRef, type SymbolParsing } from '@gitdex/indexer';
 import type { SourceRepository } from '@gitdex/ports';
@@ -15,6 +16,7 @@ import { createSymbolExtractor, SUPPORTED_LANGUAGES, SYMBOL_EXTRACTOR_VERSION } 
 import { commitFiles, createRepo, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
 import { repositoryDocumentOf } from '../support/repository-document';
+import { symbolParsingOf } from '../../services/gitdex/src/symbol-parsing';
 
 const MAIN = 'refs/heads/main';
 
@@ -29,7 +31,7 @@ const definitionsOf = (content: string, language: string | null): BlobSymbols =>
   occurrences: [],
 });
 
-describe('symbols parsed while the tarball is read and written stay in step with their content', () => {
+describe('symbols written with their batch flip together with their content', () => {
   let root: string;
   let standIn: GitHubStandIn;
   let index: SqliteIndexStore;
@@ -44,7 +46,7 @@ describe('symbols parsed while the tarball is read and written stay in step with
     (await index.findSymbols([{ repositoryId, ref: MAIN, generation }], { match: 'exact', name, limit: 10 })).map((hit) => hit.path);
 
   beforeAll(async () => {
-    root = await makeTempRoot('gitdex-symbols-overlap-');
+    root = await makeTempRoot('gitdex-symbols-flip-');
     standIn = await createGitHubStandIn({ root, rateLimit: { limit: 1_000_000 } });
     index = new SqliteIndexStore({ file: join(root, 'index.sqlite') });
     await index.ensureReady();
@@ -59,8 +61,8 @@ describe('symbols parsed while the tarball is read and written stay in step with
 
   it('serves the previous commit while a parse is held, and flips content and symbols together', async () => {
     const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`src/f${i}.ts`, `export function f${i}() {}\n`]));
-    const repo = await createRepo(root, 'acme', 'overlap', { ...files, 'src/slow.ts': 'export function alpha() {}\n' });
-    const repository = await register('acme/overlap');
+    const repo = await createRepo(root, 'acme', 'flip', { ...files, 'src/slow.ts': 'export function alpha() {}\n' });
+    const repository = await register('acme/flip');
     const held: Array<() => void> = [];
     let holdSlow = false;
     const parsing: SymbolParsing = {
@@ -97,7 +99,7 @@ describe('symbols parsed while the tarball is read and written stay in step with
     await commitFiles(repo.dir, { ...changed, 'src/slow.ts': 'export function beta() {}\n' }, 'beta');
     holdSlow = true;
     written.length = 0;
-    // Full index again (no incremental diff), in batches of 8: the held blob's batch waits while the others are written.
+    // Full index again (no incremental diff), in batches of 8: the held blob's batch waits for its parse while the others are written.
     const running = indexHead({ ...DEFAULT_INDEX_REF_OPTIONS, maxIncrementalChanges: 0, bulk: { maxWrites: 8, maxBytes: 1 << 30 } });
     // Batches before the held blob's are written meanwhile (41 puts and 41 retires in batches of 8; src/slow.ts's put is in the last).
     while (held.length === 0 || written.length < 5) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -142,5 +144,29 @@ describe('symbols parsed while the tarball is read and written stay in step with
     } finally {
       await extractor.close();
     }
+  });
+  it('GITDEX_SYMBOLS=false writes the content with no symbols and parses nothing', async () => {
+    await createRepo(root, 'acme', 'plain', { 'src/a.ts': 'export function plain() {}\n' });
+    const repository = await register('acme/plain');
+    const asked: string[] = [];
+    const watched = Object.create(index) as SqliteIndexStore;
+    watched.storedSymbols = async (blobs, version) => {
+      asked.push(...blobs.map((blob) => blob.blobSha));
+      return index.storedSymbols(blobs, version);
+    };
+    // As services/gitdex wires the indexer: off, no pool and no parsing are handed to it.
+    const symbols = symbolParsingOf(loadEnv({ GITDEX_SYMBOLS: 'false' }), watched);
+    expect(symbols).toBeUndefined();
+    const outcome = await indexRef(
+      { index: watched, source, options: DEFAULT_INDEX_REF_OPTIONS, now: () => new Date(), ...(symbols ? { symbols: symbols.parsing } : {}) },
+      { repository, ref: MAIN, head: (await source.head(repository, 'main'))! },
+    );
+    expect(outcome).toMatchObject({ status: 'indexed', fileCount: 1 });
+    expect(outcome).not.toHaveProperty('symbols');
+    const snapshot = { repositoryId: repository.id, ref: MAIN, generation: 1 };
+    expect((await index.getFile(snapshot, 'src/a.ts'))?.content).toContain('plain');
+    expect((await index.fileSymbols(snapshot, 'src/a.ts'))?.symbols).toBeNull();
+    expect(await found(repository.id, 1, 'plain')).toEqual([]);
+    expect(asked).toEqual([]);
   });
 });
