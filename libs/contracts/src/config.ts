@@ -265,6 +265,8 @@ export const EnvSchema = z.object({
   GITDEX_WAIT_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   /** Commits of each ref's history backfilled on its first index (list_commits, compare, blame); 0 keeps no history. */
   GITDEX_HISTORY_DEPTH: z.coerce.number().int().min(0).max(100_000).default(500),
+  /** Definitions extracted from each parseable blob at index time (find_symbol, file_outline); false writes content only. */
+  GITDEX_SYMBOLS: flag.default(true),
   GITDEX_RETRY_BUDGET_SECONDS: z.coerce.number().int().nonnegative().default(600),
   /** Repositories an indexer process handles at the same time (each one's events stay in order). */
   GITDEX_INDEXER_REPOSITORIES_AT_ONCE: positiveInt.default(32),

@@ -4,7 +4,7 @@ import type { Logger } from '@gitdex/observability';
 import { createBatchHandler, DEFAULT_INDEX_REF_OPTIONS, type IndexerMetrics, DEFAULT_RETRY_POLICY, RefSelection, type ReconcileSchedule } from '@gitdex/indexer';
 import { startReconciler } from './reconciler-runtime';
 import type { Adapters } from './adapters';
-import { createSymbolParsing } from './symbol-parsing';
+import { symbolParsingOf } from './symbol-parsing';
 
 /** Starts the indexer worker on the adapters; resolves once it joined the consumer group. */
 export async function startIndexer(
@@ -16,7 +16,7 @@ export async function startIndexer(
 ): Promise<{ stop(): Promise<void>; healthy(): boolean; reconciler: ReconcileSchedule | undefined }> {
   const consumer = adapters.consumer();
   const pulls = { indexed: env.GITDEX_INDEXED_PULLS, closedRetentionSeconds: env.GITDEX_CLOSED_PULL_RETENTION };
-  const symbols = createSymbolParsing(adapters.index);
+  const symbols = symbolParsingOf(env, adapters.index);
   const handler = createBatchHandler({
     index: adapters.index,
     source: adapters.source,
@@ -28,7 +28,7 @@ export async function startIndexer(
     history: { store: adapters.history, options: { depth: env.GITDEX_HISTORY_DEPTH, maxBlobBytes: env.GITDEX_MAX_FILE_BYTES, concurrency: 8 } },
     retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: env.GITDEX_MAX_ATTEMPTS, retryBudgetMs: env.GITDEX_RETRY_BUDGET_SECONDS * 1000 },
     now: () => new Date(),
-    symbols: symbols.parsing,
+    ...(symbols ? { symbols: symbols.parsing } : {}),
     log,
     metrics,
     onIndexed: (event, _ref, outcome) => {
@@ -57,7 +57,7 @@ export async function startIndexer(
       clearInterval(lagTimer);
       await reconciler?.stop();
       await consumer.stop();
-      await symbols.close();
+      await symbols?.close();
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Env } from '@gitdex/contracts';
 import type { StoredSymbols } from '@gitdex/ports';
 import type { SymbolParsing } from '@gitdex/indexer';
 import { createSymbolExtractor, SUPPORTED_LANGUAGES, SYMBOL_EXTRACTOR_VERSION } from '@gitdex/symbols';
@@ -14,4 +15,13 @@ export function createSymbolParsing(index: StoredSymbols): { parsing: SymbolPars
     parsing: { extract: (content, path, language) => extractor.extract(content, path, language, 'none'), version: SYMBOL_EXTRACTOR_VERSION, languages: SUPPORTED_LANGUAGES, stored: index },
     close: () => extractor.close(),
   };
+}
+
+/**
+ * GITDEX_SYMBOLS as both indexer entry points honour it: off, no pool is started and the
+ * indexer gets no parsing, so it writes content alone (the baseline a full index with symbols
+ * is measured against).
+ */
+export function symbolParsingOf(env: Pick<Env, 'GITDEX_SYMBOLS'>, index: StoredSymbols): ReturnType<typeof createSymbolParsing> | undefined {
+  return env.GITDEX_SYMBOLS ? createSymbolParsing(index) : undefined;
 }

@@ -4,7 +4,7 @@ import { DEFAULT_INDEX_REF_OPTIONS, handleEvent, RefSelection } from '@gitdex/in
 import type { CliContext } from './context';
 import { CliError, EXIT } from './exit-codes';
 import { shortSha } from './table';
-import { createSymbolParsing } from '../symbol-parsing';
+import { symbolParsingOf } from '../symbol-parsing';
 
 export interface IndexOptions {
   ref?: string;
@@ -49,7 +49,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
     hideCursor: true,
   });
   bar.start(total ?? 0, 0);
-  const symbols = createSymbolParsing(adapters.index);
+  const symbols = symbolParsingOf(env, adapters.index);
   const outcome = await handleEvent(
     {
       index: adapters.index,
@@ -58,7 +58,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
       options: { ...DEFAULT_INDEX_REF_OPTIONS, maxFileBytes: env.GITDEX_MAX_FILE_BYTES },
       history: { store: adapters.history, options: { depth: env.GITDEX_HISTORY_DEPTH, maxBlobBytes: env.GITDEX_MAX_FILE_BYTES, concurrency: 8 } },
       now: () => new Date(),
-      symbols: symbols.parsing,
+      ...(symbols ? { symbols: symbols.parsing } : {}),
       onProgress: (done) => {
         if (total === undefined || done > total) bar.setTotal(done);
         bar.update(done);
@@ -67,7 +67,7 @@ export async function indexCommand(ctx: CliContext, fullName: string, options: I
     event,
   ).finally(async () => {
     bar.stop();
-    await symbols.close();
+    await symbols?.close();
   });
   if (outcome.action !== 'synced') throw new CliError(`${repository.fullName}: ${outcome.action === 'skipped' ? outcome.reason : outcome.action}`, EXIT.failed);
   for (const { ref: r, outcome: result } of outcome.refs) {
