@@ -13,7 +13,8 @@ const symbols: BlobSymbols = {
 };
 
 // The symbol tables other than the name list's (symbol-names-near.test.ts).
-const tables = (db: Database.Database) => db.prepare<[], string>(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'symbol%' AND name NOT GLOB 'symbol_name_[lg]*'`).pluck().all().sort();
+const tables = (db: Database.Database) =>
+  db.prepare<[], string>(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'symbol%' AND name NOT GLOB 'symbol_name_[lg]*'`).pluck().all().sort();
 const version = (db: Database.Database) => db.prepare<[], string>(`SELECT value FROM index_meta WHERE key = 'schema_version'`).pluck().get();
 
 describe('the symbols layout of SQLite', () => {
