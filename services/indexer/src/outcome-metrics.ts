@@ -7,7 +7,7 @@ export function countOutcome(metrics: Pick<IndexerMetrics, 'symbolBlobs' | 'vers
   for (const { outcome: indexed } of outcome.refs) {
     if (indexed === 'deleted') continue;
     if (indexed.status === 'indexed' && indexed.symbols) {
-      for (const [status, count] of Object.entries(indexed.symbols)) if (count > 0) metrics.symbolBlobs.inc({ status }, count);
+      for (const [status, count] of Object.entries(indexed.symbols) as [string, number][]) if (count > 0) metrics.symbolBlobs.inc({ status }, count);
     }
     const blames = indexed.blames;
     if (!blames) continue;
