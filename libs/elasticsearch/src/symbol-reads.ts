@@ -1,6 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { BlobSymbols, FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
 import type { FileSymbols, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
+import { nearNames } from '@gitdex/terms';
 import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
@@ -38,22 +39,6 @@ function fileOf(hit: estypes.SearchHit<unknown>, snapshotIndex: number): SymbolF
 }
 
 const repositoriesOf = (snapshots: Snapshot[]) => [...new Set(snapshots.map((s) => s.repositoryId))];
-
-/** Symbols documents of these repositories matching the query, with the fields asked (at most SYMBOL_BLOB_LIMIT). */
-async function symbolDocs(ctx: StoreContext, repositoryIds: number[], query: Query, fields: string[]): Promise<SymbolSource[]> {
-  if (repositoryIds.length === 0) return [];
-  const response = await ctx.client.search<SymbolSource>(
-    {
-      index: ctx.blobs,
-      size: SYMBOL_BLOB_LIMIT,
-      track_total_hits: false,
-      query: { bool: { filter: [{ terms: { repositoryId: repositoryIds } }, query] } },
-      _source: ['repositoryId', 'blobSha', ...fields],
-    },
-    readOptions(ctx),
-  );
-  return response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-}
 
 /** Shas per repository, from symbols documents. */
 function shasByRepository(docs: SymbolSource[]): Map<number, string[]> {
@@ -252,34 +237,46 @@ export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: s
 }
 
 /** Candidate names per call, before visibility is checked. */
-const NAMES_LIKE_BLOBS = 1000;
+/** Blobs read for "did you mean": the best-scoring ones, so a common first syllable cannot make it read thousands. */
+const NAMES_LIKE_BLOBS = 200;
 
+/**
+ * Names near `name` (did you mean) that a visible file of the snapshots defines, ranked by
+ * nearNames as the reader ranks them. Blobs are found by their lower-case names: the same name
+ * in another case first, then names at most two edits away (a Levenshtein automaton over the
+ * term dictionary, `fuzzy`), then names containing it; only the best-scoring blobs are read.
+ */
 export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
   if (limit <= 0 || name === '') return [];
+  const repositoryIds = repositoriesOf(snapshots);
+  if (repositoryIds.length === 0) return [];
   const lower = name.toLowerCase();
-  const head = lower.slice(0, 3);
-  const near = (candidate: string) => {
-    const folded = candidate.toLowerCase();
-    return folded === lower || folded.startsWith(head) || folded.includes(lower);
-  };
-  const nameQuery: Query = {
-    bool: {
-      should: [{ term: { symbolNamesLower: lower } }, { prefix: { symbolNamesLower: head } }, { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower)}*` } } }],
-      minimum_should_match: 1,
+  const response = await ctx.client.search<SymbolSource>(
+    {
+      index: ctx.blobs,
+      size: NAMES_LIKE_BLOBS,
+      track_total_hits: false,
+      query: {
+        bool: {
+          filter: [{ terms: { repositoryId: repositoryIds } }],
+          should: [
+            { term: { symbolNamesLower: { value: lower, boost: 4 } } },
+            { fuzzy: { symbolNamesLower: { value: lower, fuzziness: 2, max_expansions: 50, boost: 2 } } },
+            { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower)}*`, boost: 1 } } },
+          ],
+          minimum_should_match: 1,
+        },
+      },
+      _source: ['repositoryId', 'blobSha', 'symbolNames'],
     },
-  };
-  const docs = (await symbolDocs(ctx, repositoriesOf(snapshots), nameQuery, ['symbolNames'])).slice(0, NAMES_LIKE_BLOBS);
+    readOptions(ctx),
+  );
+  const docs = response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
   const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), {}, NAMES_LIKE_BLOBS);
   const visible = new Set(holders.flatMap((files, index) => files.map((file) => blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha))));
-  const names = new Set<string>();
-  for (const doc of docs) {
-    if (!visible.has(blobId(doc.repositoryId, doc.blobSha))) continue;
-    for (const candidate of doc.symbolNames ?? []) {
-      if (near(candidate)) names.add(candidate);
-      if (names.size >= limit) return [...names];
-    }
-  }
-  return [...names];
+  const candidates = new Set<string>();
+  for (const doc of docs) if (visible.has(blobId(doc.repositoryId, doc.blobSha))) for (const candidate of doc.symbolNames ?? []) candidates.add(candidate);
+  return nearNames(name, candidates).slice(0, limit);
 }
 
 /** Shas per search of storedSymbols. */
