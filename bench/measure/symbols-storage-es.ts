@@ -3,8 +3,8 @@
  * with the indexer's batching (WriteBuffer: 500 writes a bulk, up to four under way), without
  * symbols and with them (attachSymbols and @gitdex/symbols' worker pool, parse time included), in
  * alternating runs of the same process; and the index bytes the symbols add (store size after a
- * force merge), per byte of content. "with symbols" is the indexer's mode (definitions only);
- * "with occurrences" the earlier one that also stored every identifier, for the ratio between.
+ * force merge), per byte of content. "with symbols" is the indexer's mode (definitions only; the
+ * storage keeps no occurrences since find_references parses when asked).
  *
  *   ELASTICSEARCH_URL=... node scripts/prepare.mjs --build -- tsx --tsconfig bench/tsconfig.json bench/measure/symbols-storage-es.ts [runs]
  */
@@ -126,12 +126,10 @@ async function main(): Promise<void> {
     // Every run starts from an empty index: nothing is stored to reuse.
     stored: { storedSymbols: () => Promise.resolve(new Map()) },
   };
-  const parsingAll: SymbolParsing = { ...parsing, extract: (content, path, language) => extractor.extract(content, path, language, 'all') };
   const parseable = docs.filter((doc) => doc.content !== null && doc.language !== null && SUPPORTED_LANGUAGES.includes(doc.language)).length;
   console.log(`corpus: ${description}, ${(contentBytes / 1e6).toFixed(1)} MB of content, ${parseable} files in a parsed language`);
   const without: { ms: number; bytes: number }[] = [];
   const withSymbols: { ms: number; bytes: number; symbolBytes: number; counts: SymbolCounts; reads?: ReadTimes }[] = [];
-  const withOccurrences: { ms: number; bytes: number }[] = [];
   const storedOnly: { ms: number }[] = [];
   const parseOnly: number[] = [];
   try {
@@ -141,7 +139,6 @@ async function main(): Promise<void> {
     for (let i = 0; i < RUNS; i += 1) {
       without.push(await run(docs, null, `a${i}`));
       withSymbols.push(await run(docs, parsing, `b${i}`));
-      withOccurrences.push(await run(docs, parsingAll, `o${i}`));
       storedOnly.push(await run(docs, parsing, `c${i}`, true));
       const started = performance.now();
       await attachSymbols(
@@ -161,9 +158,6 @@ async function main(): Promise<void> {
   console.log(`index time without symbols: median ${a.toFixed(0)} ms (${without.map((r) => r.ms.toFixed(0)).join(', ')})`);
   console.log(`index time with symbols:    median ${b.toFixed(0)} ms (${withSymbols.map((r) => r.ms.toFixed(0)).join(', ')})`);
   console.log(`throughput ratio (without / with): ${(a / b).toFixed(2)}x`);
-  const o = median(withOccurrences.map((r) => r.ms));
-  console.log(`index time with symbols and occurrences (the earlier mode): median ${o.toFixed(0)} ms (${withOccurrences.map((r) => r.ms.toFixed(0)).join(', ')}), ratio ${(a / o).toFixed(2)}x`);
-  console.log(`index bytes with occurrences: ${median(withOccurrences.map((r) => r.bytes))}`);
   console.log(`index time, symbols parsed beforehand (storage only): median ${median(storedOnly.map((r) => r.ms)).toFixed(0)} ms (${storedOnly.map((r) => r.ms.toFixed(0)).join(', ')})`);
   console.log(`parse only (attachSymbols, ${extractorThreads} worker threads): median ${median(parseOnly).toFixed(0)} ms (${parseOnly.map((ms) => ms.toFixed(0)).join(', ')})`);
   console.log(`symbols: ${JSON.stringify(withSymbols[0]?.counts)}`);
