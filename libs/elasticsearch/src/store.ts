@@ -41,6 +41,7 @@ import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
 import { ensureIndices, reindex, verifyIndices, type ReindexResult } from './setup';
 import { migrateSymbols, type SymbolMigrationProgress, type SymbolMigrationRun } from './symbol-migration';
+import { OneRun } from './one-run';
 import { blobMigrationStatus, migrateBlobs, type BlobMigrationRun, type BlobMigrationStatus, type MigrationProgress } from './blob-migration';
 
 /** How long ping() waits: a health probe must answer fast, whatever the request timeout. */
@@ -60,9 +61,9 @@ export class ElasticsearchIndexStore implements IndexStore {
   private readonly manageTemplates: boolean;
   private readonly onMigrationProgress: MigrationProgress | undefined;
   /** The background blob migration this process runs, once it wrote (see startBlobMigration). */
-  private migration: Promise<BlobMigrationRun> | null = null;
+  private readonly blobRun = new OneRun<BlobMigrationRun>();
   /** The background symbol migration this process runs, once it wrote (see startSymbolMigration). */
-  private symbolRun: Promise<SymbolMigrationRun> | null = null;
+  private readonly symbolRun = new OneRun<SymbolMigrationRun>();
 
   constructor(options: ElasticsearchIndexStoreOptions & { manageTemplates?: boolean | undefined }) {
     const resolved = resolveOptions(options);
@@ -151,15 +152,7 @@ export class ElasticsearchIndexStore implements IndexStore {
    * (blob-migration.ts); answers at once when there is nothing to move. Reads answer throughout.
    */
   migrateBlobs(onProgress?: MigrationProgress): Promise<BlobMigrationRun> {
-    const run = this.call('migrateBlobs', (ctx) => migrateBlobs(ctx, onProgress ?? this.onMigrationProgress));
-    // One run at a time in a process: a write meanwhile does not start a second (their counts would race).
-    if (!this.migration) {
-      this.migration = run;
-      run.catch(() => {
-        this.migration = null;
-      });
-    }
-    return run;
+    return this.blobRun.track(this.call('migrateBlobs', (ctx) => migrateBlobs(ctx, onProgress ?? this.onMigrationProgress)));
   }
 
   /**
@@ -176,7 +169,7 @@ export class ElasticsearchIndexStore implements IndexStore {
    * started again by the next write; a finished one answers at once (its _meta says done).
    */
   private startBlobMigration(): void {
-    if (!this.migration) void this.migrateBlobs();
+    if (!this.blobRun.current) void this.migrateBlobs();
   }
 
   /**
@@ -184,29 +177,22 @@ export class ElasticsearchIndexStore implements IndexStore {
    * (symbol-migration.ts); one search when there are none. Reads answer throughout.
    */
   migrateSymbols(onProgress?: SymbolMigrationProgress): Promise<SymbolMigrationRun> {
-    const run = this.call('migrateSymbols', (ctx) => migrateSymbols(ctx, onProgress));
-    if (!this.symbolRun) {
-      this.symbolRun = run;
-      run.catch(() => {
-        this.symbolRun = null;
-      });
-    }
-    return run;
+    return this.symbolRun.track(this.call('migrateSymbols', (ctx) => migrateSymbols(ctx, onProgress)));
   }
 
   /** Started in the background from the first write, as the blob migration is: no operator step. */
   private startSymbolMigration(): void {
-    if (!this.symbolRun) void this.migrateSymbols();
+    if (!this.symbolRun.current) void this.migrateSymbols();
   }
 
   /** The background symbol migration this process started, if any (tests and shutdown wait for it). */
   symbolMigration(): Promise<SymbolMigrationRun> | null {
-    return this.symbolRun;
+    return this.symbolRun.current;
   }
 
   /** The background migration this process started, if any (tests and shutdown wait for it). */
   blobMigration(): Promise<BlobMigrationRun> | null {
-    return this.migration;
+    return this.blobRun.current;
   }
 
   /** Copies the documents behind an alias into this build's mapping version and swaps the alias. */

@@ -40,8 +40,8 @@ function fileOf(hit: estypes.SearchHit<unknown>, snapshotIndex: number): SymbolF
 
 const repositoriesOf = (snapshots: Snapshot[]) => [...new Set(snapshots.map((s) => s.repositoryId))];
 
-/** Shas per repository, from symbols documents. */
-function shasByRepository(docs: SymbolSource[]): Map<number, string[]> {
+/** Shas per repository, of symbols documents or blobs. */
+function shasByRepository(docs: Iterable<{ repositoryId: number; blobSha: string }>): Map<number, string[]> {
   const byRepository = new Map<number, string[]>();
   for (const doc of docs) {
     const list = byRepository.get(doc.repositoryId);
@@ -123,14 +123,21 @@ function definitionFilter(query: SymbolNameQuery & { kind?: SymbolKind }): (defi
     (container === undefined || (definition.container !== null && (definition.container === container || definition.container.endsWith(`.${container}`))));
 }
 
+/** A blob's definitions matching a name query. */
+interface BlobDefinitions {
+  repositoryId: number;
+  blobSha: string;
+  definitions: SymbolDefinition[];
+}
+
 /**
  * The definitions matching the name query, per blob id: from the name documents (doc values, no
  * _source read), and from the outline of symbols documents the previous layout wrote that the
  * symbol migration has not reached yet (a second round trip only while there are any).
  */
-async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], query: SymbolNameQuery): Promise<Map<string, SymbolDefinition[]>> {
-  const placed = new Map<string, { at: number; definition: SymbolDefinition }[]>();
-  const definitions = new Map<string, SymbolDefinition[]>();
+async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], query: SymbolNameQuery): Promise<Map<string, BlobDefinitions>> {
+  const placed = new Map<string, { repositoryId: number; blobSha: string; found: { at: number; definition: SymbolDefinition }[] }>();
+  const definitions = new Map<string, BlobDefinitions>();
   if (repositoryIds.length === 0) return definitions;
   const matches = (field: string): Query => (query.match === 'exact' ? { term: { [field]: query.name } } : { wildcard: { [field]: { value: wildcardValue(query.pattern) } } });
   const response = await ctx.client.search(
@@ -165,22 +172,19 @@ async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], que
     }
     const id = blobId(repositoryId, blobSha);
     const found = definitionsOfName(query.match === 'exact' ? query.name : (value<string>(hit, 'definedName') as string), encoded);
-    const list = placed.get(id);
-    if (list) list.push(...found);
-    else placed.set(id, found);
+    const blob = placed.get(id);
+    if (blob) blob.found.push(...found);
+    else placed.set(id, { repositoryId, blobSha, found });
   }
   // A pattern matches several names of one blob: back in the outline's order.
-  for (const [id, list] of placed)
-    definitions.set(
-      id,
-      (list.length > 1 ? list.sort((a, b) => a.at - b.at) : list).map((item) => item.definition),
-    );
+  for (const [id, { found, ...blob }] of placed) definitions.set(id, { ...blob, definitions: (found.length > 1 ? found.sort((a, b) => a.at - b.at) : found).map((item) => item.definition) });
   if (legacy.length > 0) {
     const outlines = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids: legacy, _source_includes: ['repositoryId', 'blobSha', 'symbolOutline.definitions'] }, readOptions(ctx));
     for (const doc of outlines.docs) {
       if (!('found' in doc) || !doc.found || !doc._source) continue;
       // The whole outline answers for its blob, also over name documents the migration is writing for it now.
-      definitions.set(blobId(doc._source.repositoryId, doc._source.blobSha), doc._source.symbolOutline?.definitions ?? []);
+      const { repositoryId, blobSha } = doc._source;
+      definitions.set(blobId(repositoryId, blobSha), { repositoryId, blobSha, definitions: doc._source.symbolOutline?.definitions ?? [] });
     }
   }
   return definitions;
@@ -189,25 +193,17 @@ async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], que
 export async function findSymbols(ctx: StoreContext, snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }): Promise<SymbolHit[]> {
   if (query.limit <= 0) return [];
   const keep = definitionFilter(query);
-  const definitions = new Map<string, SymbolDefinition[]>();
-  for (const [id, found] of await definitionsByBlob(ctx, repositoriesOf(snapshots), query)) {
-    const matching = found.filter(keep);
-    if (matching.length > 0) definitions.set(id, matching);
+  const definitions = new Map<string, BlobDefinitions>();
+  for (const [id, blob] of await definitionsByBlob(ctx, repositoriesOf(snapshots), query)) {
+    const matching = blob.definitions.filter(keep);
+    if (matching.length > 0) definitions.set(id, { ...blob, definitions: matching });
   }
-  const shas = new Map<number, string[]>();
-  for (const id of definitions.keys()) {
-    const colon = id.indexOf(':');
-    const repositoryId = Number(id.slice(0, colon));
-    const list = shas.get(repositoryId);
-    if (list) list.push(id.slice(colon + 1));
-    else shas.set(repositoryId, [id.slice(colon + 1)]);
-  }
-  const holders = await visibleHolders(ctx, snapshots, shas, query, query.limit);
+  const holders = await visibleHolders(ctx, snapshots, shasByRepository(definitions.values()), query, query.limit);
   const hits: SymbolHit[] = [];
   for (const [index, files] of holders.entries()) {
     const repositoryId = (snapshots[index] as Snapshot).repositoryId;
     for (const file of files) {
-      for (const definition of definitions.get(blobId(repositoryId, file.blobSha)) ?? []) hits.push({ ...file, definition });
+      for (const definition of definitions.get(blobId(repositoryId, file.blobSha))?.definitions ?? []) hits.push({ ...file, definition });
       if (hits.length >= query.limit) return hits.slice(0, query.limit);
     }
   }
@@ -236,7 +232,6 @@ export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: s
   return { ...file, symbols: found.found && found._source?.symbolOutline ? found._source.symbolOutline : null };
 }
 
-/** Candidate names per call, before visibility is checked. */
 /** Blobs read for "did you mean": the best-scoring ones, so a common first syllable cannot make it read thousands. */
 const NAMES_LIKE_BLOBS = 200;
 

@@ -108,7 +108,8 @@ export function prepareNameList(db: Database): NameList {
     candidates: (asked) => {
       const folded = asked.toLowerCase();
       if (folded === '') return [];
-      const length = Array.from(folded).length;
+      const chars = Array.from(folded);
+      const length = chars.length;
       const limit = NAMES_PER_SOURCE;
       const found = new Set<string>(equal.all(folded));
       const short = length < 3;
@@ -116,7 +117,7 @@ export function prepareNameList(db: Database): NameList {
       if (!short) for (const piece of nearPieces(folded)) for (const name of grams(piece, length, length - edits, length + edits)) found.add(name);
       const contains = short ? containingShort.all({ folded, limit }) : grams(folded, length, length, MAX_LENGTH);
       for (const name of contains) found.add(name);
-      for (const name of startingWith.all({ head: Array.from(folded).slice(0, 3).join(''), length, edits: maxNearEdits(length), limit })) found.add(name);
+      for (const name of startingWith.all({ head: chars.slice(0, 3).join(''), length, edits, limit })) found.add(name);
       return nearNames(asked, found);
     },
   };
