@@ -1,3 +1,4 @@
+import { operatorName } from '@gitdex/symbols';
 import { invalid } from '../tool-error';
 
 /** What find_symbol asks the index for (the port's SymbolNameQuery). */
@@ -5,6 +6,13 @@ export type NameQuery = { match: 'exact'; name: string; container?: string } | {
 
 /** Separators between a container and a member as languages write them: Store.flip, Store::flip, Store#flip. */
 const MEMBER = /(?:\.|::|#)(?=[^.:#]+$)/;
+/**
+ * A C++ operator, alone or as a member: `operator` then symbols (`operator==`, `operator*`,
+ * `operator()`) or, after a space, a type (`operator bool`, `operator std::string`). Its `*` and
+ * `::` belong to the name; a pattern over such names is written without the whole keyword
+ * (`operat*`).
+ */
+const OPERATOR = /(?:^|\.|::|#)(operator(?:\s*[^\w\s.#][^.#]*|\s+[^.#]+))$/;
 
 /**
  * find_symbol's name: an exact name ("flipGeneration"), a member of a container
@@ -14,6 +22,12 @@ const MEMBER = /(?:\.|::|#)(?=[^.:#]+$)/;
  */
 export function parseSymbolName(input: string): NameQuery {
   const name = input.trim();
+  const operator = OPERATOR.exec(name);
+  if (operator) {
+    // Stored in the extractor's one spelling, whatever spacing the caller typed.
+    const member = operatorName(operator[1] as string);
+    return operator.index > 0 ? { match: 'exact', name: member, container: name.slice(0, operator.index).replace(/::|#/g, '.') } : { match: 'exact', name: member };
+  }
   if (name.includes('*')) {
     if (/^\*+$/.test(name)) throw invalid('name: a pattern needs at least one character besides * (e.g. "flip*"); find_symbol does not list every symbol');
     return { match: 'pattern', pattern: name };

@@ -24,6 +24,18 @@ describe('find_symbol names', () => {
     expect(parseSymbolName('flip*')).toEqual({ match: 'pattern', pattern: 'flip*' });
     expect(() => parseSymbolName('**')).toThrow(/at least one character besides \*/);
   });
+
+  test("a C++ operator keeps its own * and :: and is read in the extractor's spelling", () => {
+    expect(parseSymbolName('String::operator std::string')).toEqual({ match: 'exact', name: 'operator std::string', container: 'String' });
+    expect(parseSymbolName('Matrix.operator*')).toEqual({ match: 'exact', name: 'operator*', container: 'Matrix' });
+    expect(parseSymbolName('operator ==')).toEqual({ match: 'exact', name: 'operator==' });
+    expect(parseSymbolName('ns::Ptr::operator->*')).toEqual({ match: 'exact', name: 'operator->*', container: 'ns.Ptr' });
+    expect(parseSymbolName('Env::operator  napi_env')).toEqual({ match: 'exact', name: 'operator napi_env', container: 'Env' });
+    // Not operators: a module named operator, a name that only starts with the word, a pattern.
+    expect(parseSymbolName('operator.itemgetter')).toEqual({ match: 'exact', name: 'itemgetter', container: 'operator' });
+    expect(parseSymbolName('operatorFor')).toEqual({ match: 'exact', name: 'operatorFor' });
+    expect(parseSymbolName('operat*')).toEqual({ match: 'pattern', pattern: 'operat*' });
+  });
 });
 
 describe('ranking definitions', () => {
