@@ -90,6 +90,39 @@ describe('find_symbol', () => {
   });
 });
 
+describe('find_symbol over many definitions', () => {
+  // Twelve files across tiers, nestings and folders define `widget`: the exact name is ranked by the index
+  // (rankedSymbols, a page at a time), a pattern by the reader over every definition. Both must agree.
+  const PATHS = ['src/a.ts', 'src/deep/b.ts', 'test/c.ts', 'src/d.test.ts', 'vendor/e.ts', 'f.ts', 'src/g/h/i.ts', 'lib/j.ts', 'spec/k.ts', 'src/l.ts', 'm.ts', 'src/n.ts'];
+  beforeAll(async () => {
+    const files = Object.fromEntries(
+      PATHS.map((path, i) => {
+        const text = `export class Box${i} {\n  widget() {}\n}\nexport function widget() {}\n`;
+        const definitions = i % 3 === 0 ? [def('widget', 'method', 2, 2, `Box${i}`)] : [def('widget', 'method', 2, 2, `Box${i}`), def('widget', 'function', 4, 4)];
+        return [path, { ...code(text, definitions, []), ...(path.startsWith('vendor/') ? { flags: { vendored: true } } : {}) }];
+      }),
+    );
+    await seedRepository(world.index, { id: 12, fullName: 'octo/many', files });
+  });
+
+  test('every page of an exact name is the ranking of all its definitions, with the same total', async () => {
+    const { client, close } = await connectInMemory(world.deps);
+    const everything = ok<FindSymbolOutput>(await call(client, 'find_symbol', { name: 'widge*', repository: 'octo/many', limit: 100 }));
+    const pages: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = ok<FindSymbolOutput>(await call(client, 'find_symbol', { name: 'widget', repository: 'octo/many', limit: 5, ...(cursor ? { cursor } : {}) }));
+      expect(page.total).toBe(everything.total);
+      pages.push(...page.symbols.map(where));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(everything.total).toBe(20);
+    expect(pages).toEqual(everything.symbols.map(where));
+    expect(pages.slice(0, 3)).toEqual(['octo/many f.ts:4', 'octo/many m.ts:4', 'octo/many lib/j.ts:4']);
+    await close();
+  });
+});
+
 describe('file_outline', () => {
   test("a file's definitions nested in file order; a file without stored symbols says so; a wrong path says what was meant", async () => {
     const { client, close } = await connectInMemory(world.deps);
