@@ -162,6 +162,7 @@ async function main(): Promise<void> {
     const outline = (await timed('file_outline', { repository: REPOSITORY, path: 'bench/outline-5000.ts' })).result.structuredContent as { symbol_count: number; omitted: number };
     rows.push(
       await port('index.findSymbols (port only)', (i) => index.findSymbols([snapshot], { match: 'exact', name: queries[i % queries.length] as string, limit: 2_001 })),
+      await port('index.rankedSymbols, 20 files (port)', (i) => index.rankedSymbols([snapshot], { match: 'exact', name: queries[i % queries.length] as string, files: 20 })),
       await port('index.findSymbols Container.name (port)', () => index.findSymbols([snapshot], { match: 'exact', name: 'method3', container: 'Generated7', limit: 2_001 })),
       await port('index.fileSymbols (port only)', () => index.fileSymbols(snapshot, 'bench/outline-5000.ts')),
     );

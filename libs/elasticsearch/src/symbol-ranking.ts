@@ -40,7 +40,6 @@ function add(groups: Groups, key: number, sha: string): void {
 }
 
 interface RepositoryBlobs {
-  shas: string[];
   byNesting: Groups;
   byCount: Groups;
 }
@@ -49,8 +48,7 @@ function blobsByRepository(definitions: Map<string, BlobDefinitions>): Map<numbe
   const byRepository = new Map<number, RepositoryBlobs>();
   for (const blob of definitions.values()) {
     let entry = byRepository.get(blob.repositoryId);
-    if (!entry) byRepository.set(blob.repositoryId, (entry = { shas: [], byNesting: new Map(), byCount: new Map() }));
-    entry.shas.push(blob.blobSha);
+    if (!entry) byRepository.set(blob.repositoryId, (entry = { byNesting: new Map(), byCount: new Map() }));
     add(entry.byNesting, Math.min(...blob.definitions.map((d) => nestingOf(d.container))), blob.blobSha);
     add(entry.byCount, blob.definitions.length, blob.blobSha);
   }
@@ -62,14 +60,17 @@ function blobsByRepository(definitions: Map<string, BlobDefinitions>): Map<numbe
  * from `groups` (the least) down to 1 (the most), and each tier above the last adds more than
  * all of them together. Whole numbers this small add up exactly in a float score.
  */
-function orderClauses(byNesting: Groups): Query[] {
+function orderQuery(byNesting: Groups, filter: Query[]): Query {
   const nestings = [...byNesting.keys()].sort((a, b) => a - b);
   const tierStep = nestings.length + 1;
-  return [
-    { constant_score: { filter: { bool: { must_not: [COPY] } }, boost: tierStep } },
-    { constant_score: { filter: { bool: { must_not: [COPY, TEST] } }, boost: tierStep } },
-    ...nestings.map((nesting, i): Query => ({ constant_score: { filter: { terms: { blobSha: byNesting.get(nesting) as string[] } }, boost: nestings.length - i } })),
-  ];
+  return {
+    bool: {
+      filter,
+      // The blobs, one clause per nesting: every entry matches exactly one.
+      must: [{ bool: { should: nestings.map((nesting, i): Query => ({ constant_score: { filter: { terms: { blobSha: byNesting.get(nesting) as string[] } }, boost: nestings.length - i } })) } }],
+      should: [{ constant_score: { filter: { bool: { must_not: [COPY] } }, boost: tierStep } }, { constant_score: { filter: { bool: { must_not: [COPY, TEST] } }, boost: tierStep } }],
+    },
+  };
 }
 
 export async function rankedSymbols(ctx: StoreContext, snapshots: Snapshot[], query: ExactSymbolQuery & SymbolScope & { kind?: SymbolKind; files: number }): Promise<SymbolPage> {
@@ -86,12 +87,7 @@ export async function rankedSymbols(ctx: StoreContext, snapshots: Snapshot[], qu
     searches.push({
       size: Math.max(query.files, 0),
       track_total_hits: false,
-      query: {
-        bool: {
-          filter: [...visibleFilter(snapshot), { term: { kind: 'file' } }, { terms: { blobSha: repository.shas } }, ...scopeFilters(query)],
-          should: orderClauses(repository.byNesting),
-        },
-      },
+      query: orderQuery(repository.byNesting, [...visibleFilter(snapshot), { term: { kind: 'file' } }, ...scopeFilters(query)]),
       sort: [{ _score: { order: 'desc' } }, { depth: 'asc' }, { path: 'asc' }],
       stored_fields: '_none_',
       docvalue_fields: FILE_FIELDS,

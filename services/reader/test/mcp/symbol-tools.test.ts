@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { scopedAccess } from '../../src/access';
 import { createReaderApp } from '../../src/app';
-import { seedRepository } from '../support/documents';
+import { seedRepository, type FileSpec } from '../support/documents';
 import { call, connectInMemory, failed, ok, textOf } from '../support/mcp-client';
 import { code, def, occurrencesIn, SYMBOL_FILES } from '../support/symbol-files';
 import { createWorld, type World } from '../support/world';
@@ -99,7 +99,8 @@ describe('find_symbol over many definitions', () => {
       PATHS.map((path, i) => {
         const text = `export class Box${i} {\n  widget() {}\n}\nexport function widget() {}\n`;
         const definitions = i % 3 === 0 ? [def('widget', 'method', 2, 2, `Box${i}`)] : [def('widget', 'method', 2, 2, `Box${i}`), def('widget', 'function', 4, 4)];
-        return [path, { ...code(text, definitions, []), ...(path.startsWith('vendor/') ? { flags: { vendored: true } } : {}) }];
+        const spec = code(text, definitions, []) as Exclude<FileSpec, string>;
+        return [path, path.startsWith('vendor/') ? { ...spec, flags: { vendored: true } } : spec];
       }),
     );
     await seedRepository(world.index, { id: 12, fullName: 'octo/many', files });
