@@ -1,9 +1,9 @@
 /**
  * Conformance cases of rankedSymbols: for any `files`, ranking its hits gives the first `files`
  * definitions of the ranking of every definition findSymbols returns (find_symbol's order:
- * tier, nesting, folders, repository, path, line), and its total counts them all. The paths
- * are chosen where tierOf's rule is easy to get wrong, so an engine that tells tests by its own
- * form of the rule (Elasticsearch's regular expressions) is pinned to tierOf here.
+ * tier, nesting, folders, repository, path, line), and its total counts them all. Every page
+ * size is tried, so an order wrong anywhere shows; tests sit between sources in path and depth
+ * order, and the paths are ones where telling a test is easy to get wrong.
  */
 import type { FileFlags, SymbolDefinition } from '@gitdex/contracts';
 import type { Snapshot, SymbolHit } from '@gitdex/ports';

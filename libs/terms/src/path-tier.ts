@@ -1,27 +1,13 @@
 /**
  * A file's tier in every ranking: the project's source (0), its tests (1), vendored or
- * generated copies (2). The reader ranks by it, and an index that ranks in the engine asks the
- * same question with TEST_PATH_REGEXP and TEST_NAME_REGEXP below: the two forms live together
- * here so that one is never changed without the other, and the symbol conformance cases pin
- * them to each other on tricky paths.
+ * generated copies (2). The reader ranks search results and symbols by it, and an index that
+ * orders symbol files (rankedSymbols) calls the same function, so the two never disagree.
  */
 
 /** A folder named like a test folder, anywhere in the path, in any case. */
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testdata|fixtures?|__mocks__)\//i;
 /** A file named like a test, in its exact case (matched on the name alone). */
 const TEST_NAME = /([._-](test|spec)s?\.[^./]+$)|(^test_[^/]*\.py$)|(_test\.go$)|(Tests?\.(java|kt|cs|swift)$)/;
-
-/**
- * TEST_PATH as a Lucene regular expression over the whole path (Lucene anchors at both ends),
- * matched ignoring case.
- */
-export const TEST_PATH_REGEXP = '(.*/)?(tests?|__tests__|spec|specs|testdata|fixtures?|__mocks__)/.*';
-/**
- * TEST_NAME as a Lucene regular expression over the whole path, in exact case: every branch
- * ends in characters that hold no "/", so it can only match within the last segment, as
- * TEST_NAME does on the name.
- */
-export const TEST_NAME_REGEXP = '(.*[._\\-](test|spec)s?\\.[^./]+)|((.*/)?test_[^/]*\\.py)|(.*_test\\.go)|(.*Tests?\\.(java|kt|cs|swift))';
 
 export interface TierFlags {
   vendored: boolean;
