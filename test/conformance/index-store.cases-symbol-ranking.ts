@@ -98,23 +98,34 @@ export function describeSymbolRankingCases(ctx: ConformanceContext): void {
         file(repositoryId, 'src/other.ts', [def(30, 'X')], {}, FEATURE, '// feature other\n'),
         file(other, 'src/a.ts', [def(9, 'Outer'), def(20)]),
         file(other, 'spec/s.ts', [def(1)]),
+        // A name defined mostly in tests, which come first by depth: its one source is read in a later batch.
+        ...[1, 2, 3, 4, 5, 6].map((n) => file(repositoryId, `test/h${n}.ts`, [def(n, null, 'function', 'helper')])),
+        file(repositoryId, 'src/deep/deeper/h.ts', [def(7, null, 'function', 'helper')]),
+        file(repositoryId, 'vendor/h.ts', [def(8, null, 'function', 'helper')], { vendored: true }),
       ]);
     });
 
-    const cases: { what: string; snapshots: Snapshot[]; repositories: string[]; query?: { container?: string; kind?: SymbolDefinition['kind']; language?: string; pathPrefix?: string } }[] = [
+    const cases: {
+      what: string;
+      snapshots: Snapshot[];
+      repositories: string[];
+      name?: string;
+      query?: { container?: string; kind?: SymbolDefinition['kind']; language?: string; pathPrefix?: string };
+    }[] = [
       { what: 'one snapshot', snapshots: [main], repositories: ['o/main'] },
       { what: 'several snapshots, repositories named out of snapshot order', snapshots: [main, elsewhere, feature], repositories: ['o/b', 'o/a', 'o/b'] },
       { what: 'a kind', snapshots: [main, feature], repositories: ['o/b', 'o/b'], query: { kind: 'class' } },
       { what: 'a container', snapshots: [main, elsewhere], repositories: ['o/b', 'o/a'], query: { container: 'Outer' } },
       { what: 'a path prefix', snapshots: [main], repositories: ['o/main'], query: { pathPrefix: 'src/' } },
+      { what: 'a name defined mostly in tests', snapshots: [main], repositories: ['o/main'], name: 'helper' },
     ];
-    it.each(cases)('every page equals the ranking of all definitions: $what', async ({ snapshots, repositories, query = {} }) => {
+    it.each(cases)('every page equals the ranking of all definitions: $what', async ({ snapshots, repositories, name = NAME, query = {} }) => {
       const store = ctx.store();
-      const all = rank(await store.findSymbols(snapshots, { match: 'exact', name: NAME, ...query, limit: 1_000 }), repositories);
+      const all = rank(await store.findSymbols(snapshots, { match: 'exact', name, ...query, limit: 1_000 }), repositories);
       expect(all.length).toBeGreaterThan(0);
       // Every page size: a wrong order anywhere shows at the size that cuts there.
       for (let files = 1; files <= all.length + 1; files += 1) {
-        const page = await store.rankedSymbols(snapshots, { match: 'exact', name: NAME, ...query, files });
+        const page = await store.rankedSymbols(snapshots, { match: 'exact', name, ...query, files });
         expect({ files, total: page.total, first: rank(page.hits, repositories).slice(0, files).map(label) }).toEqual({
           files,
           total: all.length,
