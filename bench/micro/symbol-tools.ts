@@ -153,6 +153,8 @@ async function main(): Promise<void> {
       await measure('read_file (baseline)', 'read_file', () => ({ repository: REPOSITORY, path: 'bench/outline-5000.ts', end_line: 5 })),
       await measure('file_outline (5,000 lines)', 'file_outline', () => ({ repository: REPOSITORY, path: 'bench/outline-5000.ts' })),
       await measure('find_symbol (one repository)', 'find_symbol', (i) => ({ repository: REPOSITORY, name: queries[i % queries.length] })),
+      // The same names with path "**": globs are checked by the reader, so the index hands over every definition (the route before rankedSymbols).
+      await measure('find_symbol, path "**" (reads all)', 'find_symbol', (i) => ({ repository: REPOSITORY, name: queries[i % queries.length], path: '**' })),
       await measure('find_symbol (every repository)', 'find_symbol', (i) => ({ name: queries[(i + 1) % queries.length] })),
       await measure('find_symbol Container.name', 'find_symbol', () => ({ name: 'Generated7.method3' })),
       // A mistyped name (one letter doubled): nothing found, so the answer offers the nearest names.
@@ -162,6 +164,7 @@ async function main(): Promise<void> {
     const outline = (await timed('file_outline', { repository: REPOSITORY, path: 'bench/outline-5000.ts' })).result.structuredContent as { symbol_count: number; omitted: number };
     rows.push(
       await port('index.findSymbols (port only)', (i) => index.findSymbols([snapshot], { match: 'exact', name: queries[i % queries.length] as string, limit: 2_001 })),
+      await port('index.rankedSymbols, 20 files (port)', (i) => index.rankedSymbols([snapshot], { match: 'exact', name: queries[i % queries.length] as string, files: 20 })),
       await port('index.findSymbols Container.name (port)', () => index.findSymbols([snapshot], { match: 'exact', name: 'method3', container: 'Generated7', limit: 2_001 })),
       await port('index.fileSymbols (port only)', () => index.fileSymbols(snapshot, 'bench/outline-5000.ts')),
     );

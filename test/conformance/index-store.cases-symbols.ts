@@ -8,6 +8,7 @@ import type { BlobSymbols, FileDocument, SymbolDefinition, SymbolOccurrence } fr
 import type { Snapshot } from '@gitdex/ports';
 import { MAIN, makeFile, put, retire } from './index-store.fixtures';
 import type { ConformanceContext } from './index-store.cases';
+import { describeSymbolRankingCases } from './index-store.cases-symbol-ranking';
 
 const FEATURE = 'refs/heads/feature';
 const PULL = 'refs/pull/9/head';
@@ -188,4 +189,5 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       expect((await ctx.store().findSymbols([main], { match: 'pattern', pattern: '*Fn', limit: 10 })).map((h) => h.definition.name)).toEqual(['onceFn', 'onceFn']);
     });
   });
+  describeSymbolRankingCases(ctx);
 }

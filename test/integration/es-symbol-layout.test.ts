@@ -61,6 +61,7 @@ describe('the symbols layout upgrade on Elasticsearch', () => {
     helper: await store.findSymbols([main], { match: 'exact', name: 'helper', limit: 50 }),
     get: await store.findSymbols([main], { match: 'exact', name: 'get', limit: 50 }),
     otherGet: await store.findSymbols([main], { match: 'exact', name: 'get', container: 'Other', limit: 50 }),
+    rankedGet: await store.rankedSymbols([main], { match: 'exact', name: 'get', files: 1 }),
     pattern: await store.findSymbols([main], { match: 'pattern', pattern: '*e*', limit: 50 }),
     outline: await store.fileSymbols(main, 'src/other.ts'),
     near: await store.symbolNamesLike([main], 'helpr', 10),

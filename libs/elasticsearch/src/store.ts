@@ -2,6 +2,8 @@ import type { Client } from '@elastic/elasticsearch';
 import { PortError } from '@gitdex/ports';
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type {
+  ExactSymbolQuery,
+  SymbolPage,
   ContentCandidate,
   ContentPlan,
   ContentScope,
@@ -36,6 +38,7 @@ import * as reads from './file-reads';
 import * as writes from './file-writes';
 import * as listings from './listings';
 import * as symbolReads from './symbol-reads';
+import { rankedSymbols } from './symbol-ranking';
 import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
@@ -332,6 +335,10 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]> {
     return this.read('findSymbols', options, (ctx) => symbolReads.findSymbols(ctx, snapshots, query));
+  }
+
+  rankedSymbols(snapshots: Snapshot[], query: ExactSymbolQuery & SymbolScope & { kind?: SymbolKind; files: number }, options?: IndexCallOptions): Promise<SymbolPage> {
+    return this.read('rankedSymbols', options, (ctx) => rankedSymbols(ctx, snapshots, query));
   }
 
   fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {

@@ -20,13 +20,13 @@ type SymbolSource = Partial<SymbolFields> & { repositoryId: number; blobSha: str
 /** At most this many symbols documents are joined to the files by their shas in one call. */
 export const SYMBOL_BLOB_LIMIT = 4096;
 /** Entry fields from doc values (no stored fields are read). */
-const FILE_FIELDS = ['path', 'blobSha', 'commitSha', 'language', 'flags.binary', 'flags.vendored', 'flags.generated', 'flags.tooLarge'];
+export const FILE_FIELDS = ['path', 'blobSha', 'commitSha', 'language', 'flags.binary', 'flags.vendored', 'flags.generated', 'flags.tooLarge'];
 
-function value<T>(hit: estypes.SearchHit<unknown>, field: string): T | undefined {
+export function value<T>(hit: estypes.SearchHit<unknown>, field: string): T | undefined {
   return (hit.fields?.[field] as T[] | undefined)?.[0];
 }
 
-function fileOf(hit: estypes.SearchHit<unknown>, snapshotIndex: number): SymbolFile {
+export function fileOf(hit: estypes.SearchHit<unknown>, snapshotIndex: number): SymbolFile {
   const flag = (name: keyof FileFlags) => value<boolean>(hit, `flags.${name}`) === true;
   return {
     snapshotIndex,
@@ -41,7 +41,7 @@ function fileOf(hit: estypes.SearchHit<unknown>, snapshotIndex: number): SymbolF
 const repositoriesOf = (snapshots: Snapshot[]) => [...new Set(snapshots.map((s) => s.repositoryId))];
 
 /** Shas per repository, of symbols documents or blobs. */
-function shasByRepository(docs: Iterable<{ repositoryId: number; blobSha: string }>): Map<number, string[]> {
+export function shasByRepository(docs: Iterable<{ repositoryId: number; blobSha: string }>): Map<number, string[]> {
   const byRepository = new Map<number, string[]>();
   for (const doc of docs) {
     const list = byRepository.get(doc.repositoryId);
@@ -51,7 +51,7 @@ function shasByRepository(docs: Iterable<{ repositoryId: number; blobSha: string
   return byRepository;
 }
 
-function scopeFilters(scope: SymbolScope): Query[] {
+export function scopeFilters(scope: SymbolScope): Query[] {
   return [...(scope.language !== undefined ? [{ term: { language: scope.language } }] : []), ...(scope.pathPrefix ? [{ prefix: { path: scope.pathPrefix } }] : [])];
 }
 
@@ -124,7 +124,7 @@ function definitionFilter(query: SymbolNameQuery & { kind?: SymbolKind }): (defi
 }
 
 /** A blob's definitions matching a name query. */
-interface BlobDefinitions {
+export interface BlobDefinitions {
   repositoryId: number;
   blobSha: string;
   definitions: SymbolDefinition[];
@@ -190,14 +190,20 @@ async function definitionsByBlob(ctx: StoreContext, repositoryIds: number[], que
   return definitions;
 }
 
-export async function findSymbols(ctx: StoreContext, snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }): Promise<SymbolHit[]> {
-  if (query.limit <= 0) return [];
+/** The definitions matching the query (name, container, kind) per blob id, in the snapshots' repositories; blobs without any are left out. */
+export async function matchingDefinitions(ctx: StoreContext, snapshots: Snapshot[], query: SymbolNameQuery & { kind?: SymbolKind }): Promise<Map<string, BlobDefinitions>> {
   const keep = definitionFilter(query);
   const definitions = new Map<string, BlobDefinitions>();
   for (const [id, blob] of await definitionsByBlob(ctx, repositoriesOf(snapshots), query)) {
     const matching = blob.definitions.filter(keep);
     if (matching.length > 0) definitions.set(id, { ...blob, definitions: matching });
   }
+  return definitions;
+}
+
+export async function findSymbols(ctx: StoreContext, snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }): Promise<SymbolHit[]> {
+  if (query.limit <= 0) return [];
+  const definitions = await matchingDefinitions(ctx, snapshots, query);
   const holders = await visibleHolders(ctx, snapshots, shasByRepository(definitions.values()), query, query.limit);
   const hits: SymbolHit[] = [];
   for (const [index, files] of holders.entries()) {

@@ -42,6 +42,7 @@ export { type ContentPlan, type ContentScope, type ContentCandidate, type FileCo
 export { type Lease, type LeaseStore } from './lease';
 export { type SignInStore, type SignInRecordKind } from './sign-in-store';
 export { type PersonPermissions, type PermissionStore } from './permissions';
+export { RANKED_SYMBOL_FILES, type ExactSymbolQuery, type SymbolPage } from './symbol-reads';
 export { type SymbolNameQuery, type SymbolScope, type SymbolFile, type SymbolHit, type BlobOutline, type FileSymbols, type IdentifierFile, type SymbolReads, type StoredSymbols } from './symbol-reads';
 export { type CommitFileStatus, type CommitPerson, type CommitFile, type CommitRecord, type RefHistory, type HistoryBlob, type HistoryReads, type HistoryWrites, type HistoryStore } from './history';
 export { type StoredVersionBlame } from './history';

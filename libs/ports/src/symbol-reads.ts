@@ -9,6 +9,18 @@ import type { IndexCallOptions, Snapshot } from './index-types';
  */
 export type SymbolNameQuery = { match: 'exact'; name: string; container?: string } | { match: 'pattern'; pattern: string };
 
+/** An exact name, and optionally its container: what rankedSymbols answers. */
+export type ExactSymbolQuery = Extract<SymbolNameQuery, { match: 'exact' }>;
+
+/** The most files per snapshot rankedSymbols reads (an engine's largest page). */
+export const RANKED_SYMBOL_FILES = 10_000;
+
+/** What rankedSymbols answers. */
+export interface SymbolPage {
+  hits: SymbolHit[];
+  total: number;
+}
+
 /** Filters every symbol read takes; absent = no filter. */
 export interface SymbolScope {
   /** Only files of this language (as the index stores it). */
@@ -64,6 +76,19 @@ export interface SymbolReads {
    * there are more. Definitions of vendored and generated files are included (flags tell).
    */
   findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]>;
+
+  /**
+   * The definitions of an exact name (and container) that find_symbol shows first, without
+   * reading every file that defines it. Per snapshot, the visible files holding a matching
+   * definition are put in file order: tier (tierOf of @gitdex/terms: source, tests, vendored or
+   * generated), then the least nesting (nestingOf) among the file's matching definitions, then
+   * folders, then path. `hits` holds every matching definition of each snapshot's first `files`
+   * files, in (snapshotIndex, path, line) order; `total` counts the matching definitions in all
+   * visible files. Each file ahead of another in that order holds a definition that ranks ahead
+   * of all the other's, so ranking these hits gives the first `files` definitions of the
+   * ranking of all of them. `files` is at most RANKED_SYMBOL_FILES.
+   */
+  rankedSymbols(snapshots: Snapshot[], query: ExactSymbolQuery & SymbolScope & { kind?: SymbolKind; files: number }, options?: IndexCallOptions): Promise<SymbolPage>;
 
   /** The visible file at `path` with its stored definitions; null when the path is not visible (or not a file). */
   fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null>;

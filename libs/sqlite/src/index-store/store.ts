@@ -23,6 +23,8 @@ import {
   type VisibleEntry,
   type FileSymbols,
   type SymbolHit,
+  type ExactSymbolQuery,
+  type SymbolPage,
   type SymbolNameQuery,
   type SymbolScope,
 } from '@gitdex/ports';
@@ -435,6 +437,20 @@ export class SqliteIndexStore implements IndexStore {
         if (view) hits.push(...symbolReads.findSymbols(view.statements, symbolReads.withScope(view.params, query), index, query, query.limit - hits.length));
       }
       return hits;
+    });
+  }
+
+  rankedSymbols(snapshots: Snapshot[], query: ExactSymbolQuery & SymbolScope & { kind?: SymbolKind; files: number }, options?: IndexCallOptions): Promise<SymbolPage> {
+    return this.read('rankedSymbols', options, (st) => {
+      const page: SymbolPage = { hits: [], total: 0 };
+      for (const [index, snapshot] of snapshots.entries()) {
+        const view = this.symbolView(st, snapshot);
+        if (!view) continue;
+        const found = symbolReads.rankedSymbols(symbolReads.findSymbols(view.statements, symbolReads.withScope(view.params, query), index, query, Infinity), query.files);
+        page.hits.push(...found.hits);
+        page.total += found.total;
+      }
+      return page;
     });
   }
 

@@ -16,6 +16,8 @@ import type {
   SuggestCandidate,
   SuggestQuery,
   SymbolHit,
+  ExactSymbolQuery,
+  SymbolPage,
   SymbolNameQuery,
   SymbolScope,
   UnsearchableCount,
@@ -132,6 +134,10 @@ export class ForwardingIndex implements ReaderIndex {
 
   findSymbols(snapshots: Snapshot[], query: SymbolNameQuery & SymbolScope & { kind?: SymbolKind; limit: number }, options?: IndexCallOptions): Promise<SymbolHit[]> {
     return this.pass(options, (o) => this.inner.findSymbols(snapshots, query, o));
+  }
+
+  rankedSymbols(snapshots: Snapshot[], query: ExactSymbolQuery & SymbolScope & { kind?: SymbolKind; files: number }, options?: IndexCallOptions): Promise<SymbolPage> {
+    return this.pass(options, (o) => this.inner.rankedSymbols(snapshots, query, o));
   }
 
   fileSymbols(snapshot: Snapshot, path: string, options?: IndexCallOptions): Promise<FileSymbols | null> {

@@ -1,4 +1,5 @@
-import type { FileFlags } from '@gitdex/contracts';
+/** One tier rule for every ranking (the index may rank symbols in the engine by the same rule). */
+export { tierOf } from '@gitdex/terms';
 
 /**
  * Deterministic ranking of matching files: the quality of the best matching line (whole
@@ -48,15 +49,6 @@ export function isDefinition(line: string, start: number, end: number): boolean 
     if (start < nameEnd && end > nameStart) return true;
   }
   return false;
-}
-
-const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testdata|fixtures?|__mocks__)\//i;
-const TEST_NAME = /([._-](test|spec)s?\.[^./]+$)|(^test_[^/]*\.py$)|(_test\.go$)|(Tests?\.(java|kt|cs|swift)$)/;
-
-export function tierOf(path: string, flags: FileFlags): number {
-  if (flags.vendored || flags.generated) return 2;
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  return TEST_PATH.test(path) || TEST_NAME.test(name) ? 1 : 0;
 }
 
 export function compareRank(a: RankKey, b: RankKey): number {

@@ -1,5 +1,5 @@
 import type { FileFlags, SymbolDefinition } from '@gitdex/contracts';
-import { tierOf } from '../search/rank';
+import { foldersOf, nestingOf, tierOf } from '@gitdex/terms';
 
 /** What ranking needs of one definition found. */
 export interface RankedHit {
@@ -7,16 +7,6 @@ export interface RankedHit {
   path: string;
   flags: FileFlags;
   definition: SymbolDefinition;
-}
-
-function nesting(container: string | null): number {
-  return container === null ? 0 : container.split('.').length;
-}
-
-function folders(path: string): number {
-  let count = 0;
-  for (const ch of path) if (ch === '/') count += 1;
-  return count;
 }
 
 /**
@@ -29,8 +19,8 @@ export function rankHits<T extends RankedHit>(hits: T[], wanted: string): T[] {
     hit,
     exact: hit.definition.name === wanted ? 0 : 1,
     tier: tierOf(hit.path, hit.flags),
-    nesting: nesting(hit.definition.container),
-    folders: folders(hit.path),
+    nesting: nestingOf(hit.definition.container),
+    folders: foldersOf(hit.path),
   }));
   keyed.sort(
     (a, b) =>

@@ -1,5 +1,5 @@
 import type { FindSymbolInput, FindSymbolOutput, SymbolResult } from '@gitdex/contracts';
-import type { SymbolHit } from '@gitdex/ports';
+import { RANKED_SYMBOL_FILES, type SymbolHit } from '@gitdex/ports';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { formatCount, resultChars } from '../format/text';
@@ -14,8 +14,9 @@ import type { ToolAnswer } from './answer';
 
 const DEFAULT_LIMIT = 20;
 /**
- * Definitions read from the index to rank. A name defined more often than this (a `*` pattern
- * over a large monorepo) is ranked among the first this many in path order, and says so.
+ * Definitions read from the index to rank when the index cannot rank them itself (a `*`
+ * pattern, path globs). A pattern matching more than this (over a large monorepo) is ranked
+ * among the first this many in path order, and says so.
  */
 export const MAX_RANKED = 2_000;
 /** Names the index offers for "did you mean", ranked here by edit distance. */
@@ -35,33 +36,41 @@ export async function findSymbol(deps: ReaderDeps, principal: Principal | null, 
   const limit = input.limit ?? DEFAULT_LIMIT;
   const snapshots = targets.map((t) => t.snapshot);
 
-  let hits: SymbolHit[] = [];
-  if (targets.length > 0) {
-    hits = await deps.index.findSymbols(snapshots, {
-      ...query,
-      ...(input.kind !== undefined ? { kind: input.kind } : {}),
-      ...(input.language !== undefined ? { language: input.language } : {}),
-      ...(scope.prefix !== undefined ? { pathPrefix: scope.prefix } : {}),
-      limit: MAX_RANKED + 1,
-    });
+  const filters = {
+    ...(input.kind !== undefined ? { kind: input.kind } : {}),
+    ...(input.language !== undefined ? { language: input.language } : {}),
+    ...(scope.prefix !== undefined ? { pathPrefix: scope.prefix } : {}),
+  };
+  const wanted = bareName(query);
+  const withRepository = (hits: SymbolHit[]) => hits.map((h) => ({ ...h, repository: (targets[h.snapshotIndex] as SymbolTarget).repository }));
+  let shown: (SymbolHit & { repository: string })[] = [];
+  let total = 0;
+  let capped = false;
+  if (targets.length > 0 && query.match === 'exact' && scope.matches === null && paging.offset + limit <= RANKED_SYMBOL_FILES) {
+    // The index reads the files holding the page's definitions (and counts the rest), not every definition of the name.
+    const page = await deps.index.rankedSymbols(snapshots, { ...query, ...filters, files: paging.offset + limit });
+    shown = rankHits(withRepository(page.hits), wanted).slice(paging.offset, paging.offset + limit);
+    total = page.total;
+  } else if (targets.length > 0) {
+    // A pattern, path globs, or a page past what the index ranks: every definition is read and ranked here.
+    let hits = await deps.index.findSymbols(snapshots, { ...query, ...filters, limit: MAX_RANKED + 1 });
+    capped = hits.length > MAX_RANKED;
+    if (capped) hits = hits.slice(0, MAX_RANKED);
+    if (scope.matches) hits = hits.filter((h) => scope.matches?.(h.path));
+    const ranked = rankHits(withRepository(hits), wanted);
+    shown = ranked.slice(paging.offset, paging.offset + limit);
+    total = ranked.length;
   }
-  const capped = hits.length > MAX_RANKED;
-  if (capped) hits = hits.slice(0, MAX_RANKED);
-  if (scope.matches) hits = hits.filter((h) => scope.matches?.(h.path));
-  const ranked = rankHits(
-    hits.map((h) => ({ ...h, repository: (targets[h.snapshotIndex] as SymbolTarget).repository })),
-    bareName(query),
-  );
-  const didYouMean = ranked.length === 0 && targets.length > 0 ? closestNames(bareName(query), await deps.index.symbolNamesLike(snapshots, bareName(query), NAME_CANDIDATES)) : [];
+  const didYouMean = total === 0 && targets.length > 0 ? closestNames(wanted, await deps.index.symbolNamesLike(snapshots, wanted, NAME_CANDIDATES)) : [];
   const answer = (count: number): ToolAnswer<FindSymbolOutput> => {
-    const symbols = ranked.slice(paging.offset, paging.offset + count).map((h) => symbolResult(deps, targets[h.snapshotIndex] as SymbolTarget, h));
+    const symbols = shown.slice(0, count).map((h) => symbolResult(deps, targets[h.snapshotIndex] as SymbolTarget, h));
     const shownEnd = paging.offset + symbols.length;
     const structured: FindSymbolOutput = {
       name: input.name,
       symbols,
-      total: ranked.length,
+      total,
       offset: paging.offset,
-      next_cursor: shownEnd < ranked.length ? paging.next(shownEnd) : null,
+      next_cursor: shownEnd < total ? paging.next(shownEnd) : null,
       did_you_mean: didYouMean,
       repositories: searchedOf(targets),
     };

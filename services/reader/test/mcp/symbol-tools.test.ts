@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { scopedAccess } from '../../src/access';
 import { createReaderApp } from '../../src/app';
-import { seedRepository } from '../support/documents';
+import { seedRepository, type FileSpec } from '../support/documents';
 import { call, connectInMemory, failed, ok, textOf } from '../support/mcp-client';
 import { code, def, occurrencesIn, SYMBOL_FILES } from '../support/symbol-files';
 import { createWorld, type World } from '../support/world';
@@ -86,6 +86,40 @@ describe('find_symbol', () => {
     const second = ok<FindSymbolOutput>(await call(client, 'find_symbol', { name: 'IndexStore', repository: 'octo/sym', limit: 1, cursor: first.next_cursor }));
     expect({ shown: second.symbols.map(where), next: second.next_cursor, offset: second.offset }).toEqual({ shown: ['octo/sym test/store.test.ts:3'], next: null, offset: 1 });
     expect(failed(await call(client, 'find_symbol', { name: 'open', repository: 'octo/sym', cursor: first.next_cursor })).text).toMatch(/cursor: it continues a call with other arguments/);
+    await close();
+  });
+});
+
+describe('find_symbol over many definitions', () => {
+  // Twelve files across tiers, nestings and folders define `widget`: the exact name is ranked by the index
+  // (rankedSymbols, a page at a time), a pattern by the reader over every definition. Both must agree.
+  const PATHS = ['src/a.ts', 'src/deep/b.ts', 'test/c.ts', 'src/d.test.ts', 'vendor/e.ts', 'f.ts', 'src/g/h/i.ts', 'lib/j.ts', 'spec/k.ts', 'src/l.ts', 'm.ts', 'src/n.ts'];
+  beforeAll(async () => {
+    const files = Object.fromEntries(
+      PATHS.map((path, i) => {
+        const text = `export class Box${i} {\n  widget() {}\n}\nexport function widget() {}\n`;
+        const definitions = i % 3 === 0 ? [def('widget', 'method', 2, 2, `Box${i}`)] : [def('widget', 'method', 2, 2, `Box${i}`), def('widget', 'function', 4, 4)];
+        const spec = code(text, definitions, []) as Exclude<FileSpec, string>;
+        return [path, path.startsWith('vendor/') ? { ...spec, flags: { vendored: true } } : spec];
+      }),
+    );
+    await seedRepository(world.index, { id: 12, fullName: 'octo/many', files });
+  });
+
+  test('every page of an exact name is the ranking of all its definitions, with the same total', async () => {
+    const { client, close } = await connectInMemory(world.deps);
+    const everything = ok<FindSymbolOutput>(await call(client, 'find_symbol', { name: 'widge*', repository: 'octo/many', limit: 100 }));
+    const pages: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = ok<FindSymbolOutput>(await call(client, 'find_symbol', { name: 'widget', repository: 'octo/many', limit: 5, ...(cursor ? { cursor } : {}) }));
+      expect(page.total).toBe(everything.total);
+      pages.push(...page.symbols.map(where));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(everything.total).toBe(20);
+    expect(pages).toEqual(everything.symbols.map(where));
+    expect(pages.slice(0, 3)).toEqual(['octo/many f.ts:4', 'octo/many m.ts:4', 'octo/many lib/j.ts:4']);
     await close();
   });
 });
