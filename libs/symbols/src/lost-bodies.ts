@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import type { BraceEnd } from './first-branch-braces';
 
 /**
  * Nodes a blob's search for lost bodies' ends may look at, all bodies together: each search is
@@ -15,6 +16,12 @@ export const LOST_BODY_BUDGET = 200_000;
 export interface LostBodies {
   left: number;
   children: Map<number, { nodes: Node[]; at: Map<number, number> }>;
+  /** The blob's text. */
+  content: string;
+  /** Its braces paired in first preprocessor branches, read once when a loose scope needs them. */
+  braces?: Map<number, BraceEnd | null>;
+  /** Loose scopes recovered so far (at most LOOSE_SCOPE_LIMIT, loose-scopes.ts). */
+  scopes?: number;
 }
 
 export function childrenOf(error: Node, lost: LostBodies): { nodes: Node[]; at: Map<number, number> } {
@@ -58,4 +65,4 @@ export function bodyEnd(siblings: readonly Node[], open: number, lost: LostBodie
   return null;
 }
 
-export const lostBodies = (): LostBodies => ({ left: LOST_BODY_BUDGET, children: new Map() });
+export const lostBodies = (content: string): LostBodies => ({ left: LOST_BODY_BUDGET, children: new Map(), content });
