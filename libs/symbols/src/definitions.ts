@@ -2,7 +2,7 @@ import type { SymbolDefinition, SymbolKind } from '@gitdex/contracts';
 import type { Node, Point, QueryMatch } from 'web-tree-sitter';
 import { KIND_BY_CAPTURE, KIND_BY_NODE } from './grammars';
 import { looseScope } from './loose-scopes';
-import { bodyEnd, childrenOf, lostBodies, type LostBodies } from './lost-bodies';
+import { bodyEnd, childrenOf, lostBodies, pairedEnd, type LostBodies } from './lost-bodies';
 import { castName, operatorName } from './operator-names';
 import { signatureBetween, signatureOf } from './signature';
 
@@ -75,7 +75,7 @@ const isCFunction = (node: Node) => node.type === 'function_definition' && node.
 function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
   // `struct S;` and `class C;` declare a type defined elsewhere.
   if (SPECIFIERS.has(node.type) && !node.childForFieldName('body')) return null;
-  if (node.type !== 'function_declarator') return nodeSpan(node, content);
+  if (node.type !== 'function_declarator') return { ...nodeSpan(node, content), ...pairedEnd(node, lost) };
   // One `parent` a step: web-tree-sitter finds a node's parent by walking down from the root.
   let top: Node = node;
   let above = node.parent;
@@ -83,7 +83,7 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
     top = above;
     above = above.parent;
   }
-  if (above?.type === 'function_definition') return nodeSpan(above, content);
+  if (above?.type === 'function_definition') return { ...nodeSpan(above, content), ...pairedEnd(above, lost) };
   if (above?.type !== 'ERROR' || lost.left < 0) return null;
   const { nodes, at } = childrenOf(above, lost);
   const index = at.get(top.id);

@@ -1,5 +1,5 @@
-import type { Node } from 'web-tree-sitter';
-import type { BraceEnd } from './first-branch-braces';
+import type { Node, Point } from 'web-tree-sitter';
+import { firstBranchBraces, type BraceEnd } from './first-branch-braces';
 
 /**
  * Nodes a blob's search for lost bodies' ends may look at, all bodies together: each search is
@@ -63,6 +63,26 @@ export function bodyEnd(siblings: readonly Node[], open: number, lost: LostBodie
     }
   }
   return null;
+}
+
+/** C and C++ definitions with a body in braces (a C function: one with a declarator). */
+const BRACED = new Set(['class_specifier', 'struct_specifier', 'union_specifier']);
+
+/**
+ * Where a C or C++ definition the parser ran past its end really ends: a class or function
+ * holding an error (braces split across preprocessor branches, `#if … class A : public B {
+ * #else … class A : public C { #endif`) can take the rest of the file as its body, and what
+ * follows as its members. Its `{` paired in first preprocessor branches, as universal-ctags pairs
+ * it (first-branch-braces.ts), ends it there when that comes first; else undefined.
+ */
+export function pairedEnd(node: Node, lost: LostBodies): { endIndex: number; endPosition: Point } | undefined {
+  if (!node.hasError || !(BRACED.has(node.type) || (node.type === 'function_definition' && node.childForFieldName('declarator')))) return undefined;
+  const body = node.childForFieldName('body');
+  if (!body) return undefined;
+  lost.braces ??= firstBranchBraces(lost.content);
+  const close = lost.braces.get(body.startIndex);
+  if (!close || close.endIndex >= node.endIndex) return undefined;
+  return { endIndex: close.endIndex, endPosition: { row: close.row, column: close.column } };
 }
 
 export const lostBodies = (content: string): LostBodies => ({ left: LOST_BODY_BUDGET, children: new Map(), content });

@@ -53,13 +53,53 @@ describe('namespaces loose in an error node', () => {
       '#endif  // SRC_NAPI_H_',
     );
     // ctags: Napi 3-32, NAPI_CPP_CUSTOM_NAMESPACE 6-29 in Napi, Env and its methods in both, After outside.
+    // Open's body is the one the first #if branch closes: ctags ends it on line 22.
     expect(await outline(code)).toEqual([
       ['Napi', 'module', null, 3, 32],
       ['NAPI_CPP_CUSTOM_NAMESPACE', 'module', 'Napi', 6, 29],
       ['Env', 'class', 'Napi.NAPI_CPP_CUSTOM_NAMESPACE', 9, 12],
-      ['Open', 'method', 'Napi.NAPI_CPP_CUSTOM_NAMESPACE.Env', 14, 23],
+      ['Open', 'method', 'Napi.NAPI_CPP_CUSTOM_NAMESPACE.Env', 14, 22],
       ['Reset', 'method', 'Napi.NAPI_CPP_CUSTOM_NAMESPACE.Env', 24, 26],
       ['After', 'function', null, 34, 34],
+    ]);
+  });
+
+  it('ends a class or function the parser ran past at the brace pairing with its own in first branches', async () => {
+    const code = lines(
+      'namespace io {',
+      '#if IO_VERSION > 5',
+      'class Buffer : public Object {',
+      '#else',
+      'class Buffer : public Value {',
+      '#endif',
+      ' public:',
+      '  size_t Length();',
+      '};',
+      '',
+      'void Open() {',
+      '#if USE_MMAP',
+      '  if (mapped_) {',
+      '#else',
+      '  if (file_) {',
+      '#endif',
+      '    Load();',
+      '  }',
+      '}',
+      '',
+      'class Reader : public Base {',
+      ' public:',
+      '  int Size() const { return size_; }',
+      '};',
+      '}  // namespace io',
+    );
+    // ctags: Buffer 3-9, Open 11-19, Reader 21-24 with Size, all in io (and not the #else Buffer).
+    expect(await outline(code, 'src/io.h')).toEqual([
+      ['io', 'module', null, 1, 25],
+      ['Buffer', 'class', 'io', 3, 9],
+      ['Buffer', 'class', 'io.Buffer', 5, 9],
+      ['Open', 'function', 'io', 11, 19],
+      ['Reader', 'class', 'io', 21, 24],
+      ['Size', 'method', 'io.Reader', 23, 23],
     ]);
   });
 
