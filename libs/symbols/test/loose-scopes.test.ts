@@ -103,9 +103,9 @@ describe('namespaces loose in an error node', () => {
     ]);
   });
 
-  it('recovers a bounded number of loose scopes from an error storm, in linear time', async () => {
+  it('recovers at most 64 loose scopes from an error storm, each container at most 64 names', async () => {
     // Each `namespace a {` stays open for the parser and nests everything after it one level deeper.
-    const storm = '#ifdef X\nnamespace a {\n#endif\nvoid f() {}\n'.repeat(3_000);
+    const storm = '#ifdef X\nnamespace a {\n#endif\nvoid f() {}\n'.repeat(1_000);
     const definitions = await outline(storm, 'src/storm.h');
     const namespaces = definitions.filter(([, kind]) => kind === 'module');
     expect(namespaces.length).toBeLessThanOrEqual(64);
