@@ -1,7 +1,8 @@
 import type { SymbolDefinition, SymbolKind } from '@gitdex/contracts';
 import type { Node, Point, QueryMatch } from 'web-tree-sitter';
 import { KIND_BY_CAPTURE, KIND_BY_NODE } from './grammars';
-import { bodyEnd, childrenOf, lostBodies, type LostBodies } from './lost-bodies';
+import { looseScope } from './loose-scopes';
+import { bodyEnd, childrenOf, lostBodies, pairedEnd, type LostBodies } from './lost-bodies';
 import { castName, operatorName } from './operator-names';
 import { signatureBetween, signatureOf } from './signature';
 
@@ -23,6 +24,9 @@ interface Scope {
   start: number;
   end: number;
 }
+
+/** Definitions nested deeper are left out (see `nest`). */
+const MAX_NESTING = 64;
 
 /** Kinds whose functions are methods. */
 const TYPE_KINDS = new Set<SymbolKind>(['class', 'struct', 'interface', 'trait', 'enum']);
@@ -71,7 +75,7 @@ const isCFunction = (node: Node) => node.type === 'function_definition' && node.
 function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
   // `struct S;` and `class C;` declare a type defined elsewhere.
   if (SPECIFIERS.has(node.type) && !node.childForFieldName('body')) return null;
-  if (node.type !== 'function_declarator') return nodeSpan(node, content);
+  if (node.type !== 'function_declarator') return { ...nodeSpan(node, content), ...pairedEnd(node, lost) };
   // One `parent` a step: web-tree-sitter finds a node's parent by walking down from the root.
   let top: Node = node;
   let above = node.parent;
@@ -79,7 +83,7 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
     top = above;
     above = above.parent;
   }
-  if (above?.type === 'function_definition') return nodeSpan(above, content);
+  if (above?.type === 'function_definition') return { ...nodeSpan(above, content), ...pairedEnd(above, lost) };
   if (above?.type !== 'ERROR' || lost.left < 0) return null;
   const { nodes, at } = childrenOf(above, lost);
   const index = at.get(top.id);
@@ -123,7 +127,7 @@ function nameOf(node: Node): string {
 /** Definitions of one parsed blob, in file order (outer before inner), with containers and signatures. */
 export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, content: string): { definitions: SymbolDefinition[]; nameStarts: Set<number> } {
   const byName = new Map<number, Found>();
-  const lost = lostBodies();
+  const lost = lostBodies(content);
   const scopes: Scope[] = [];
   for (const match of matches) {
     let nameNode: Node | undefined;
@@ -132,6 +136,7 @@ export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, c
     let container: string | null = null;
     let scope: Node | undefined;
     let misread: Node | undefined;
+    let loose: Node | undefined;
     for (const capture of match.captures) {
       if (capture.name === 'name') nameNode = capture.node;
       else if (capture.name.startsWith('definition.')) {
@@ -140,12 +145,24 @@ export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, c
       } else if (capture.name === 'container') container = qualified(capture.node.text);
       else if (capture.name === 'scope') scope = capture.node;
       else if (capture.name === 'misread') misread = capture.node;
+      else if (capture.name === 'loose') loose = capture.node;
       else if (capture.name === 'qualified') {
         const split = splitQualified(capture.node);
         nameNode = split.name;
         container = split.container || null;
       }
     }
+    // A namespace or class whose tokens lie loose in an ERROR node (loose-scopes.ts).
+    const recovered = loose && looseScope(loose, content, lost);
+    if (recovered)
+      byName.set(recovered.name.startIndex, {
+        name: recovered.name.text,
+        kind: recovered.kind,
+        span: { ...recovered, cFunction: false },
+        nameStart: recovered.name.startIndex,
+        rank: 1,
+        container: recovered.container,
+      });
     if (!nameNode) continue;
     let name = nameOf(nameNode);
     let rank = match.patternIndex >= ownFrom ? 1 : 0;
@@ -203,6 +220,8 @@ function nest(found: Found[], scopes: Scope[]): SymbolDefinition[] {
         outer.endLine = Math.max(outer.line, def.span.startPosition.row);
       }
     }
+    // Deeper than code nests (an error storm, hostile input): left out, or each container would be thousands of names.
+    if (open.length >= MAX_NESTING) continue;
     const path = open.map((o) => o.name);
     if (def.container) path.push(def.container);
     const parent = open[open.length - 1];

@@ -9,9 +9,17 @@
 const LONE_MACRO = /^[A-Z_][A-Z0-9_]*[ \t\r]*$/gm;
 
 /**
- * The content with each lone macro line blanked by spaces of the same length, so every offset,
- * line and column of the rest stays where it was.
+ * An upper-case macro between a function's parameter list (and `const`) and its body:
+ * `WrapSetter(SetterTag<setter>) NAPI_NOEXCEPT {`, `void Run() const LOCKS_EXCLUDED(mu_) {`.
+ * Unexpanded, tree-sitter reads the macro as the declarator and the function as a declaration,
+ * so the function is lost. Group 1 is what stays, group 2 the macro and its arguments.
+ */
+const TRAILING_MACRO = /(\)(?:[ \t]*const)?[ \t]+)([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)(?=\s*\{)/g;
+
+/**
+ * The content with each lone macro line, and each macro after a function's parameters, blanked
+ * by spaces of the same length, so every offset, line and column of the rest stays where it was.
  */
 export function blankLoneMacros(content: string): string {
-  return content.replace(LONE_MACRO, (line) => ' '.repeat(line.length));
+  return content.replace(LONE_MACRO, (line) => ' '.repeat(line.length)).replace(TRAILING_MACRO, (_, kept: string, macro: string) => kept + ' '.repeat(macro.length));
 }

@@ -1,4 +1,5 @@
-import type { Node } from 'web-tree-sitter';
+import type { Node, Point } from 'web-tree-sitter';
+import { firstBranchBraces, type BraceEnd } from './first-branch-braces';
 
 /**
  * Nodes a blob's search for lost bodies' ends may look at, all bodies together: each search is
@@ -15,6 +16,12 @@ export const LOST_BODY_BUDGET = 200_000;
 export interface LostBodies {
   left: number;
   children: Map<number, { nodes: Node[]; at: Map<number, number> }>;
+  /** The blob's text. */
+  content: string;
+  /** Its braces paired in first preprocessor branches, read once when a loose scope needs them. */
+  braces?: Map<number, BraceEnd | null>;
+  /** Loose scopes recovered so far (at most LOOSE_SCOPE_LIMIT, loose-scopes.ts). */
+  scopes?: number;
 }
 
 export function childrenOf(error: Node, lost: LostBodies): { nodes: Node[]; at: Map<number, number> } {
@@ -58,4 +65,24 @@ export function bodyEnd(siblings: readonly Node[], open: number, lost: LostBodie
   return null;
 }
 
-export const lostBodies = (): LostBodies => ({ left: LOST_BODY_BUDGET, children: new Map() });
+/** C and C++ definitions with a body in braces (a C function: one with a declarator). */
+const BRACED = new Set(['class_specifier', 'struct_specifier', 'union_specifier']);
+
+/**
+ * Where a C or C++ definition the parser ran past its end really ends: a class or function
+ * holding an error (braces split across preprocessor branches, `#if … class A : public B {
+ * #else … class A : public C { #endif`) can take the rest of the file as its body, and what
+ * follows as its members. Its `{` paired in first preprocessor branches, as universal-ctags pairs
+ * it (first-branch-braces.ts), ends it there when that comes first; else undefined.
+ */
+export function pairedEnd(node: Node, lost: LostBodies): { endIndex: number; endPosition: Point } | undefined {
+  if (!node.hasError || !(BRACED.has(node.type) || (node.type === 'function_definition' && node.childForFieldName('declarator')))) return undefined;
+  const body = node.childForFieldName('body');
+  if (!body) return undefined;
+  lost.braces ??= firstBranchBraces(lost.content);
+  const close = lost.braces.get(body.startIndex);
+  if (!close || close.endIndex >= node.endIndex) return undefined;
+  return { endIndex: close.endIndex, endPosition: { row: close.row, column: close.column } };
+}
+
+export const lostBodies = (content: string): LostBodies => ({ left: LOST_BODY_BUDGET, children: new Map(), content });

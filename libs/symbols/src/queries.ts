@@ -7,7 +7,9 @@
  * container and name, and `@misread` is the qualified "type" tree-sitter-cpp reads before a
  * conversion operator defined out of class (`Env::operator napi_env() {…}` parses as a function
  * `napi_env` returning `Env::operator`): it holds the container, and the declarator names the
- * operator's type. Where a pattern here and a packaged one find the same name, ours decides the kind.
+ * operator's type, and `@loose` is a `namespace`, `class`, `struct` or `union` keyword loose in an
+ * ERROR node, whose scope loose-scopes.ts recovers. Where a pattern here and a packaged one find
+ * the same name, ours decides the kind.
  */
 /** Values of a top-level constant worth finding by name (functions are the tags' own). */
 const JS_VALUES = '(call_expression) (object) (array) (string) (number) (new_expression) (member_expression) (identifier) (template_string) (binary_expression)';
@@ -82,6 +84,7 @@ const CPP = `${C_FAMILY}
 (class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
 (struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
 (union_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
+(ERROR ["namespace" "class" "struct" "union"] @loose)
 `;
 
 const CSHARP = `

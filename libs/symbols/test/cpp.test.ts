@@ -115,6 +115,27 @@ describe('C and C++ definitions', () => {
     ]);
   });
 
+  it('reads past a macro between a function parameters and its body, as ctags does', async () => {
+    const code = lines(
+      'class InstanceWrap {',
+      '  template <InstanceSetterCallback setter>',
+      '  static napi_callback WrapSetter(SetterTag<setter>) NAPI_NOEXCEPT {',
+      '    return &This::WrappedMethod<setter>;',
+      '  }',
+      '  void Run() const LOCKS_EXCLUDED(mu_) {',
+      '    Step();',
+      '  }',
+      '  void Declared() NAPI_NOEXCEPT;',
+      '};',
+    );
+    // tree-sitter read the macro as the declarator: `Run` was a method named `LOCKS_EXCLUDED`.
+    expect(await outline(code)).toEqual([
+      ['InstanceWrap', 'class', null, 1, 10],
+      ['WrapSetter', 'method', 'InstanceWrap', 3, 5],
+      ['Run', 'method', 'InstanceWrap', 6, 8],
+    ]);
+  });
+
   it('reads past a macro standing alone on its line, in C and in a C header', async () => {
     const code = lines(
       '#include "cpu_features_macros.h"',

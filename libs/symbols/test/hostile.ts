@@ -19,6 +19,8 @@ export const HOSTILE: Array<{
     outcome: ['parsed'],
     content: () => Buffer.concat([Buffer.from('int f(void) {\n'), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82, 0x00, 0x80]), Buffer.from('\n return 0; }\n')]).toString('utf8'),
   },
+  // Namespaces opened in preprocessor branches, each loose in the error node and holding the rest.
+  { name: 'loose namespaces (C++)', path: 'storm.h', language: 'C++', outcome: ['parsed', 'failed'], content: () => '#ifdef X\nnamespace a {\n#endif\nvoid f() {}\n'.repeat(2_000) },
   {
     name: 'error storm (100 KB of noise)',
     path: 'noise.cpp',
