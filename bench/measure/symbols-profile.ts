@@ -1,7 +1,8 @@
 /**
  * Where extraction's time goes: extractSymbols in this thread over the medium corpus (its
  * TypeScript and JavaScript files), a warm-up pass then timed passes; the median pass. Run under
- * `node --cpu-prof` to see the split between parsing, the tags query and the walks.
+ * `node --cpu-prof` to see the split between parsing, the tags query and the walks. Definitions
+ * only, as the indexer extracts, unless SYMBOL_OCCURRENCES=all (find_references's earlier mode).
  *
  *   node scripts/prepare.mjs --build -- tsx --tsconfig bench/tsconfig.json bench/measure/symbols-profile.ts [runs]
  */
@@ -10,6 +11,7 @@ import { createSymbolExtractor, extractSymbols } from '@gitdex/symbols';
 import { mediumCorpus } from '../data/corpora';
 
 const RUNS = Number(process.argv[2] ?? 3);
+const OCCURRENCES = process.env.SYMBOL_OCCURRENCES === 'all' ? 'all' : 'none';
 const LANGUAGE: Record<string, string> = { '.ts': 'TypeScript', '.mts': 'TypeScript', '.cts': 'TypeScript', '.js': 'JavaScript', '.mjs': 'JavaScript', '.cjs': 'JavaScript' };
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
     occurrences = 0;
-    for (const file of files) occurrences += (await extractSymbols(file.content, file.path, file.language)).occurrences.length;
+    for (const file of files) occurrences += (await extractSymbols(file.content, file.path, file.language, undefined, OCCURRENCES)).occurrences.length;
     if (run > 0) times.push(performance.now() - started);
     if (run > 0) cpu.push(cpuMs(process.cpuUsage(cpuStarted)));
   }
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
     for (let run = 0; run <= RUNS; run++) {
       const started = performance.now();
       const cpuStarted = process.cpuUsage();
-      await Promise.all(files.map((file) => extractor.extract(file.content, file.path, file.language)));
+      await Promise.all(files.map((file) => extractor.extract(file.content, file.path, file.language, OCCURRENCES)));
       if (run > 0) pooled.push(performance.now() - started);
       if (run > 0) pooledCpu.push(cpuMs(process.cpuUsage(cpuStarted)));
     }
