@@ -4,6 +4,7 @@ import { KIND_BY_CAPTURE, KIND_BY_NODE } from './grammars';
 import { looseScope } from './loose-scopes';
 import { bodyEnd, childrenOf, lostBodies, pairedEnd, type LostBodies } from './lost-bodies';
 import { castName, operatorName } from './operator-names';
+import { splitQualified } from './qualified-names';
 import { signatureBetween, signatureOf } from './signature';
 
 /** A definition as the query found it, before containers are known. */
@@ -102,20 +103,6 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
 }
 
 const qualified = (text: string) => text.replace(/::|\\/g, '.');
-
-/** `a::B<T>::c` as name node `c` and container `a.B`, however deep the qualification. */
-function splitQualified(node: Node): { name: Node; container: string } {
-  const scopes: string[] = [];
-  let current: Node = node;
-  for (;;) {
-    const scope = current.childForFieldName('scope');
-    const name = current.childForFieldName('name');
-    if (current.type !== 'qualified_identifier' || !name) break;
-    if (scope) scopes.push((scope.type === 'template_type' ? (scope.childForFieldName('name') ?? scope) : scope).text);
-    current = name;
-  }
-  return { name: current, container: scopes.join('.') };
-}
 
 /** A name node's text, operators in one spelling (`operator ==` and `operator==` alike). */
 function nameOf(node: Node): string {

@@ -2,6 +2,7 @@ import type { SymbolKind } from '@gitdex/contracts';
 import type { Node, Point } from 'web-tree-sitter';
 import { firstBranchBraces } from './first-branch-braces';
 import { childrenOf, type LostBodies } from './lost-bodies';
+import { splitQualified } from './qualified-names';
 import { signatureBetween } from './signature';
 
 /** A namespace, class, struct or union whose tokens the parser left loose in an ERROR node. */
@@ -84,14 +85,6 @@ export function looseScope(keyword: Node, content: string, lost: LostBodies): Lo
 function splitName(name: Node): { name: Node; container: string | null } {
   if (name.type === 'template_type') return { name: name.childForFieldName('name') ?? name, container: null };
   if (name.type !== 'qualified_identifier') return { name, container: null };
-  const scopes: string[] = [];
-  let current = name;
-  for (;;) {
-    const scope = current.childForFieldName('scope');
-    const inner = current.childForFieldName('name');
-    if (current.type !== 'qualified_identifier' || !inner) break;
-    if (scope) scopes.push((scope.type === 'template_type' ? (scope.childForFieldName('name') ?? scope) : scope).text);
-    current = inner;
-  }
-  return { name: current, container: scopes.length > 0 ? scopes.join('.') : null };
+  const split = splitQualified(name);
+  return { name: split.name, container: split.container || null };
 }
