@@ -34,10 +34,14 @@ const CLASS_MACRO = /(\b(?:class|struct|union)[ \t]+)([A-Z_][A-Z0-9_]*(?:\([^()\
  * column of the rest stays where it was.
  */
 export function blankLoneMacros(content: string): string {
-  return content
-    .replace(LONE_MACRO, (line) => ' '.repeat(line.length))
-    .replace(TRAILING_MACRO, blankSecond)
-    .replace(CLASS_MACRO, blankSecond);
+  return (
+    content
+      .replace(LONE_MACRO, (line) => ' '.repeat(line.length))
+      // Before the rule for macros after parameters, which would take the name of
+      // `struct ALIGNAS(16) Vec4 {` for a macro after `ALIGNAS(16)`.
+      .replace(CLASS_MACRO, blankSecond)
+      .replace(TRAILING_MACRO, blankSecond)
+  );
 }
 
 function blankSecond(_: string, kept: string, macro: string): string {

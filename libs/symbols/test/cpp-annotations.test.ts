@@ -29,12 +29,15 @@ describe('C and C++ definitions around annotation macros', () => {
       'class FILE_LOCK {',
       '};',
       'struct STAT buf;',
+      'struct ALIGNAS(16) VEC4 {',
+      '  float x;',
+      '};',
       '}',
     );
     // tree-sitter took each macro for the class name: `Cache`, `Options`, `Mutex` were not found
     // and their members had the macro as their container.
     expect(await outline(code)).toEqual([
-      ['leveldb', 'module', null, 1, 15],
+      ['leveldb', 'module', null, 1, 18],
       ['Cache', 'class', 'leveldb', 2, 5],
       ['OK', 'method', 'leveldb.Cache', 4, 4],
       ['Options', 'struct', 'leveldb', 6, 8],
@@ -42,6 +45,7 @@ describe('C and C++ definitions around annotation macros', () => {
       ['Mutex', 'class', 'leveldb', 9, 11],
       ['Lock', 'method', 'leveldb.Mutex', 10, 10],
       ['FILE_LOCK', 'class', 'leveldb', 12, 13],
+      ['VEC4', 'struct', 'leveldb', 15, 17],
     ]);
   });
 
