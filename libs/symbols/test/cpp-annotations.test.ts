@@ -86,6 +86,15 @@ describe('C and C++ definitions around annotation macros', () => {
     ]);
   });
 
+  it('leaves out a deleted function, as ctags leaves out a prototype, and keeps a defaulted one', async () => {
+    const code = lines('class Cache {', ' public:', '  Cache() = default;', '  Cache(const Cache&) = delete;', '  Cache& operator=(const Cache&) = delete;', '  explicit Cache(int n) {}', '};');
+    expect(await outline(code)).toEqual([
+      ['Cache', 'class', null, 1, 7],
+      ['Cache', 'method', 'Cache', 3, 3],
+      ['Cache', 'method', 'Cache', 6, 6],
+    ]);
+  });
+
   it('names a typedef of a function pointer, in C++ and in C', async () => {
     const code = lines('typedef Iterator* (*BlockFunction)(void*, const ReadOptions&, const Slice&);', 'typedef void (*Callback)(int);', 'typedef int Plain;');
     const expected = [
