@@ -56,6 +56,9 @@ export function qualitySets(scratch: string, extra: readonly QualitySet[] = []):
     { name: 'npm packages (JavaScript)', language: 'JavaScript', role: 'tuning', root: join(repo, 'node_modules', 'kafkajs', 'src'), extensions: ['.js'], skip: /\.spec\.js$/ },
     { name: 'npm packages (C)', language: 'C', role: 'tuning', root: join(repo, 'node_modules', 'cpu-features', 'deps', 'cpu_features'), extensions: ['.c', '.h'] },
     { name: 'npm packages (C++)', language: 'C++', role: 'tuning', root: join(repo, 'node_modules', 'node-addon-api'), extensions: ['.h'] },
+    // A checkout of google/leveldb (SYMBOLS_LEVELDB, /tmp/leveldb by default): C++ tuning code
+    // with more shapes than node-addon-api's two headers; its empty submodules stay out.
+    { name: 'leveldb', language: 'C++', role: 'tuning', root: process.env.SYMBOLS_LEVELDB ?? '/tmp/leveldb', extensions: ['.cc', '.h'], skip: /\/third_party\// },
     // Held out.
     {
       name: `Python standard library (${python})`,

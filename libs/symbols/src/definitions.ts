@@ -84,7 +84,7 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
     top = above;
     above = above.parent;
   }
-  if (above?.type === 'function_definition') return { ...nodeSpan(above, content), ...pairedEnd(above, lost) };
+  if (above?.type === 'function_definition') return isDeleted(above) ? null : { ...nodeSpan(above, content), ...pairedEnd(above, lost) };
   if (above?.type !== 'ERROR' || lost.left < 0) return null;
   const { nodes, at } = childrenOf(above, lost);
   const index = at.get(top.id);
@@ -101,6 +101,13 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
     signature: () => signatureBetween(content, top.startIndex, open.startIndex, close.endIndex),
   };
 }
+
+/**
+ * `Cache(const Cache&) = delete;`: a function that cannot be called, which tree-sitter-cpp reads
+ * as a definition and ctags as a prototype. Left out, so a class's real constructors are not
+ * crowded out of find_symbol's first answers by the deleted copy constructor.
+ */
+const isDeleted = (definition: Node) => !definition.childForFieldName('body') && definition.lastChild?.type === 'delete_method_clause';
 
 const qualified = (text: string) => text.replace(/::|\\/g, '.');
 

@@ -1,6 +1,7 @@
 import type { BlobSymbols } from '@gitdex/contracts';
 import { definitionsOf } from './definitions';
 import { grammarFor } from './grammars';
+import { blankListedConditionals } from './listed-conditionals';
 import { blankLoneMacros } from './lone-macros';
 import { occurrencesOf } from './occurrences';
 import { loadGrammar, sharedParser } from './runtime';
@@ -85,8 +86,9 @@ export async function extractSymbols(content: string, path: string, language: st
   parser.setLanguage(loaded.language);
   // web-tree-sitter's types say void, but a progress callback returning true cancels the parse.
   const progressCallback = late as unknown as () => void;
-  // C and C++: a macro alone on its line would be read as part of the next declaration.
-  const parsed = grammar.id === 'c' || grammar.id === 'cpp' ? blankLoneMacros(content) : content;
+  // C and C++: a macro alone on its line would be read as part of the next declaration, an
+  // `#if` inside an initializer list as an error.
+  const parsed = grammar.id === 'c' || grammar.id === 'cpp' ? blankListedConditionals(blankLoneMacros(content)) : content;
   const tree = parser.parse(parsed, null, { progressCallback });
   if (!tree) return outcome(language, 'failed', `timeout (parsing took over ${limits.timeoutMs} ms)`);
   try {

@@ -67,6 +67,8 @@ const RUST = `
 const C_FAMILY = `
 (preproc_function_def name: (identifier) @name) @definition.macro
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
+(type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+(type_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))) @definition.type
 `;
 
 const CPP = `${C_FAMILY}
