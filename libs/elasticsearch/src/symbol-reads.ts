@@ -5,6 +5,7 @@ import { nearNames } from '@gitdex/terms';
 import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
+import { containsClause, nearClauses, nearSettles } from './symbol-names-near';
 import type { SymbolFields } from './symbol-fields';
 import { definitionsOfName, SYMBOL_LAYOUT } from './symbol-names';
 
@@ -241,43 +242,48 @@ export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: s
 /** Blobs read for "did you mean": the best-scoring ones, so a common first syllable cannot make it read thousands. */
 const NAMES_LIKE_BLOBS = 200;
 
+/** The names of the best NAMES_LIKE_BLOBS blobs matching `should` that a visible file of the snapshots holds. */
+async function visibleNamesOf(ctx: StoreContext, snapshots: Snapshot[], repositoryIds: number[], should: Query[]): Promise<Set<string>> {
+  const response = await ctx.client.search(
+    {
+      index: ctx.blobs,
+      size: NAMES_LIKE_BLOBS,
+      track_total_hits: false,
+      query: { bool: { filter: [{ terms: { repositoryId: repositoryIds } }], should, minimum_should_match: 1 } },
+      // Doc values, not _source: a symbols document's source carries its whole outline.
+      stored_fields: '_none_',
+      docvalue_fields: ['repositoryId', 'blobSha', 'symbolNames'],
+      filter_path: ['hits.hits.fields'],
+    },
+    readOptions(ctx),
+  );
+  const docs = ((response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []).map((hit) => ({
+    repositoryId: value<number>(hit, 'repositoryId') as number,
+    blobSha: value<string>(hit, 'blobSha') as string,
+    names: (hit.fields?.symbolNames as string[] | undefined) ?? [],
+  }));
+  const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), {}, NAMES_LIKE_BLOBS);
+  const visible = new Set(holders.flatMap((files, index) => files.map((file) => blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha))));
+  const names = new Set<string>();
+  for (const doc of docs) if (visible.has(blobId(doc.repositoryId, doc.blobSha))) for (const name of doc.names) names.add(name);
+  return names;
+}
+
 /**
  * Names near `name` (did you mean) that a visible file of the snapshots defines, ranked by
  * nearNames as the reader ranks them. Blobs are found by their lower-case names: the same name
- * in another case first, then names at most two edits away (a Levenshtein automaton over the
- * term dictionary, `fuzzy`), then names containing it; only the best-scoring blobs are read.
+ * in another case and names at most two edits away first (symbol-names-near.ts); names
+ * containing it are looked for only when those leave the first `limit` open. Only the
+ * best-scoring blobs are read.
  */
 export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
   if (limit <= 0 || name === '') return [];
   const repositoryIds = repositoriesOf(snapshots);
   if (repositoryIds.length === 0) return [];
   const lower = name.toLowerCase();
-  const response = await ctx.client.search<SymbolSource>(
-    {
-      index: ctx.blobs,
-      size: NAMES_LIKE_BLOBS,
-      track_total_hits: false,
-      query: {
-        bool: {
-          filter: [{ terms: { repositoryId: repositoryIds } }],
-          should: [
-            { term: { symbolNamesLower: { value: lower, boost: 4 } } },
-            { fuzzy: { symbolNamesLower: { value: lower, fuzziness: 2, max_expansions: 50, boost: 2 } } },
-            { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower)}*`, boost: 1 } } },
-          ],
-          minimum_should_match: 1,
-        },
-      },
-      _source: ['repositoryId', 'blobSha', 'symbolNames'],
-    },
-    readOptions(ctx),
-  );
-  const docs = response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-  const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), {}, NAMES_LIKE_BLOBS);
-  const visible = new Set(holders.flatMap((files, index) => files.map((file) => blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha))));
-  const candidates = new Set<string>();
-  for (const doc of docs) if (visible.has(blobId(doc.repositoryId, doc.blobSha))) for (const candidate of doc.symbolNames ?? []) candidates.add(candidate);
-  return nearNames(name, candidates).slice(0, limit);
+  const near = nearNames(name, await visibleNamesOf(ctx, snapshots, repositoryIds, nearClauses(lower)));
+  if (nearSettles(name, near, limit)) return near.slice(0, limit);
+  return nearNames(name, await visibleNamesOf(ctx, snapshots, repositoryIds, [...nearClauses(lower), containsClause(lower)])).slice(0, limit);
 }
 
 /** Shas per search of storedSymbols. */
