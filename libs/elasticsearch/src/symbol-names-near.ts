@@ -27,8 +27,8 @@ export function nearClauses(lower: string): Query[] {
 
 /**
  * The containment step: names containing the asked one. A leading `*` visits every term of the
- * field, which is most of the cost of a typo, so it runs only when the near step cannot settle
- * the answer (nearSettles).
+ * field, about as costly as the near step, so its answer is waited for only when the near step
+ * cannot settle the names shown (nearSettles).
  */
 export function containsClause(lower: string): Query {
   return { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower)}*`, boost: 1 } } };

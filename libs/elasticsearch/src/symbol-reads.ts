@@ -242,48 +242,71 @@ export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: s
 /** Blobs read for "did you mean": the best-scoring ones, so a common first syllable cannot make it read thousands. */
 const NAMES_LIKE_BLOBS = 200;
 
-/** The names of the best NAMES_LIKE_BLOBS blobs matching `should` that a visible file of the snapshots holds. */
-async function visibleNamesOf(ctx: StoreContext, snapshots: Snapshot[], repositoryIds: number[], should: Query[]): Promise<Set<string>> {
+interface NamedBlob {
+  id: string;
+  repositoryId: number;
+  blobSha: string;
+  names: string[];
+}
+
+/** The best NAMES_LIKE_BLOBS blobs of the repositories matching `should`, with their names (doc values, not _source: a symbols document's source carries its whole outline). */
+async function blobsNamed(ctx: StoreContext, repositoryIds: number[], should: Query[]): Promise<NamedBlob[]> {
   const response = await ctx.client.search(
     {
       index: ctx.blobs,
       size: NAMES_LIKE_BLOBS,
       track_total_hits: false,
       query: { bool: { filter: [{ terms: { repositoryId: repositoryIds } }], should, minimum_should_match: 1 } },
-      // Doc values, not _source: a symbols document's source carries its whole outline.
       stored_fields: '_none_',
       docvalue_fields: ['repositoryId', 'blobSha', 'symbolNames'],
       filter_path: ['hits.hits.fields'],
     },
     readOptions(ctx),
   );
-  const docs = ((response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []).map((hit) => ({
-    repositoryId: value<number>(hit, 'repositoryId') as number,
-    blobSha: value<string>(hit, 'blobSha') as string,
-    names: (hit.fields?.symbolNames as string[] | undefined) ?? [],
-  }));
-  const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), {}, NAMES_LIKE_BLOBS);
-  const visible = new Set(holders.flatMap((files, index) => files.map((file) => blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha))));
+  return ((response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []).map((hit) => {
+    const repositoryId = value<number>(hit, 'repositoryId') as number;
+    const blobSha = value<string>(hit, 'blobSha') as string;
+    return { id: blobId(repositoryId, blobSha), repositoryId, blobSha, names: (hit.fields?.symbolNames as string[] | undefined) ?? [] };
+  });
+}
+
+/** The names of the blobs a visible file of the snapshots holds; `checked` keeps each blob's visibility, so a blob is checked once a call. */
+async function visibleNames(ctx: StoreContext, snapshots: Snapshot[], blobs: NamedBlob[], checked: Map<string, boolean>): Promise<Set<string>> {
+  const unchecked = blobs.filter((blob) => !checked.has(blob.id));
+  const holders = await visibleHolders(ctx, snapshots, shasByRepository(unchecked), {}, NAMES_LIKE_BLOBS);
+  for (const blob of unchecked) checked.set(blob.id, false);
+  for (const [index, files] of holders.entries()) for (const file of files) checked.set(blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha), true);
   const names = new Set<string>();
-  for (const doc of docs) if (visible.has(blobId(doc.repositoryId, doc.blobSha))) for (const name of doc.names) names.add(name);
+  for (const blob of blobs) if (checked.get(blob.id) === true) for (const name of blob.names) names.add(name);
   return names;
 }
 
 /**
  * Names near `name` (did you mean) that a visible file of the snapshots defines, ranked by
  * nearNames as the reader ranks them. Blobs are found by their lower-case names: the same name
- * in another case and names at most two edits away first (symbol-names-near.ts); names
- * containing it are looked for only when those leave the first `limit` open. Only the
- * best-scoring blobs are read.
+ * in another case and names at most two edits away (the near step), and with names containing
+ * it too (the whole step, whose leading wildcard visits every term); only the best-scoring blobs
+ * are read. Both steps start at once; the whole step is aborted when the near step settles the
+ * first `limit` names (symbol-names-near.ts), so that the common typo waits for the near step
+ * alone and any other waits no longer than the whole step did by itself.
  */
 export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
   if (limit <= 0 || name === '') return [];
   const repositoryIds = repositoriesOf(snapshots);
   if (repositoryIds.length === 0) return [];
   const lower = name.toLowerCase();
-  const near = nearNames(name, await visibleNamesOf(ctx, snapshots, repositoryIds, nearClauses(lower)));
-  if (nearSettles(name, near, limit)) return near.slice(0, limit);
-  return nearNames(name, await visibleNamesOf(ctx, snapshots, repositoryIds, [...nearClauses(lower), containsClause(lower)])).slice(0, limit);
+  const stop = new AbortController();
+  const whole = blobsNamed({ ...ctx, signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal }, repositoryIds, [...nearClauses(lower), containsClause(lower)]);
+  // Rejected when aborted below, and then never awaited.
+  whole.catch(() => undefined);
+  try {
+    const checked = new Map<string, boolean>();
+    const near = nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, nearClauses(lower)), checked));
+    if (nearSettles(name, near, limit)) return near.slice(0, limit);
+    return nearNames(name, await visibleNames(ctx, snapshots, await whole, checked)).slice(0, limit);
+  } finally {
+    stop.abort();
+  }
 }
 
 /** Shas per search of storedSymbols. */
