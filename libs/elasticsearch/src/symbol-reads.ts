@@ -284,29 +284,20 @@ async function visibleNames(ctx: StoreContext, snapshots: Snapshot[], blobs: Nam
 /**
  * Names near `name` (did you mean) that a visible file of the snapshots defines, ranked by
  * nearNames as the reader ranks them. Blobs are found by their lower-case names: the same name
- * in another case and names at most two edits away (the near step), and with names containing
- * it too (the whole step, whose leading wildcard visits every term); only the best-scoring blobs
- * are read. Both steps start at once; the whole step is aborted when the near step settles the
- * first `limit` names (symbol-names-near.ts), so that the common typo waits for the near step
- * alone and any other waits no longer than the whole step did by itself.
+ * in another case and names at most two edits away first (the near step); names containing it
+ * (whose leading wildcard visits every term) only when those leave the first `limit` names open
+ * (symbol-names-near.ts), with the near clauses again so that the blobs read are the ones a
+ * single query would pick. Only the best-scoring blobs are read.
  */
 export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
   if (limit <= 0 || name === '') return [];
   const repositoryIds = repositoriesOf(snapshots);
   if (repositoryIds.length === 0) return [];
   const lower = name.toLowerCase();
-  const stop = new AbortController();
-  const whole = blobsNamed({ ...ctx, signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal }, repositoryIds, [...nearClauses(lower), containsClause(lower)]);
-  // Rejected when aborted below, and then never awaited.
-  whole.catch(() => undefined);
-  try {
-    const checked = new Map<string, boolean>();
-    const near = nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, nearClauses(lower)), checked));
-    if (nearSettles(name, near, limit)) return near.slice(0, limit);
-    return nearNames(name, await visibleNames(ctx, snapshots, await whole, checked)).slice(0, limit);
-  } finally {
-    stop.abort();
-  }
+  const checked = new Map<string, boolean>();
+  const near = nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, nearClauses(lower)), checked));
+  if (nearSettles(name, near, limit)) return near.slice(0, limit);
+  return nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, [...nearClauses(lower), containsClause(lower)]), checked)).slice(0, limit);
 }
 
 /** Shas per search of storedSymbols. */
