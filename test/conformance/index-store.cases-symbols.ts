@@ -78,6 +78,14 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
 
       expect((await store.symbolNamesLike([main], 'store', 10)).sort()).toEqual(['Store', 'storeHelper']);
       expect((await store.symbolNamesLike([main], 'helper', 10)).sort()).toEqual(['storeHelper']);
+      // The first names, ranked: one a case away settles it; a second is only a name containing
+      // the asked one, never the nearer name another repository defines.
+      const elsewhere = codeFile(ctx.repositoryId(), 'src/stores.ts', 'export class Stores {}\n', symbols([def('Stores', 'class', 1, 1)], [occ('Stores', 1, 13, 'definition')]));
+      await ctx.write([put(elsewhere)]);
+      expect(await store.symbolNamesLike([main], 'store', 1)).toEqual(['Store']);
+      expect(await store.symbolNamesLike([main], 'store', 2)).toEqual(['Store', 'storeHelper']);
+      expect(await store.symbolNamesLike([main], 'stor', 2)).toEqual(['Store', 'storeHelper']);
+      expect(await store.symbolNamesLike([{ repositoryId: elsewhere.repositoryId, ref: MAIN, generation: 1 }], 'store', 2)).toEqual(['Stores']);
 
       const stored = await store.storedSymbols(
         [

@@ -5,6 +5,7 @@ import { nearNames } from '@gitdex/terms';
 import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
+import { containsClause, nearClauses, nearSettles } from './symbol-names-near';
 import type { SymbolFields } from './symbol-fields';
 import { definitionsOfName, SYMBOL_LAYOUT } from './symbol-names';
 
@@ -241,43 +242,62 @@ export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: s
 /** Blobs read for "did you mean": the best-scoring ones, so a common first syllable cannot make it read thousands. */
 const NAMES_LIKE_BLOBS = 200;
 
+interface NamedBlob {
+  id: string;
+  repositoryId: number;
+  blobSha: string;
+  names: string[];
+}
+
+/** The best NAMES_LIKE_BLOBS blobs of the repositories matching `should`, with their names (doc values, not _source: a symbols document's source carries its whole outline). */
+async function blobsNamed(ctx: StoreContext, repositoryIds: number[], should: Query[]): Promise<NamedBlob[]> {
+  const response = await ctx.client.search(
+    {
+      index: ctx.blobs,
+      size: NAMES_LIKE_BLOBS,
+      track_total_hits: false,
+      query: { bool: { filter: [{ terms: { repositoryId: repositoryIds } }], should, minimum_should_match: 1 } },
+      stored_fields: '_none_',
+      docvalue_fields: ['repositoryId', 'blobSha', 'symbolNames'],
+      filter_path: ['hits.hits.fields'],
+    },
+    readOptions(ctx),
+  );
+  return ((response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []).map((hit) => {
+    const repositoryId = value<number>(hit, 'repositoryId') as number;
+    const blobSha = value<string>(hit, 'blobSha') as string;
+    return { id: blobId(repositoryId, blobSha), repositoryId, blobSha, names: (hit.fields?.symbolNames as string[] | undefined) ?? [] };
+  });
+}
+
+/** The names of the blobs a visible file of the snapshots holds; `checked` keeps each blob's visibility, so a blob is checked once a call. */
+async function visibleNames(ctx: StoreContext, snapshots: Snapshot[], blobs: NamedBlob[], checked: Map<string, boolean>): Promise<Set<string>> {
+  const unchecked = blobs.filter((blob) => !checked.has(blob.id));
+  const holders = await visibleHolders(ctx, snapshots, shasByRepository(unchecked), {}, NAMES_LIKE_BLOBS);
+  for (const blob of unchecked) checked.set(blob.id, false);
+  for (const [index, files] of holders.entries()) for (const file of files) checked.set(blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha), true);
+  const names = new Set<string>();
+  for (const blob of blobs) if (checked.get(blob.id) === true) for (const name of blob.names) names.add(name);
+  return names;
+}
+
 /**
  * Names near `name` (did you mean) that a visible file of the snapshots defines, ranked by
  * nearNames as the reader ranks them. Blobs are found by their lower-case names: the same name
- * in another case first, then names at most two edits away (a Levenshtein automaton over the
- * term dictionary, `fuzzy`), then names containing it; only the best-scoring blobs are read.
+ * in another case and names at most two edits away first (the near step); names containing it
+ * (whose leading wildcard visits every term) only when those leave the first `limit` names open
+ * (symbol-names-near.ts), with the near clauses again so that the blobs read are the ones a
+ * single query would pick. Only the best-scoring blobs are read.
  */
 export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
   if (limit <= 0 || name === '') return [];
   const repositoryIds = repositoriesOf(snapshots);
   if (repositoryIds.length === 0) return [];
   const lower = name.toLowerCase();
-  const response = await ctx.client.search<SymbolSource>(
-    {
-      index: ctx.blobs,
-      size: NAMES_LIKE_BLOBS,
-      track_total_hits: false,
-      query: {
-        bool: {
-          filter: [{ terms: { repositoryId: repositoryIds } }],
-          should: [
-            { term: { symbolNamesLower: { value: lower, boost: 4 } } },
-            { fuzzy: { symbolNamesLower: { value: lower, fuzziness: 2, max_expansions: 50, boost: 2 } } },
-            { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower)}*`, boost: 1 } } },
-          ],
-          minimum_should_match: 1,
-        },
-      },
-      _source: ['repositoryId', 'blobSha', 'symbolNames'],
-    },
-    readOptions(ctx),
-  );
-  const docs = response.hits.hits.flatMap((hit) => (hit._source ? [hit._source] : []));
-  const holders = await visibleHolders(ctx, snapshots, shasByRepository(docs), {}, NAMES_LIKE_BLOBS);
-  const visible = new Set(holders.flatMap((files, index) => files.map((file) => blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha))));
-  const candidates = new Set<string>();
-  for (const doc of docs) if (visible.has(blobId(doc.repositoryId, doc.blobSha))) for (const candidate of doc.symbolNames ?? []) candidates.add(candidate);
-  return nearNames(name, candidates).slice(0, limit);
+  const checked = new Map<string, boolean>();
+  const near = nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, nearClauses(lower)), checked));
+  if (nearSettles(name, near, limit)) return near.slice(0, limit);
+  return nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, [...nearClauses(lower), containsClause(lower)]), checked)).slice(0, limit);
 }
 
 /** Shas per search of storedSymbols. */

@@ -4,7 +4,7 @@ import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { formatCount, resultChars } from '../format/text';
 import { blobUrl } from '../github-links';
-import { closestNames } from '../symbols/did-you-mean';
+import { closestNames, DID_YOU_MEAN } from '../symbols/did-you-mean';
 import { bareName, parseSymbolName } from '../symbols/name-query';
 import { pathScope } from '../symbols/path-scope';
 import { symbolPaging } from '../symbols/cursor';
@@ -19,8 +19,12 @@ const DEFAULT_LIMIT = 20;
  * among the first this many in path order, and says so.
  */
 export const MAX_RANKED = 2_000;
-/** Names the index offers for "did you mean", ranked here by edit distance. */
-const NAME_CANDIDATES = 200;
+/**
+ * Names the index offers for "did you mean": the ones shown. Both indexes rank with nearNames as
+ * closestNames does, so their first names are the answer, and an index that is sure of them early
+ * stops there (Elasticsearch skips its scan for names containing the asked one).
+ */
+const NAME_CANDIDATES = DID_YOU_MEAN;
 
 /** find_symbol: definitions by name, container-qualified name or pattern, across the refs a caller may read. */
 export async function findSymbol(deps: ReaderDeps, principal: Principal | null, input: FindSymbolInput): Promise<ToolAnswer<FindSymbolOutput>> {
