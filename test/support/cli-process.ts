@@ -21,7 +21,8 @@ export function runCliProcess(args: string[], env: Record<string, string>, timeo
       child.kill('SIGKILL');
       reject(new Error(`gitdex ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
     }, timeoutMs);
-    child.once('exit', (code) => {
+    // 'close', not 'exit': a child's last lines can still be in its pipes when it has exited.
+    child.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
