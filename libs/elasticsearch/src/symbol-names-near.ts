@@ -11,9 +11,9 @@ type Query = estypes.QueryDslQueryContainer;
 /** The most edits `fuzzy` allows: Lucene's Levenshtein automata stop at two. */
 export const FUZZY_EDITS = 2;
 
-/** Elasticsearch wildcard syntax with only `*` special. */
-function wildcardValue(pattern: string): string {
-  return pattern.replace(/[*?\\]/g, '\\$&');
+/** Elasticsearch wildcard syntax with only `*` special (find_symbol's patterns). */
+export function wildcardValue(pattern: string): string {
+  return pattern.replace(/[?\\]/g, '\\$&');
 }
 
 /**
@@ -32,7 +32,7 @@ export function nearClauses(lower: string): Query[] {
  * slower on two busy cores (the journal note of the Elasticsearch did you mean).
  */
 export function containsClause(lower: string): Query {
-  return { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower)}*`, boost: 1 } } };
+  return { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower).replace(/\*/g, '\\*')}*`, boost: 1 } } };
 }
 
 /**

@@ -5,7 +5,7 @@ import { nearNames } from '@gitdex/terms';
 import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
-import { containsClause, nearClauses, nearSettles } from './symbol-names-near';
+import { containsClause, nearClauses, nearSettles, wildcardValue } from './symbol-names-near';
 import type { SymbolFields } from './symbol-fields';
 import { definitionsOfName, SYMBOL_LAYOUT } from './symbol-names';
 
@@ -102,11 +102,6 @@ function globRegExp(pattern: string): RegExp {
       .join('.*')}$`,
     'su',
   );
-}
-
-/** Elasticsearch wildcard syntax with only `*` special. */
-function wildcardValue(pattern: string): string {
-  return pattern.replace(/[?\\]/g, '\\$&');
 }
 
 function definitionFilter(query: SymbolNameQuery & { kind?: SymbolKind }): (definition: SymbolDefinition) => boolean {
