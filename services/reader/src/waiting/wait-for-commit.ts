@@ -83,7 +83,15 @@ function refOf(repository: RepositoryDocument, states: RefState[], input: string
   const matched = /~\d+$/.test(text) ? undefined : matchRef(states, text);
   if (matched) return matched.ref;
   if (/^[0-9a-f]{7,40}$/i.test(text) || /~\d+$/.test(text)) return null;
-  return text.startsWith('refs/') ? text : `refs/heads/${text}`;
+  return refNotIndexedYet(text);
+}
+
+/** The ref a name will have once indexed, as matchRef reads it: a pull request opened a moment ago is `refs/pull/N/head`, not a branch. */
+function refNotIndexedYet(text: string): string {
+  if (text.startsWith('refs/')) return text;
+  const pull = /^pull\/(\d{1,10})(?:\/head)?$/.exec(text);
+  if (pull) return `refs/pull/${pull[1]}/head`;
+  return /^(heads|tags)\//.test(text) ? `refs/${text}` : `refs/heads/${text}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ListFilesOutput, ReadFileOutput, SearchCodeOutput } from '@gitdex/contracts';
-import { commitSha, pushCommit } from '../support/documents';
+import { commitSha, fileDocument, pushCommit, readyState } from '../support/documents';
 import { manualClock } from '../support/manual-clock';
 import { call, connectInMemory, failed, ok, textOf } from '../support/mcp-client';
 import { createWorld, type World } from '../support/world';
@@ -55,6 +55,24 @@ describe('read your own push: min_commit', () => {
     expect(search.files.map((file) => file.path)).toEqual(['README.md']);
     expect(world.deps.watchers.counts()).toEqual({ repositories: 0, listeners: 0 });
     expect(clock.running()).toBe(false);
+  });
+
+  test('a pull request not indexed yet is waited on as refs/pull/N/head: its first index answers the wait, not stale', async () => {
+    const head = commitSha('octo/api#7');
+    const pending = read({ ref: 'pull/7', min_commit: head, wait_ms: 10_000 });
+    pending.catch(() => undefined);
+    for (let step = 0; step < 20 && world.deps.watchers.counts().listeners < 1; step += 1) await clock.advance(100);
+    expect(world.deps.watchers.counts()).toEqual({ repositories: 1, listeners: 1 });
+    const ref = 'refs/pull/7/head';
+    await world.index.writeFiles([{ type: 'put', document: fileDocument({ repositoryId: 1, ref, path: 'README.md', spec: '# API\n\nfrom the pull request\n', commit: head, generation: 1 }) }]);
+    await world.index.putRefState(readyState(1, ref, head, 1, 1));
+    const result = await pollUntil(pending);
+    const out = ok<ReadFileOutput>(result);
+    expect(out.content).toContain('from the pull request');
+    expect(out.freshness.commit).toBe(head);
+    expect(out.freshness.stale).toBeUndefined();
+    expect(textOf(result)).not.toMatch(/not served yet/);
+    expect(world.deps.watchers.counts()).toEqual({ repositories: 0, listeners: 0 });
   });
 
   test('a commit already served, or one the served commit contains, answers at once without a watcher', async () => {
