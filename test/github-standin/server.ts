@@ -97,7 +97,6 @@ export async function createGitHubStandIn(options: GitHubStandInOptions): Promis
   app.use(repositoriesById(ctx));
   // Before reposRouter: a person's token gets their own /user/repos; any other token falls through to it.
   app.use(oauthRouter(ctx, users));
-  app.use(reposRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx), pullsRouter(ctx), graphqlRouter(ctx));
   app.use(reposRouter(ctx), commitsRouter(ctx), compareRouter(ctx), gitRouter(ctx), tarballRouter(ctx), appRouter(ctx), pullsRouter(ctx), graphqlRouter(ctx));
   app.use(...apiChain(ctx), () => {
     throw notFound();
