@@ -11,7 +11,10 @@
  *
  * Needs the build (`node scripts/prepare.mjs --build`); Elasticsearch for the es backend. Run:
  *   ELASTICSEARCH_URL=... node scripts/prepare.mjs -- tsx --tsconfig bench/tsconfig.json bench/measure/pull-storage.ts \
- *     [--files 1700] [--pulls 20] [--changed 5] [--rounds 7] [--backends sqlite,es] [--no-token]
+ *     [--files 1700] [--pulls 20] [--changed 5] [--rounds 7] [--backends sqlite,es] [--no-token] [--history]
+ *
+ * `--history` keeps history too (GITDEX_HISTORY_DEPTH 500), so a pull request's cost includes
+ * recording its commits on its base branch's.
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -19,11 +22,11 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { Client } from '@elastic/elasticsearch';
 import type { GitdexEvent } from '@gitdex/contracts';
-import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
+import { ElasticsearchHistory, ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, handleEvent, RefSelection, type HandleEventDeps } from '@gitdex/indexer';
-import type { IndexStore, Snapshot } from '@gitdex/ports';
-import { SqliteIndexStore } from '@gitdex/sqlite';
+import type { HistoryStore, IndexStore, Snapshot } from '@gitdex/ports';
+import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
 import { normalizeDelivery } from '@gitdex/webhook';
 import { commitFiles, createBranch, createRepo, makeTempRoot, removeTempRoot, type FileChanges } from '../../test/github-standin/fixture-repos';
 import { createGitHubStandIn } from '../../test/github-standin/server';
@@ -38,6 +41,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '7' },
     backends: { type: 'string', default: 'sqlite,es' },
     'no-token': { type: 'boolean', default: false },
+    history: { type: 'boolean', default: false },
   },
 });
 const FILES = Number(args.files);
@@ -100,6 +104,7 @@ interface Size {
 interface Backend {
   name: string;
   index: IndexStore;
+  history: HistoryStore;
   size(): Promise<Size>;
   close(): Promise<void>;
 }
@@ -111,6 +116,7 @@ async function sqliteBackend(root: string): Promise<Backend> {
   return {
     name: 'SQLite',
     index,
+    history: new SqliteHistory({ file: join(root, 'history.sqlite') }),
     size() {
       const db = new Database(file, { readonly: true });
       try {
@@ -132,9 +138,12 @@ async function elasticsearchBackend(): Promise<Backend> {
   await index.ensureReady();
   const client = new Client({ node: ES_URL });
   const pattern = `${prefix}-*`;
+  const history = new ElasticsearchHistory(index.client, { indexPrefix: prefix });
+  await history.ensureHistoryReady();
   return {
     name: 'Elasticsearch',
     index,
+    history,
     async size() {
       await client.indices.refresh({ index: pattern });
       const deleted = (await client.indices.stats({ index: pattern, metric: ['docs'] }))._all.primaries?.docs?.deleted ?? 0;
@@ -198,6 +207,7 @@ async function measure(which: 'sqlite' | 'es'): Promise<void> {
         now: () => new Date(),
         refs: new RefSelection(['default']),
         pulls: { indexed: 'open', closedRetentionSeconds: 86_400 },
+        ...(args.history ? { history: { store: backend.history, options: { depth: 500, maxBlobBytes: 1 << 20, concurrency: 8 } } } : {}),
       };
       const delivered = (event: string): GitdexEvent => {
         const last = receiver.last(event);
@@ -252,7 +262,7 @@ async function measure(which: 'sqlite' | 'es'): Promise<void> {
       }
 
       const rowsBefore = Object.entries(before.rows);
-      console.log(`\n## ${backend.name}: ${FILES} files, ${PULLS} pull requests of ${CHANGED} changed files, token ${TOKEN ? 'yes' : 'no'}`);
+      console.log(`\n## ${backend.name}: ${FILES} files, ${PULLS} pull requests of ${CHANGED} changed files, token ${TOKEN ? 'yes' : 'no'}, history ${args.history ? 'kept' : 'not kept'}`);
       console.log(`pull request strategies: ${JSON.stringify(strategies)}`);
       console.log(`| | at main | after ${PULLS} PRs | growth |\n| --- | --- | --- | --- |`);
       console.log(`| bytes | ${mb(before.bytes)} | ${mb(after.bytes)} | ${pct(before.bytes, after.bytes)} |`);

@@ -1,14 +1,16 @@
 // Pull requests through the stand-in's webhooks, the webhook's normalization and the indexer on
 // SQLite, with an injected clock: a PR head is readable and searchable at refs/pull/N/head like
 // git at that commit, synchronize moves it, closed keeps it for the retention and then drops it,
-// the reconciler heals a missed delivery, and a private repository's PRs stay invisible.
+// the reconciler heals a missed delivery, and a private repository's PRs stay invisible. The
+// pull request's history is its commits on its base branch's: compare, blame and list_commits on
+// pull/1 equal git at refs/pull/1/head, and the history goes with the ref.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { GitdexEvent, ReadFileOutput, SearchCodeOutput } from '@gitdex/contracts';
+import type { BlameOutput, CompareOutput, GitdexEvent, ListCommitsOutput, ReadFileOutput, SearchCodeOutput } from '@gitdex/contracts';
 import { GitHubSource } from '@gitdex/github';
 import { DEFAULT_INDEX_REF_OPTIONS, handleEvent, reconcile, RefSelection, type HandleEventDeps } from '@gitdex/indexer';
 import { callTool, resolveDeps } from '@gitdex/reader';
-import { SqliteIndexStore } from '@gitdex/sqlite';
+import { SqliteHistory, SqliteIndexStore } from '@gitdex/sqlite';
 import { normalizeDelivery } from '@gitdex/webhook';
 import { commitFiles, createBranch, createRepo, fixtureGit, makeTempRoot, removeTempRoot } from '../github-standin/fixture-repos';
 import { createGitHubStandIn, type GitHubStandIn } from '../github-standin/server';
@@ -25,6 +27,7 @@ describe('pull requests indexed as refs/pull/N/head', () => {
   let standIn: GitHubStandIn;
   let receiver: WebhookReceiver;
   let index: SqliteIndexStore;
+  let history: SqliteHistory;
   let deps: HandleEventDeps;
   let repositoryId: number;
   let clock = Date.parse('2026-06-01T12:00:00.000Z');
@@ -48,8 +51,10 @@ describe('pull requests indexed as refs/pull/N/head', () => {
     repositoryId = await standIn.repoId('acme', 'app');
     index = new SqliteIndexStore({ file: join(root, 'index.sqlite') });
     await index.ensureReady();
+    history = new SqliteHistory({ file: join(root, 'history.sqlite') });
     deps = {
       index,
+      history: { store: history, options: { depth: 500, maxBlobBytes: 1 << 20, concurrency: 4 } },
       source: new GitHubSource({ baseUrl: standIn.url, token: TOKEN }),
       options: DEFAULT_INDEX_REF_OPTIONS,
       now: () => new Date(clock),
@@ -78,7 +83,34 @@ describe('pull requests indexed as refs/pull/N/head', () => {
     if (normalized.outcome !== 'events') throw new Error(`not admitted: ${JSON.stringify(normalized)}`);
     return normalized.events[0]!;
   };
-  const reader = () => resolveDeps({ index });
+  const reader = () => resolveDeps({ index, history });
+  const tool = async <T>(name: 'compare' | 'blame' | 'list_commits', args: Record<string, unknown>): Promise<T> =>
+    (await callTool(reader(), name, { repository: 'acme/app', ...args }, null, { transport: 'memory' })).structured as T;
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir }).toString();
+  /** compare main...pull/1 against `git diff --name-status main...refs/pull/1/head`, and the merge base. */
+  const expectCompareEqualsGit = async () => {
+    const out = await tool<CompareOutput>('compare', { base: 'main', head: 'pull/1' });
+    const names: Record<string, string> = { A: 'added', D: 'removed', M: 'modified' };
+    const expected = git('diff', '--no-renames', '--name-status', 'main...refs/pull/1/head')
+      .trim()
+      .split('\n')
+      .map((line) => [line.slice(2), names[line[0]!]]);
+    expect(out.files.map((f) => [f.path, f.status])).toEqual(expected);
+    expect(out.merge_base).toBe(git('merge-base', 'main', 'refs/pull/1/head').trim());
+    for (const file of out.files.filter((f) => f.status === 'modified')) {
+      expect(file.patch).toBe(git('diff', '--no-renames', 'main...refs/pull/1/head', '--', file.path).slice(git('diff', '--no-renames', 'main...refs/pull/1/head', '--', file.path).indexOf('@@')));
+    }
+  };
+  /** blame of a file on pull/1, a commit per line, against git blame at refs/pull/1/head. */
+  const expectBlameEqualsGit = async (path: string) => {
+    const out = await tool<BlameOutput>('blame', { path, ref: 'pull/1' });
+    const perLine = out.ranges.flatMap((r) => Array.from({ length: r.end_line - r.start_line + 1 }, () => r.commit.sha));
+    const expected = git('blame', '--line-porcelain', 'refs/pull/1/head', '--', path)
+      .split('\n')
+      .filter((l) => /^[0-9a-f]{40} \d+ \d+/.test(l))
+      .map((l) => l.slice(0, 40));
+    expect(perLine).toEqual(expected);
+  };
   /** The message a failed read answers (tool errors are thrown in process). */
   const failure = (call: Promise<unknown>): Promise<string | null> =>
     call.then(
@@ -111,6 +143,10 @@ describe('pull requests indexed as refs/pull/N/head', () => {
     expect(await failure(read('src/module-2.ts'))).toMatch(/^No file src\/module-2.ts in acme\/app at pull\/1 /);
     expect(await search('shared marker', PR1)).toEqual(grep('shared marker', 'refs/pull/1/head'));
     expect(await search('shared marker', 'refs/heads/main')).toEqual(grep('shared marker', 'main'));
+    await expectCompareEqualsGit();
+    await expectBlameEqualsGit('src/module-1.ts');
+    const listed = await tool<ListCommitsOutput>('list_commits', { ref: 'pull/1' });
+    expect(listed.commits.map((c) => c.sha)).toEqual(git('rev-list', 'refs/pull/1/head').trim().split('\n'));
   });
 
   it('synchronize moves the ref to the head branch commit', async () => {
@@ -124,6 +160,8 @@ describe('pull requests indexed as refs/pull/N/head', () => {
     expect((await index.getRefState(repositoryId, PR1))?.commitSha).toBe(gitHead(dir, 'feature'));
     expect(((await read('src/added.ts')).structured as ReadFileOutput).content).toContain('added = 2');
     expect(await search('shared marker', PR1)).toEqual(grep('shared marker', 'refs/pull/1/head'));
+    await expectCompareEqualsGit();
+    await expectBlameEqualsGit('src/added.ts');
   });
 
   it('a base that moved on since the branch was cut: the head still equals git, found by two compares instead of tree reads', async () => {
@@ -143,12 +181,17 @@ describe('pull requests indexed as refs/pull/N/head', () => {
       'GET /repos/:owner/:repo/pulls/:number': 1,
       'GET /repos/:owner/:repo/compare/*basehead': 2,
       'POST /graphql': 1,
+      // History: compare listed the new commit, whose own files are one request.
+      'GET /repos/:owner/:repo/commits/*ref': 1,
     });
     const state = await index.getRefState(repositoryId, PR1);
     expect(state?.underlay?.shadowed).toEqual(['src/late.ts', 'src/module-1.ts', 'src/module-2.ts', 'src/module-5.ts']);
     expect(((await read('src/module-5.ts')).structured as ReadFileOutput).content).toContain('value5 = 5;');
     expect(await search('shared marker', PR1)).toEqual(grep('shared marker', 'refs/pull/1/head'));
     expect(await search('shared marker', 'refs/heads/main')).toEqual(grep('shared marker', 'main'));
+    // Diverged: the merge base is behind main's head, and compare starts there as git does.
+    await expectCompareEqualsGit();
+    await expectBlameEqualsGit('src/late.ts');
   });
 
   it('a private repository hides its pull requests from callers who may not read it, like the repository', async () => {
@@ -192,6 +235,7 @@ describe('pull requests indexed as refs/pull/N/head', () => {
     clock += 1_000;
     await handleEvent(deps, { kind: 'backfill', eventId: 'b-3', reason: 'cli', repository: { id: repositoryId, fullName: 'acme/app' }, receivedAt: new Date(clock).toISOString() });
     expect(await index.getRefState(repositoryId, PR1)).toBeNull();
+    expect(await history.getRefHistory(repositoryId, PR1)).toBeNull();
     expect(await failure(read('src/added.ts'))).toMatch(/not indexed/);
     // The other pull request is untouched by a backfill of the branches.
     expect(await index.getRefState(repositoryId, 'refs/pull/2/head')).not.toBeNull();

@@ -52,7 +52,15 @@ export function startReconciler(adapters: Adapters, intervalSeconds: number, log
   const schedule = new ReconcileSchedule({
     pass: () =>
       leasedPass(lease, (stillHeld) =>
-        reconcile({ index: adapters.index, source: adapters.source, publisher: adapters.publisher, now, stillHeld, ...(options.pulls ? { pulls: options.pulls } : {}) }),
+        reconcile({
+          index: adapters.index,
+          history: { store: adapters.history },
+          source: adapters.source,
+          publisher: adapters.publisher,
+          now,
+          stillHeld,
+          ...(options.pulls ? { pulls: options.pulls } : {}),
+        }),
       ),
     intervalSeconds,
     nextIntervalSeconds: (result) => budgetedIntervalSeconds(result.report, budget),

@@ -64,7 +64,7 @@ export async function handleEvent(deps: HandleEventDeps, event: GitdexEvent): Pr
   if (!known || metadataChanged(known, current)) await index.putRepository(current);
   const pulls = deps.pulls ?? DEFAULT_PULL_OPTIONS;
   // Closed pull requests past their retention go on the repository's next event, whatever it is.
-  await retireClosedPulls(index, repositoryId, pulls, deps.now());
+  await retireClosedPulls(deps, repositoryId, pulls, deps.now());
   if (event.kind === 'pull_request') return handlePullRequest(deps, pulls, event, repository);
 
   const onlyRef = event.kind === 'push' || event.kind === 'purge' || (event.kind === 'backfill' && event.ref) ? event.ref : undefined;

@@ -1,6 +1,7 @@
 import type { GitdexEvent, PullRequestEvent } from '@gitdex/contracts';
 import type { SourceRepository } from '@gitdex/ports';
 import { indexRef, type IndexOutcome, type IndexRefDeps } from './index-ref';
+import { dropRef } from './history/drop';
 import { comparePull } from './pull-by-compare';
 import { pullRefOf, type PullOptions } from './pull-requests';
 
@@ -23,12 +24,12 @@ export async function handlePullRequest(deps: PullRequestDeps, pulls: PullOption
   const ref = pullRefOf(event.pull.number);
   const state = await index.getRefState(repository.id, ref);
   if (pulls.indexed === 'off') {
-    if (state) await index.deleteRef(repository.id, ref);
+    if (state) await dropRef(deps, repository.id, ref);
     return { action: 'skipped', reason: 'pull requests are not indexed (GITDEX_INDEXED_PULLS=off)' };
   }
   const pull = source.pull ? await source.pull(repository, event.pull.number, installationId) : event.pull;
   if (!pull) {
-    if (state) await index.deleteRef(repository.id, ref);
+    if (state) await dropRef(deps, repository.id, ref);
     return { action: 'synced', refs: [{ ref, outcome: 'deleted' }] };
   }
   if (pull.state === 'closed') {
@@ -53,6 +54,7 @@ export async function handlePullRequest(deps: PullRequestDeps, pulls: PullOption
     pull,
     ...(layerOn ? { layerOn } : {}),
     ...(compared?.prepared ? { prepared: compared.prepared } : {}),
+    ...(compared ? { comparison: compared.comparison } : {}),
     ...(installationId ? { installationId } : {}),
   });
   deps.onIndexed?.(event, ref, outcome);

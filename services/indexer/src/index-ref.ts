@@ -155,7 +155,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     if (state.pendingCommitSha === target.head.sha || 'pull' in pull || recent) await index.putRefState({ ...state, pendingCommitSha: null, pendingSince: null, ...pull, ...known });
     // A ref indexed before history was kept gets its backfill on its next event.
     const backfilled =
-      deps.history && !target.pull && !(await deps.history.store.getRefHistory(repositoryId, target.ref))
+      deps.history && !(await deps.history.store.getRefHistory(repositoryId, target.ref))
         ? await recordHistory(deps.history, deps.source, historyTarget(deps, target, { repositoryId, ref: target.ref, generation: 0 }, state.generation))
         : null;
     if (backfilled && deps.history) await settleHistory(deps.history, backfilled);
@@ -210,7 +210,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
   }
   await index.refresh();
   // Before the flip, so a commit is listed exactly when its content is readable.
-  const recorded = deps.history && !target.pull ? await recordHistory(deps.history, deps.source, historyTarget(deps, target, previous, generation)) : null;
+  const recorded = deps.history ? await recordHistory(deps.history, deps.source, historyTarget(deps, target, previous, generation)) : null;
 
   const now = deps.now().toISOString();
   const retained: RetainedCommit = {
@@ -269,6 +269,8 @@ function historyTarget(deps: IndexRefDeps, target: RefTarget, previous: Snapshot
     head: target.head.sha,
     ...(target.installationId ? { installationId: target.installationId } : {}),
     ...(target.comparison ? { comparison: target.comparison } : {}),
+    // A pull request's history starts from its base branch's: only its own commits are new.
+    ...(target.pull ? { startFrom: `refs/heads/${target.pull.baseRef}` } : {}),
     localBlobs: (shas) => blobsInSnapshots(deps.index, previous.generation > 0 ? [written, previous] : [written], shas),
   };
 }

@@ -7,6 +7,8 @@ export interface ComparedPull {
   /** Null when compare's commit list stopped before the head: the caller reads the commit. */
   head: SourceCommit | null;
   prepared?: Prepared;
+  /** Compare from the base's served commit to the head: history takes the pull request's commits from it. */
+  comparison: { base: string; result: SourceComparison };
 }
 
 /**
@@ -23,8 +25,9 @@ export async function comparePull(batch: BatchReads, repository: SourceRepositor
   const forward = await compareOrNull(batch, repository, baseCommit, headSha, installationId);
   if (!forward) return null;
   const head = forward.status === 'identical' ? null : forward.head;
+  const comparison = { base: baseCommit, result: forward };
   const backward = forward.status === 'ahead' || forward.status === 'identical' ? null : await compareOrNull(batch, repository, headSha, baseCommit, installationId);
-  if (!forward.complete || (forward.status !== 'ahead' && forward.status !== 'identical' && !backward?.complete)) return { head };
+  if (!forward.complete || (forward.status !== 'ahead' && forward.status !== 'identical' && !backward?.complete)) return { head, comparison };
   const candidates = new Set<string>();
   for (const comparison of [forward, backward]) {
     for (const file of comparison?.files ?? []) {
@@ -35,19 +38,19 @@ export async function comparePull(batch: BatchReads, repository: SourceRepositor
   }
   const paths = [...candidates];
   const read = await batch.files(repository, headSha, paths, installationId);
-  if (!read.repository || read.repository.id !== repository.id) return { head };
+  if (!read.repository || read.repository.id !== repository.id) return { head, comparison };
   const changes: TreeChange[] = [];
   const contents = new Map<string, Buffer>();
   for (const path of paths) {
     const file = read.files.get(path);
     if (!file) changes.push({ type: 'delete', path });
-    else if (file.type === 'tree') return { head };
+    else if (file.type === 'tree') return { head, comparison };
     else {
       changes.push({ type: 'upsert', entry: { path: file.path, mode: file.mode, type: file.type, sha: file.sha, size: file.size } });
       if (file.content) contents.set(file.path, file.content);
     }
   }
-  return { head, prepared: { fromCommit: baseCommit, changes, contents } };
+  return { head, comparison, prepared: { fromCommit: baseCommit, changes, contents } };
 }
 
 async function compareOrNull(batch: BatchReads, repository: SourceRepository, base: string, head: string, installationId?: number): Promise<SourceComparison | null> {

@@ -1,5 +1,6 @@
 import type { PullRequestEvent, PullRequestInfo, RefState } from '@gitdex/contracts';
-import type { IndexReads, IndexWrites, SourceRepository } from '@gitdex/ports';
+import type { IndexReads, SourceRepository } from '@gitdex/ports';
+import { dropRef, type RefDropDeps } from './history/drop';
 
 /** GITDEX_INDEXED_PULLS and GITDEX_CLOSED_PULL_RETENTION, as the indexer and the reconciler use them. */
 export interface PullOptions {
@@ -30,13 +31,13 @@ export function retiresAt(pull: PullRequestInfo | undefined, options: PullOption
  * ref when pull requests are not indexed). Called by the indexer on each event of a repository
  * and by the reconciler's pass, so a closed pull request goes even when nothing else happens.
  */
-export async function retireClosedPulls(index: IndexReads & IndexWrites, repositoryId: number, options: PullOptions, now: Date, states?: RefState[]): Promise<string[]> {
+export async function retireClosedPulls(deps: RefDropDeps & { index: IndexReads }, repositoryId: number, options: PullOptions, now: Date, states?: RefState[]): Promise<string[]> {
   const retired: string[] = [];
-  for (const state of states ?? (await index.listRefStates(repositoryId))) {
+  for (const state of states ?? (await deps.index.listRefStates(repositoryId))) {
     if (state.repositoryId !== repositoryId || pullNumberOf(state.ref) === null) continue;
     const at = retiresAt(state.pull, options);
     if (options.indexed === 'off' || (at !== null && at <= now.getTime())) {
-      await index.deleteRef(repositoryId, state.ref);
+      await dropRef(deps, repositoryId, state.ref);
       retired.push(state.ref);
     }
   }

@@ -1,5 +1,6 @@
 import type { GitdexEvent, RefState, RepositoryDocument } from '@gitdex/contracts';
 import type { EventPublisher, IndexReads, IndexWrites, Source, SourceRepository } from '@gitdex/ports';
+import type { RefDropDeps } from './history/drop';
 import { pullEvent, pullNumberOf, pullRefOf, retireClosedPulls, type PullOptions } from './pull-requests';
 import { messageOf, stopsThePass } from './reconcile-visibility';
 
@@ -12,6 +13,7 @@ interface PullPassReport {
 
 interface PullReconcileDeps {
   index: IndexReads & IndexWrites;
+  history?: RefDropDeps['history'];
   source: Source;
   publisher: EventPublisher;
   now: () => Date;
@@ -33,7 +35,7 @@ export async function reconcilePulls(deps: PullReconcileDeps, repositories: Repo
   for (const document of repositories) {
     const mine = states.filter((s) => s.repositoryId === document.repositoryId && pullNumberOf(s.ref) !== null);
     try {
-      const retired = await retireClosedPulls(deps.index, document.repositoryId, deps.pulls, deps.now(), mine);
+      const retired = await retireClosedPulls(deps, document.repositoryId, deps.pulls, deps.now(), mine);
       counts.retired += retired.length;
       if (deps.pulls.indexed === 'off' || !deps.source.openPulls) continue;
       const repository: SourceRepository = {

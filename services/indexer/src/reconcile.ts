@@ -1,5 +1,6 @@
 import type { GitdexEvent } from '@gitdex/contracts';
 import type { EventPublisher, IndexReads, IndexWrites, Source } from '@gitdex/ports';
+import type { RefDropDeps } from './history/drop';
 import { reconcilePulls } from './reconcile-pulls';
 import type { PullOptions } from './pull-requests';
 import { branchOf } from './ref-selection';
@@ -14,6 +15,8 @@ export interface ReconcileDeps {
   now: () => Date;
   /** Given: open pull requests are compared with GitHub's list too (one request per repository), closed ones past the retention dropped. */
   pulls?: PullOptions;
+  /** Given: a closed pull request's ref goes with its history. */
+  history?: RefDropDeps['history'];
   /** False once this process lost the reconciler lease: the pass stops where it is. */
   stillHeld?: () => boolean;
 }

@@ -1,7 +1,14 @@
+import type { HistoryStore, IndexWrites } from '@gitdex/ports';
 import type { IndexRefDeps } from '../index-ref';
 
+/** What dropping a ref needs: the index, and the history store when history is kept. */
+export interface RefDropDeps {
+  index: Pick<IndexWrites, 'deleteRef'>;
+  history?: { store: Pick<HistoryStore, 'deleteRefHistory' | 'pruneCommits'> } | undefined;
+}
+
 /** A ref leaves the index: its files, and its history with the commits no other ref holds. */
-export async function dropRef(deps: Pick<IndexRefDeps, 'index' | 'history'>, repositoryId: number, ref: string): Promise<void> {
+export async function dropRef(deps: RefDropDeps, repositoryId: number, ref: string): Promise<void> {
   await deps.index.deleteRef(repositoryId, ref);
   if (!deps.history) return;
   await deps.history.store.deleteRefHistory(repositoryId, ref);

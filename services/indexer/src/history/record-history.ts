@@ -29,6 +29,12 @@ export interface HistoryTarget {
   installationId?: number;
   /** The push's compare from the served commit, when it made one: its commits and files cost nothing more. */
   comparison?: { base: string; result: SourceComparison };
+  /**
+   * A ref with no history of its own starts from this ref's (a pull request from its base
+   * branch): the commits that one holds are neither listed nor read again, and the new ref's
+   * history is its own commits plus those its head reaches.
+   */
+  startFrom?: string;
   /** Bytes the index already has or this index read, by blob sha (new versions of a push, the served ones). */
   localBlobs?: (shas: string[]) => Promise<Map<string, Buffer>>;
 }
@@ -60,8 +66,10 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
   const history = source.history;
   if (!history || options.depth <= 0) return null;
   const repositoryId = target.repository.id;
-  const previous = await store.getRefHistory(repositoryId, target.ref);
+  const own = await store.getRefHistory(repositoryId, target.ref);
+  const previous = own ?? (target.startFrom ? await store.getRefHistory(repositoryId, target.startFrom) : null);
   const previousHeld = new Set(previous?.commits ?? []);
+  const ownHeld = own ? previousHeld : new Set<string>();
   const known = new Map<string, CommitRecord>();
   for (const commit of await store.getCommits(repositoryId, [...previousHeld])) known.set(commit.sha, commit);
 
@@ -126,8 +134,8 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
     new Map(held.map((sha) => [sha, known.get(sha)!])),
     records.filter((r) => heldSet.has(r.sha)),
   );
-  await store.putRefHistory({ repositoryId, ref: target.ref, head: target.head, commits: [...new Set([...held, ...previousHeld])] });
-  return { repositoryId, ref: target.ref, head: target.head, held, dropped: [...previousHeld].filter((sha) => !heldSet.has(sha)).length, added: records.length, blames };
+  await store.putRefHistory({ repositoryId, ref: target.ref, head: target.head, commits: [...new Set([...held, ...ownHeld])] });
+  return { repositoryId, ref: target.ref, head: target.head, held, dropped: [...ownHeld].filter((sha) => !heldSet.has(sha)).length, added: records.length, blames };
 }
 
 /** After the flip: the ref holds exactly what its head reaches; what no ref holds any more goes. */
@@ -136,10 +144,19 @@ export async function settleHistory(deps: HistoryDeps, recorded: RecordedHistory
   if (recorded.dropped > 0) await deps.store.pruneCommits(recorded.repositoryId);
 }
 
-/** The commits of the new head not held yet: the push's compare lists them when it starts from the held head. */
+/**
+ * The commits of the new head not held yet: the push's compare lists them when it starts from the
+ * held head; a pull request's compare with its base (ahead, or diverged from the merge base) when
+ * every parent of what it lists is listed or held, so nothing between is missing.
+ */
 async function newCommits(history: HistorySource, target: HistoryTarget, previousHead: string | null, held: ReadonlySet<string>, depth: number): Promise<SourceCommitInfo[]> {
   const compared = target.comparison;
-  if (compared && previousHead === compared.base && compared.result.status === 'ahead' && compared.result.commits) return compared.result.commits;
+  const commits = compared?.result.commits;
+  if (compared && commits && previousHead === compared.base && compared.result.status === 'ahead') return commits;
+  if (compared && commits && (compared.result.status === 'ahead' || compared.result.status === 'diverged')) {
+    const listed = new Set(commits.map((c) => c.sha));
+    if (commits.every((c) => c.parents.every((parent) => listed.has(parent) || held.has(parent)))) return commits;
+  }
   const log = await history.commitLog(target.repository, target.head, { limit: depth, known: held, ...(target.installationId ? { installationId: target.installationId } : {}) });
   return log.filter((c) => !held.has(c.sha));
 }
