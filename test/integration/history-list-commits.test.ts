@@ -156,8 +156,9 @@ describe.each(backends)('list_commits equals git log (%s)', (name, make) => {
     await commitFiles(dir, { 'src/a.ts': null }, 'Delete a', { date: at() });
     const topic = await commitFiles(dir, { 'docs/topic.md': 'topic docs\n' }, 'Topic docs', { branch: 'topic', date: at(), author: { name: 'Tess Topic', email: 'tess@example.com' } });
     await merge(dir, 'main', topic, 'Merge topic', (epoch += 60));
-    // First index: the history is backfilled from GitHub's log.
-    await handleEvent(deps, { kind: 'backfill', eventId: 'first', repository: { id: repositoryId, fullName: 'acme/hist' }, receivedAt: new Date().toISOString(), reason: 'cli' });
+    // First index without history, as a deployment without GitHub credentials makes it.
+    const { history: _kept, ...withoutHistory } = deps;
+    await handleEvent(withoutHistory, { kind: 'backfill', eventId: 'first', repository: { id: repositoryId, fullName: 'acme/hist' }, receivedAt: new Date().toISOString(), reason: 'cli' });
     served = (await fixtureGit(dir, ['rev-parse', 'main'])).toString().trim();
   });
 
@@ -172,6 +173,20 @@ describe.each(backends)('list_commits equals git log (%s)', (name, make) => {
       await admin.indices.deleteIndexTemplate({ name: `${prefix}-*` }).catch(() => undefined);
       await admin.close();
     }
+  });
+
+  it('a ref indexed without history says so and how it is mended, never "retry"; its next event backfills it from the log', async () => {
+    for (const [tool, args] of [
+      ['list_commits', {}],
+      ['blame', { path: 'README.md' }],
+      ['compare', { base: 'main~1', head: 'main' }],
+    ] as const) {
+      const answer = await run(tool, { repository: 'acme/hist', ...args });
+      expect({ tool, isError: answer.isError }).toEqual({ tool, isError: true });
+      if (tool !== 'compare') expect(answer.text).toMatch(/history of acme\/hist at main is not recorded\. .*token or a GitHub App.*GITDEX_HISTORY_DEPTH.*next push or backfill/);
+      expect(answer.text).not.toMatch(/retry|try again/i);
+    }
+    await handleEvent(deps, { kind: 'backfill', eventId: 'again', repository: { id: repositoryId, fullName: 'acme/hist' }, receivedAt: new Date().toISOString(), reason: 'cli' });
   });
 
   it('after the backfill: every commit, in order, with and without a path (file, folder, renamed, deleted, merged-in)', async () => {

@@ -5,11 +5,11 @@ import type { Principal, ReaderDeps } from '../deps';
 import { shortRef, shortSha } from '../freshness';
 import { blame as blameLines, BlamePathMissing, memoKey } from '@gitdex/diff';
 import { pathNotFound } from '../not-found';
-import { invalid, ToolError } from '../tool-error';
+import { invalid } from '../tool-error';
 import { pendingLine, type ToolAnswer } from './answer';
 import { blameMemoOf, keepStored } from './blame-memo';
 import { HeldHistory } from './held-history';
-import { historyOf } from './held-commits';
+import { historyNotRecorded, historyOf } from './held-commits';
 import { resolveServed } from './history-ends';
 
 /**
@@ -29,7 +29,7 @@ export async function blame(deps: ReaderDeps, principal: Principal | null, input
   const target = served.end.target!;
   const commit = target.state.commitSha;
   const held = await HeldHistory.load(deps, history, opened.repository.repositoryId, [target.state.ref], { commit, snapshot: target.snapshot });
-  if (!held.commits.has(commit)) throw new ToolError('NOT_INDEXED', `the history of ${shortRef(target.state.ref)} is not recorded yet (it is being indexed): try again shortly`);
+  if (!held.commits.has(commit)) throw historyNotRecorded(target);
 
   const memo = blameMemoOf(history);
   const headKey = memoKey(held.heldKey(commit), path);

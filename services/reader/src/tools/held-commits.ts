@@ -6,6 +6,7 @@
 import type { CommitRecord, HistoryReads } from '@gitdex/ports';
 import type { ReaderDeps } from '../deps';
 import type { Target } from '../target';
+import { shortRef } from '../freshness';
 import { ToolError } from '../tool-error';
 
 const MAX_CACHED_COMMITS = 200_000;
@@ -62,8 +63,17 @@ export async function loadHeldCommits(deps: ReaderDeps, history: HistoryReads, r
  */
 export async function heldCommits(deps: ReaderDeps, target: Target): Promise<{ head: string; commits: Map<string, CommitRecord> }> {
   const commits = await loadHeldCommits(deps, historyOf(deps), target.repository.repositoryId, [target.snapshot.ref]);
-  if (!commits.has(target.state.commitSha)) {
-    throw new ToolError('NOT_INDEXED', `The history of ${target.repository.fullName} at ${target.snapshot.ref} is not indexed yet (it is recorded with the ref's next index). Retry shortly.`);
-  }
+  if (!commits.has(target.state.commitSha)) throw historyNotRecorded(target);
   return { head: target.state.commitSha, commits };
+}
+
+/**
+ * A served ref whose history the index does not hold. The reader cannot tell why, so the answer
+ * names every cause and what mends it: retrying mends none of them but the first.
+ */
+export function historyNotRecorded(target: Target): ToolError {
+  return new ToolError(
+    'NOT_INDEXED',
+    `The history of ${target.repository.fullName} at ${shortRef(target.state.ref)} is not recorded. gitdex records a ref's commits as it indexes the ref, when it reads GitHub with a token or a GitHub App (GitHub answers history only to those) and GITDEX_HISTORY_DEPTH is above 0; a ref indexed before that gets its history at its next push or backfill (gitdex index ${target.repository.fullName}).`,
+  );
 }
