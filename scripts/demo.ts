@@ -10,7 +10,7 @@ import { loadEnv } from '@gitdex/contracts';
 import { createLogger } from '@gitdex/observability';
 import { runGitdex } from '../services/gitdex/src/run';
 import { createGitHubStandIn } from '../test/github-standin/server';
-import { commitFiles, createRepo } from '../test/github-standin/fixture-repos';
+import { commitFiles, createBranch, createRepo } from '../test/github-standin/fixture-repos';
 
 const SECRET = 'demo-webhook-secret';
 const say = (text: string) => process.stdout.write(`\n\x1b[1m== ${text}\x1b[0m\n`);
@@ -19,7 +19,14 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'gitdex-demo-'));
   const root = join(work, 'github');
   const standIn = await createGitHubStandIn({ root, secret: SECRET });
-  const env = loadEnv({ PORT: process.env.PORT ?? '0', GITDEX_DATA_DIR: join(work, 'data'), GITHUB_API_URL: standIn.url, GITHUB_WEBHOOK_SECRETS: SECRET, LOG_LEVEL: 'warn' });
+  const env = loadEnv({
+    PORT: process.env.PORT ?? '0',
+    GITDEX_DATA_DIR: join(work, 'data'),
+    GITHUB_API_URL: standIn.url,
+    GITHUB_TOKEN: 'demo-token',
+    GITHUB_WEBHOOK_SECRETS: SECRET,
+    LOG_LEVEL: 'warn',
+  });
   const gitdex = await runGitdex(env, 'all', createLogger({ level: 'warn' }));
   standIn.configure({ webhookUrl: `${gitdex.url}/webhooks/github` });
   const client = new Client({ name: 'gitdex-demo', version: '1.0.0' });
@@ -70,6 +77,29 @@ async function main(): Promise<void> {
     await call('read_file', { repository: 'demo/hello', path: 'src/greeting.ts', start_line: 1, end_line: 2 });
     await call('list_files', { repository: 'demo/hello', depth: 2 });
     await call('read_file', { repository: 'demo/hello', path: 'test/greting.test.ts' });
+
+    say('symbols: where greet is defined, what greeting.ts holds, who calls greet');
+    await call('find_symbol', { name: 'greet' });
+    await call('file_outline', { repository: 'demo/hello', path: 'src/greeting.ts' });
+    await call('find_references', { name: 'greet', repository: 'demo/hello' });
+
+    say('history: the commits, what the second push changed, who wrote each line');
+    await call('list_commits', { repository: 'demo/hello' });
+    await call('compare', { repository: 'demo/hello', base: repo.sha!.slice(0, 12), head: next.slice(0, 12), path: 'src/greeting.ts' });
+    await call('blame', { repository: 'demo/hello', path: 'src/greeting.ts' });
+
+    say('a pull request opens: its head is readable and searchable as pull/1');
+    await createBranch(repo.dir, 'farewell', 'main');
+    const head = await commitFiles(repo.dir, { 'src/farewell.ts': 'export function farewell(name: string): string {\n  return `Goodbye, ${name}.`;\n}\n' }, 'Say goodbye', { branch: 'farewell' });
+    const opened = await fetch(`${standIn.url}/_admin/repos/demo/hello/pulls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ head: 'farewell', base: 'main', title: 'Say goodbye' }),
+    });
+    process.stdout.write(`the stand-in opened a pull request and delivered its webhook: ${opened.status}\n`);
+    // min_commit and wait_ms: the answer comes once the pull request's head commit is served.
+    await call('find_symbol', { name: 'farewell', repository: 'demo/hello', ref: 'pull/1', min_commit: head, wait_ms: 10_000 });
+    await call('compare', { repository: 'demo/hello', base: 'main', head: 'pull/1' });
   } finally {
     await client.close();
     await gitdex.close();
