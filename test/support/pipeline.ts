@@ -1,5 +1,5 @@
 import { recordingLog } from './recording-log';
-import type { IndexStore } from '@gitdex/ports';
+import type { IndexReads, IndexStore } from '@gitdex/ports';
 import type { Log } from '@gitdex/observability';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { GitHubSource, type GitHubClientOptions } from '@gitdex/github';
@@ -88,15 +88,7 @@ export async function startPipeline(
     publisher,
     logs,
     waitFor,
-    waitForCommit: (repositoryId, ref, commitSha, timeoutMs) =>
-      waitFor(
-        async () => {
-          const state = await index.getRefState(repositoryId, ref);
-          return state?.commitSha === commitSha && state.status === 'ready';
-        },
-        `${repositoryId} ${ref} at ${commitSha}`,
-        timeoutMs,
-      ),
+    waitForCommit: (repositoryId, ref, commitSha, timeoutMs) => waitFor(() => servedToReaders(index, repositoryId, ref, commitSha), `${repositoryId} ${ref} at ${commitSha}`, timeoutMs),
     async close() {
       await consumer.stop().catch(() => undefined);
       await standIn.close();
@@ -108,6 +100,18 @@ export async function startPipeline(
       await removeTempRoot(root);
     },
   };
+}
+
+/**
+ * Whether a ref is served at `commitSha` as the reader's tools see it: from listRefStates, the
+ * search the reader's lookups make (lookupForRead, target.ts), not from getRefState. On
+ * Elasticsearch getRefState is a real-time get, which answers a flip as soon as its write is
+ * indexed, while that write's refresh (what makes it searchable) is still under way: a test that
+ * waited on it and then called a tool could read the ref's previous generation.
+ */
+export async function servedToReaders(index: Pick<IndexReads, 'listRefStates'>, repositoryId: number, ref: string, commitSha: string): Promise<boolean> {
+  const state = (await index.listRefStates(repositoryId)).find((candidate) => candidate.ref === ref);
+  return state?.commitSha === commitSha && state.status === 'ready';
 }
 
 async function dropIndices(prefix: string): Promise<void> {
