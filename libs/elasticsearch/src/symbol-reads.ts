@@ -282,7 +282,8 @@ async function visibleNames(ctx: StoreContext, snapshots: Snapshot[], blobs: Nam
  * in another case and names at most two edits away first (the near step); names containing it
  * (whose leading wildcard visits every term) only when those leave the first `limit` names open
  * (symbol-names-near.ts), with the near clauses again so that the blobs read are the ones a
- * single query would pick. Only the best-scoring blobs are read.
+ * single query would pick. Only the best-scoring blobs are read, and the near step's blobs are
+ * checked for visibility only when their names could settle the answer.
  */
 export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
   if (limit <= 0 || name === '') return [];
@@ -290,8 +291,17 @@ export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], 
   if (repositoryIds.length === 0) return [];
   const lower = name.toLowerCase();
   const checked = new Map<string, boolean>();
-  const near = nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, nearClauses(lower)), checked));
-  if (nearSettles(name, near, limit)) return near.slice(0, limit);
+  const nearBlobs = await blobsNamed(ctx, repositoryIds, nearClauses(lower));
+  // The visibility check only takes names away, so names that leave the first `limit` open before it
+  // leave them open after it: the whole query's blobs are then the only ones whose visibility is read.
+  const unchecked = nearNames(
+    name,
+    nearBlobs.flatMap((blob) => blob.names),
+  );
+  if (nearSettles(name, unchecked, limit)) {
+    const near = nearNames(name, await visibleNames(ctx, snapshots, nearBlobs, checked));
+    if (nearSettles(name, near, limit)) return near.slice(0, limit);
+  }
   return nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, [...nearClauses(lower), containsClause(lower)]), checked)).slice(0, limit);
 }
 
