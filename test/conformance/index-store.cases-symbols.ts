@@ -165,6 +165,20 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       expect((await ctx.store().storedSymbols([{ blobSha: file(MAIN).blobSha, language: 'TypeScript' }], EXTRACTOR)).size).toBe(0);
     });
 
+    it('near names from more blobs than one read takes: names containing the asked one, the visible ones only', async () => {
+      const repositoryId = ctx.repositoryId();
+      const gadget = (i: number, more: Partial<FileDocument> = {}) =>
+        codeFile(repositoryId, `src/gadget${i}.ts`, `export function gadget${i}() {}\n`, symbols([def(`gadget${i}`, 'function', 1, 1)], [occ(`gadget${i}`, 1, 16, 'definition')]), more);
+      // 201 blobs hold a name containing "adge" (none is two edits near it); gadget0 only on a ref not asked.
+      await ctx.write([put(gadget(0, { ref: FEATURE })), ...Array.from({ length: 200 }, (_, i) => put(gadget(i + 1)))]);
+      const offered = await ctx.store().symbolNamesLike([{ repositoryId, ref: MAIN, generation: 1 }], 'adge', 5);
+      // The fewest extra letters first, then by name: single digits, whichever of the 200 an index reads.
+      expect(offered).toHaveLength(5);
+      expect(offered.every((name) => /^gadget[1-9]$/.test(name))).toBe(true);
+      expect(offered).toEqual([...offered].sort());
+      expect(await ctx.store().symbolNamesLike([{ repositoryId, ref: FEATURE, generation: 1 }], 'adge', 5)).toEqual(['gadget0']);
+    });
+
     it('a layered ref (pull request) sees its own symbols and the unshadowed underlay at its generation', async () => {
       const repositoryId = ctx.repositoryId();
       const one = (name: string) => symbols([def(name, 'function', 1, 1)], [occ(name, 1, 9, 'definition'), occ('commonRef', 2, 0)]);
