@@ -349,7 +349,9 @@ export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], 
     nearBlobs.flatMap((blob) => blob.names),
   );
   if (nearSettles(name, unchecked, limit)) {
-    const near = nearNames(name, await visibleNames(ctx, snapshots, nearBlobs, checked));
+    // nearNames orders names totally, so the visible ones ranked are these ranked, filtered.
+    const visible = await visibleNames(ctx, snapshots, nearBlobs, checked);
+    const near = unchecked.filter((candidate) => visible.has(candidate));
     if (nearSettles(name, near, limit)) return near.slice(0, limit);
   }
   return nearNames(name, await visibleNames(ctx, snapshots, await wholeQueryBlobs(ctx, repositoryIds, lower, nearBlobs), checked)).slice(0, limit);
