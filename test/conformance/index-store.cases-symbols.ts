@@ -86,6 +86,13 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       expect(await store.symbolNamesLike([main], 'store', 2)).toEqual(['Store', 'storeHelper']);
       expect(await store.symbolNamesLike([main], 'stor', 2)).toEqual(['Store', 'storeHelper']);
       expect(await store.symbolNamesLike([{ repositoryId: elsewhere.repositoryId, ref: MAIN, generation: 1 }], 'store', 2)).toEqual(['Stores']);
+      // A nearer name that only a ref not asked defines, in the same repository, seems to settle
+      // the first names before the visibility check and never does after it.
+      const branchOnly = codeFile(repositoryId, 'src/storex.ts', 'export class Storex {}\n', symbols([def('Storex', 'class', 1, 1)], [occ('Storex', 1, 13, 'definition')]), { ref: FEATURE });
+      await ctx.write([put(branchOnly)]);
+      expect(await store.symbolNamesLike([main], 'store', 2)).toEqual(['Store', 'storeHelper']);
+      expect(await store.symbolNamesLike([main], 'storr', 10)).toEqual(['Store']);
+      expect(await store.symbolNamesLike([{ repositoryId, ref: FEATURE, generation: 1 }], 'store', 2)).toEqual(['Storex']);
 
       const stored = await store.storedSymbols(
         [
@@ -156,6 +163,20 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       await ctx.store().deleteRepository(other);
       await ctx.store().refresh();
       expect((await ctx.store().storedSymbols([{ blobSha: file(MAIN).blobSha, language: 'TypeScript' }], EXTRACTOR)).size).toBe(0);
+    });
+
+    it('near names from more blobs than one read takes: names containing the asked one, the visible ones only', async () => {
+      const repositoryId = ctx.repositoryId();
+      const gadget = (i: number, more: Partial<FileDocument> = {}) =>
+        codeFile(repositoryId, `src/gadget${i}.ts`, `export function gadget${i}() {}\n`, symbols([def(`gadget${i}`, 'function', 1, 1)], [occ(`gadget${i}`, 1, 16, 'definition')]), more);
+      // 201 blobs hold a name containing "adge" (none is two edits near it); gadget0 only on a ref not asked.
+      await ctx.write([put(gadget(0, { ref: FEATURE })), ...Array.from({ length: 200 }, (_, i) => put(gadget(i + 1)))]);
+      const offered = await ctx.store().symbolNamesLike([{ repositoryId, ref: MAIN, generation: 1 }], 'adge', 5);
+      // The fewest extra letters first, then by name: single digits, whichever of the 200 an index reads.
+      expect(offered).toHaveLength(5);
+      expect(offered.every((name) => /^gadget[1-9]$/.test(name))).toBe(true);
+      expect(offered).toEqual([...offered].sort());
+      expect(await ctx.store().symbolNamesLike([{ repositoryId, ref: FEATURE, generation: 1 }], 'adge', 5)).toEqual(['gadget0']);
     });
 
     it('a layered ref (pull request) sees its own symbols and the unshadowed underlay at its generation', async () => {

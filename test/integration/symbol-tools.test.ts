@@ -18,6 +18,8 @@ jest.setTimeout(180_000);
 const REPO = 'acme/sym';
 const ID = 61;
 const SCRIPT = join(__dirname, '..', 'python', 'symbol_tools.py');
+const HIDDEN_ID = 62;
+const HIDDEN_TS = 'export class IndexStor {}\nexport function SecretThing() {}\n';
 const ADDED_TS = "import { IndexStore } from './store';\n\nexport function compact(store: IndexStore): void {}\n";
 
 async function seed(index: IndexStore): Promise<void> {
@@ -37,6 +39,13 @@ async function seed(index: IndexStore): Promise<void> {
         occurrencesIn(ADDED_TS, 'IndexStore', (l) => (l === 1 ? 'import' : 'reference')),
       ),
     },
+  });
+  // A private repository no anonymous caller may read, defining names near the public ones.
+  await seedRepository(index, {
+    id: HIDDEN_ID,
+    fullName: 'acme/hidden',
+    private: true,
+    files: { 'lib/hidden.ts': code(HIDDEN_TS, [def('IndexStor', 'class', 1, 1), def('SecretThing', 'function', 2, 2)], []) },
   });
   await (index as IndexStore & { refresh?: () => Promise<void> }).refresh?.();
 }
@@ -92,6 +101,12 @@ describe.each(indexBackends('symtools'))('symbol tools on %s', (backend, make) =
     const pattern = (await run('find_symbol', { name: '*Generation', repository: REPO })).structured as FindSymbolOutput;
     expect(pattern.symbols.map((s) => s.name)).toEqual(['flipGeneration']);
     expect(((await run('find_symbol', { name: 'IndexStor' })).structured as FindSymbolOutput).did_you_mean).toContain('IndexStore');
+    // Near names come only from repositories the caller may read, whichever step of the index finds them.
+    expect(((await run('find_symbol', { name: 'IndexStor' })).structured as FindSymbolOutput).total).toBe(0);
+    expect(((await run('find_symbol', { name: 'SecretThin' })).structured as FindSymbolOutput).did_you_mean).not.toContain('SecretThing');
+    const near = ((await run('find_symbol', { name: 'IndexStoree' })).structured as FindSymbolOutput).did_you_mean;
+    expect(near[0]).toBe('IndexStore');
+    expect(near).not.toContain('IndexStor');
     expect(((await run('find_symbol', { name: 'compact', repository: REPO })).structured as FindSymbolOutput).total).toBe(0);
     const pulled = (await run('find_symbol', { name: 'compact', repository: REPO, ref: 'pull/5' })).structured as FindSymbolOutput;
     expect(pulled.symbols.map((s) => [s.ref, s.path, s.line])).toEqual([['refs/pull/5/head', 'src/compact.ts', 3]]);

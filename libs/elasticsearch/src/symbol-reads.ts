@@ -265,15 +265,65 @@ async function blobsNamed(ctx: StoreContext, repositoryIds: number[], should: Qu
   });
 }
 
+/**
+ * The ids of the blobs a visible file of the snapshots holds: one file per blob (collapsed on its
+ * sha), so a blob is seen however many files hold it.
+ */
+async function visibleBlobIds(ctx: StoreContext, snapshots: Snapshot[], blobs: NamedBlob[]): Promise<Set<string>> {
+  const shas = shasByRepository(blobs);
+  const asked: Snapshot[] = [];
+  const searches: estypes.MsearchRequestItem[] = [];
+  for (const snapshot of snapshots) {
+    const blobShas = shas.get(snapshot.repositoryId);
+    if (!blobShas) continue;
+    asked.push(snapshot);
+    searches.push({ index: ctx.files });
+    searches.push({
+      size: blobShas.length,
+      track_total_hits: false,
+      query: visibleQuery(snapshot, { term: { kind: 'file' } }, { terms: { blobSha: blobShas } }),
+      collapse: { field: 'blobSha' },
+      stored_fields: '_none_',
+      docvalue_fields: ['blobSha'],
+    });
+  }
+  const visible = new Set<string>();
+  if (searches.length === 0) return visible;
+  const response = await ctx.client.msearch({ searches, filter_path: ['responses.hits.hits.fields', 'responses.error', 'responses.status'] }, readOptions(ctx));
+  response.responses.forEach((answer, i) => {
+    const snapshot = asked[i] as Snapshot;
+    if ('error' in answer) throw new Error(`visibility search of near names' blobs failed: ${JSON.stringify(answer.error)}`);
+    for (const hit of (answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []) visible.add(blobId(snapshot.repositoryId, value<string>(hit, 'blobSha') as string));
+  });
+  return visible;
+}
+
 /** The names of the blobs a visible file of the snapshots holds; `checked` keeps each blob's visibility, so a blob is checked once a call. */
 async function visibleNames(ctx: StoreContext, snapshots: Snapshot[], blobs: NamedBlob[], checked: Map<string, boolean>): Promise<Set<string>> {
   const unchecked = blobs.filter((blob) => !checked.has(blob.id));
-  const holders = await visibleHolders(ctx, snapshots, shasByRepository(unchecked), {}, NAMES_LIKE_BLOBS);
-  for (const blob of unchecked) checked.set(blob.id, false);
-  for (const [index, files] of holders.entries()) for (const file of files) checked.set(blobId((snapshots[index] as Snapshot).repositoryId, file.blobSha), true);
+  if (unchecked.length > 0) {
+    const visible = await visibleBlobIds(ctx, snapshots, unchecked);
+    for (const blob of unchecked) checked.set(blob.id, visible.has(blob.id));
+  }
   const names = new Set<string>();
   for (const blob of blobs) if (checked.get(blob.id) === true) for (const name of blob.names) names.add(name);
   return names;
+}
+
+/**
+ * The blobs the whole query (near and containment clauses, the best NAMES_LIKE_BLOBS) picks. When
+ * the near step found fewer than that, it found every near blob; if the blobs containing the name
+ * also fit beside them, the whole query would pick all of them, whatever their scores, and they are
+ * taken without walking the fuzzy automaton again. Otherwise the whole query runs.
+ */
+async function wholeQueryBlobs(ctx: StoreContext, repositoryIds: number[], lower: string, nearBlobs: NamedBlob[]): Promise<NamedBlob[]> {
+  if (nearBlobs.length < NAMES_LIKE_BLOBS) {
+    const containing = await blobsNamed(ctx, repositoryIds, [containsClause(lower)]);
+    const all = new Map(nearBlobs.map((blob) => [blob.id, blob]));
+    for (const blob of containing) all.set(blob.id, blob);
+    if (containing.length < NAMES_LIKE_BLOBS && all.size <= NAMES_LIKE_BLOBS) return [...all.values()];
+  }
+  return blobsNamed(ctx, repositoryIds, [...nearClauses(lower), containsClause(lower)]);
 }
 
 /**
@@ -281,8 +331,9 @@ async function visibleNames(ctx: StoreContext, snapshots: Snapshot[], blobs: Nam
  * nearNames as the reader ranks them. Blobs are found by their lower-case names: the same name
  * in another case and names at most two edits away first (the near step); names containing it
  * (whose leading wildcard visits every term) only when those leave the first `limit` names open
- * (symbol-names-near.ts), with the near clauses again so that the blobs read are the ones a
- * single query would pick. Only the best-scoring blobs are read.
+ * (symbol-names-near.ts), read from the blobs one query of both steps would pick. Only the
+ * best-scoring blobs are read, and the near step's blobs are checked for visibility only when
+ * their names could settle the answer.
  */
 export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
   if (limit <= 0 || name === '') return [];
@@ -290,9 +341,20 @@ export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], 
   if (repositoryIds.length === 0) return [];
   const lower = name.toLowerCase();
   const checked = new Map<string, boolean>();
-  const near = nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, nearClauses(lower)), checked));
-  if (nearSettles(name, near, limit)) return near.slice(0, limit);
-  return nearNames(name, await visibleNames(ctx, snapshots, await blobsNamed(ctx, repositoryIds, [...nearClauses(lower), containsClause(lower)]), checked)).slice(0, limit);
+  const nearBlobs = await blobsNamed(ctx, repositoryIds, nearClauses(lower));
+  // The visibility check only takes names away, so names that leave the first `limit` open before it
+  // leave them open after it: the whole query's blobs are then the only ones whose visibility is read.
+  const unchecked = nearNames(
+    name,
+    nearBlobs.flatMap((blob) => blob.names),
+  );
+  if (nearSettles(name, unchecked, limit)) {
+    // nearNames orders names totally, so the visible ones ranked are these ranked, filtered.
+    const visible = await visibleNames(ctx, snapshots, nearBlobs, checked);
+    const near = unchecked.filter((candidate) => visible.has(candidate));
+    if (nearSettles(name, near, limit)) return near.slice(0, limit);
+  }
+  return nearNames(name, await visibleNames(ctx, snapshots, await wholeQueryBlobs(ctx, repositoryIds, lower, nearBlobs), checked)).slice(0, limit);
 }
 
 /** Shas per search of storedSymbols. */
