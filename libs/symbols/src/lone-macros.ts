@@ -11,36 +11,59 @@ const LONE_MACRO = /^[A-Z_][A-Z0-9_]*[ \t\r]*$/gm;
 /**
  * An upper-case macro between a function's parameter list (and `const`) and its body:
  * `WrapSetter(SetterTag<setter>) NAPI_NOEXCEPT {`, `void Run() const LOCKS_EXCLUDED(mu_) {`,
+ * `iterator begin() const noexcept ABSL_ATTRIBUTE_LIFETIME_BOUND {`,
  * or the macro first on the next line (`void Remove(const std::string& f)`
  * `EXCLUSIVE_LOCKS_REQUIRED(mu_) {`).
  * Unexpanded, tree-sitter reads the macro as the declarator and the function as a declaration,
  * so the function is lost. Group 1 is what stays, group 2 the macro and its arguments.
  */
-const TRAILING_MACRO = /(\)(?:[ \t]*const)?(?:[ \t]+|[ \t]*\r?\n[ \t]*))([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)(?=\s*\{)/g;
+const TRAILING_MACRO = /(\)(?:[ \t]*const)?(?:[ \t]*noexcept)?(?:[ \t]+|[ \t]*\r?\n[ \t]*))([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)(?=\s*\{)/g;
 
 /**
- * An upper-case macro between `class`, `struct` or `union` and the type's name, where export and
+ * Upper-case macros between `class`, `struct` or `union` and the type's name, where export and
  * annotation macros go: `class LEVELDB_EXPORT Cache {`, `class LOCKABLE Mutex {`,
+ * `class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED Mutex {`,
  * `struct LEVELDB_EXPORT Options {`, `class EXPORT Env : public Base {`. Unexpanded, tree-sitter
  * takes the macro for the name and loses the type and every member in it. The name must follow
  * (then `final`, a base list or the body), so `class FOO {` keeps its name and `struct STAT buf;` (a variable) is left alone.
  * Group 1 is what stays before the macro.
  */
-const CLASS_MACRO = /(\b(?:class|struct|union)[ \t]+)([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)(?=[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?\s*(?:\{|:(?!:)))/g;
+const CLASS_MACRO = /(\b(?:class|struct|union)[ \t]+)([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?(?:[ \t]+[A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)*)(?=[ \t]+[A-Za-z_]\w*(?:[ \t]+final)?\s*(?:\{|:(?!:)))/g;
 
 /**
- * The content with each lone macro line, each macro after a function's parameters, and each
- * macro before a class's name blanked by spaces of the same length, so every offset, line and
+ * A macro call standing as a statement at the start of a line, outside any function
+ * (`ABSL_FLAG(int, size, 8, "log2(number of DFA nodes)");`, `DEFINE_int32(port, 0, "");`): its
+ * arguments mix types and values, which no declaration holds, so tree-sitter read it and often the
+ * rest of the file as an error. It declares nothing ctags reports. The call may run over several
+ * lines; its arguments may hold strings and one level of parentheses, never `;`, `{` or `}`, so
+ * each candidate ends at the next of those or of the next candidate's `(`: one pass over the text.
+ */
+const MACRO_STATEMENT = /^[A-Z_][A-Z0-9_]*\((?:[^()";{}]|"(?:[^"\\\n]|\\.)*"|\((?:[^()";{}]|"(?:[^"\\\n]|\\.)*")*\))*\)[ \t]*;/gm;
+
+/**
+ * A lower-case annotation macro after a pointer's `*` and before the name it qualifies:
+ * abseil's nullability (`CordRep* absl_nonnull rep`, `static Node* absl_nullable Find(`). C and
+ * C++ allow no second name there but a qualifier (`T* const p`), so tree-sitter read the
+ * parameter list, and with it the function, as an error. Group 1 is what stays.
+ */
+const POINTER_ANNOTATION =
+  /(\*[ \t]*)(?!(?:const|volatile|restrict|__restrict|__restrict__|_Nonnull|_Nullable|_Null_unspecified|sizeof|alignof|new|delete)\b)([a-z_][a-z0-9_]*)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)(=;])/g;
+
+/**
+ * The content with each lone macro line, each macro call standing as a statement, each macro after a function's parameters, each
+ * macro before a class's name and each annotation after a pointer's `*` blanked by spaces of the same length, so every offset, line and
  * column of the rest stays where it was.
  */
 export function blankLoneMacros(content: string): string {
   return (
     content
       .replace(LONE_MACRO, (line) => ' '.repeat(line.length))
+      .replace(MACRO_STATEMENT, (call) => call.replace(/[^\r\n]/g, ' '))
       // Before the rule for macros after parameters, which would take the name of
       // `struct ALIGNAS(16) Vec4 {` for a macro after `ALIGNAS(16)`.
       .replace(CLASS_MACRO, blankSecond)
       .replace(TRAILING_MACRO, blankSecond)
+      .replace(POINTER_ANNOTATION, blankSecond)
   );
 }
 

@@ -86,6 +86,12 @@ const CPP = `${C_FAMILY}
 (class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
 (struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
 (union_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
+(union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+(function_declarator declarator: (template_function name: (identifier) @name)) @definition.function
+(type_definition declarator: (pointer_declarator declarator: (type_identifier) @name)) @definition.type
+(type_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))) @definition.type
+(type_definition declarator: (reference_declarator (type_identifier) @name)) @definition.type
+(type_definition declarator: (function_declarator declarator: (type_identifier) @name)) @definition.type
 (ERROR ["namespace" "class" "struct" "union"] @loose)
 `;
 

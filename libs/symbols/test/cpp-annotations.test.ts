@@ -78,6 +78,35 @@ describe('C and C++ definitions around annotation macros', () => {
     ]);
   });
 
+  it('reads a constructor whose initializer list holds an #if with an #else, keeping the first branch', async () => {
+    const code = lines(
+      'class Mutex {',
+      ' public:',
+      '  Mutex()',
+      '      : locked_(false),',
+      '#ifdef _WIN32',
+      '        handle_(CreateMutex()) {',
+      '#else',
+      '        handle_(nullptr) {',
+      '#endif',
+      '    Init();',
+      '  }',
+      '  void Lock() { locked_ = true; }',
+      '};',
+      'class After {',
+      '  int Get() { return 1; }',
+      '};',
+    );
+    // The list was an error that took the constructor, its class's members and the class after it.
+    expect(await outline(code, 'util/mutex.h')).toEqual([
+      ['Mutex', 'class', null, 1, 13],
+      ['Mutex', 'method', 'Mutex', 3, 11],
+      ['Lock', 'method', 'Mutex', 12, 12],
+      ['After', 'class', null, 14, 16],
+      ['Get', 'method', 'After', 15, 15],
+    ]);
+  });
+
   it('reads past an annotation macro first on the line after the parameters', async () => {
     const code = lines('class InMemoryEnv {', '  void RemoveFileInternal(const std::string& fname)', '      EXCLUSIVE_LOCKS_REQUIRED(mutex_) {', '    file_map_.erase(fname);', '  }', '};');
     expect(await outline(code, 'helpers/memenv/memenv.cc')).toEqual([
@@ -106,10 +135,95 @@ describe('C and C++ definitions around annotation macros', () => {
     expect(await outline(code, 'src/callbacks.c', 'C')).toEqual(expected);
   });
 
+  it('reads past several annotation macros before a class name, and a macro after noexcept', async () => {
+    const code = lines(
+      'namespace absl {',
+      'class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED Mutex {',
+      ' public:',
+      '  iterator begin() const noexcept ABSL_ATTRIBUTE_LIFETIME_BOUND {',
+      '    return data();',
+      '  }',
+      '  iterator end() noexcept ABSL_ATTRIBUTE_LIFETIME_BOUND { return data(); }',
+      '};',
+      '}',
+    );
+    // The second macro was read as the class name, the first as a method named `Mutex`, and both
+    // functions as declarations.
+    expect(await outline(code, 'absl/synchronization/mutex.h')).toEqual([
+      ['absl', 'module', null, 1, 9],
+      ['Mutex', 'class', 'absl', 2, 8],
+      ['begin', 'method', 'absl.Mutex', 4, 6],
+      ['end', 'method', 'absl.Mutex', 7, 7],
+    ]);
+  });
+
+  it('reads past a macro call standing as a statement, and past a nullability annotation after a *', async () => {
+    const code = lines(
+      'ABSL_FLAG(int, size, 8, "log2(number of DFA nodes)");',
+      'ABSL_FLAG(int, regexp_stack_limit, 256 << 10,',
+      '          "default PCRE stack limit (bytes)");',
+      'namespace re2 {',
+      'static CordRep* absl_nonnull ForceBtree(CordRep* absl_nonnull rep) {',
+      '  return rep;',
+      '}',
+      'void PCRE::Init(const char* pattern, std::string* absl_nullable error) {',
+      '  CHECK(pattern);',
+      '}',
+      'int Scale(int n) { return n * sizeof n; }',
+      '}',
+    );
+    // The flags were errors that took the file with them; the annotations broke the parameter lists.
+    expect(await outline(code, 'util/pcre.cc')).toEqual([
+      ['re2', 'module', null, 4, 12],
+      ['ForceBtree', 'function', 're2', 5, 7],
+      ['Init', 'method', 're2.PCRE', 8, 10],
+      ['Scale', 'function', 're2', 11, 11],
+    ]);
+  });
+
+  it('names template specialisations, unions with a body anywhere, and typedefs of pointers and function types', async () => {
+    const code = lines(
+      'namespace re2 {',
+      'template <typename T>',
+      'union Hook {',
+      '  void Store(T* cb) { cb_ = cb; }',
+      '};',
+      'class SparseArray {',
+      ' public:',
+      '  typedef IndexValue* iterator;',
+      '  typedef const IndexValue** handle;',
+      '  typedef int& ref;',
+      '  union { int a; float b; };',
+      '};',
+      'typedef void SearchImpl(int state, const char* regexp);',
+      'template <>',
+      'bool IsDigit<10>(char ch) {',
+      "  return ch >= '0';",
+      '}',
+      'template <>',
+      'CordRepBtree* CordRepBtree::NewLeaf<kBack>(absl::string_view data) {',
+      '  return nullptr;',
+      '}',
+      '}',
+    );
+    expect(await outline(code, 're2/sparse_array.h')).toEqual([
+      ['re2', 'module', null, 1, 22],
+      ['Hook', 'struct', 're2', 3, 5],
+      ['Store', 'method', 're2.Hook', 4, 4],
+      ['SparseArray', 'class', 're2', 6, 12],
+      ['iterator', 'type', 're2.SparseArray', 8, 8],
+      ['handle', 'type', 're2.SparseArray', 9, 9],
+      ['ref', 'type', 're2.SparseArray', 10, 10],
+      ['SearchImpl', 'type', 're2', 13, 13],
+      ['IsDigit', 'function', 're2', 15, 17],
+      ['NewLeaf', 'method', 're2.CordRepBtree', 19, 21],
+    ]);
+  });
+
   it('blanks in one pass: a megabyte of each near-miss shape comes back as it was', () => {
     // Each shape starts a candidate match at every repetition; a pattern that rescanned the rest
     // of the line from each (a comment after a comma did) took minutes here instead of milliseconds.
-    for (const shape of [',//', ', //:', 'class A(', 'struct FOO ', ') FOO(', ',\n#if X\n']) {
+    for (const shape of [',//', ', //:', 'class A(', 'struct FOO ', ') FOO(', ',\n#if X\n', ',\n#if X\n#else\n', 'class A B ', 'A(\n', 'A("(\n', '* a b', 'x * a\n']) {
       const text = shape.repeat(Math.ceil((1 << 20) / shape.length));
       expect(blankListedConditionals(blankLoneMacros(text))).toBe(text);
     }
