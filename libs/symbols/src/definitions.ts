@@ -84,7 +84,7 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
     top = above;
     above = above.parent;
   }
-  if (above?.type === 'function_definition') return isDeleted(above) ? null : { ...nodeSpan(above, content), ...pairedEnd(above, lost) };
+  if (above?.type === 'function_definition') return isDeleted(above) ? null : { ...nodeSpan(above, content), ...pairedEnd(above, lost), ...afterTypeBody(above, top, content) };
   if (above?.type !== 'ERROR' || lost.left < 0) return null;
   const { nodes, at } = childrenOf(above, lost);
   const index = at.get(top.id);
@@ -99,6 +99,23 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
     endPosition: close.endPosition,
     cFunction: true,
     signature: () => signatureBetween(content, top.startIndex, open.startIndex, close.endIndex),
+  };
+}
+
+/**
+ * A function whose return type is a class with a body (`class A {…};` then `}` then `void f() {}`
+ * where a preprocessor branch left the braces unbalanced, read as `class A {…} f() {}`): the class
+ * is its own definition, and the function starts at its declarator, so it holds neither the class
+ * nor what the class holds.
+ */
+function afterTypeBody(definition: Node, declarator: Node, content: string): Partial<Span> {
+  const type = definition.childForFieldName('type');
+  if (!type || !SPECIFIERS.has(type.type) || !type.childForFieldName('body')) return {};
+  const body = definition.childForFieldName('body');
+  return {
+    startIndex: declarator.startIndex,
+    startPosition: declarator.startPosition,
+    signature: () => signatureBetween(content, declarator.startIndex, body?.startIndex ?? null, definition.endIndex),
   };
 }
 
