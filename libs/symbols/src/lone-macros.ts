@@ -41,6 +41,19 @@ const CLASS_MACRO = /(\b(?:class|struct|union)[ \t]+)([A-Z_][A-Z0-9_]*(?:\([^()\
 const MACRO_STATEMENT = /^[A-Z_][A-Z0-9_]*\((?:[^()";{}]|"(?:[^"\\\n]|\\.)*"|\((?:[^()";{}]|"(?:[^"\\\n]|\\.)*")*\))*\)[ \t]*;/gm;
 
 /**
+ * An annotation macro first on its line, before a declaration on the same line:
+ * `ABSL_ATTRIBUTE_NOINLINE raw_hash_set(raw_hash_set&& that) noexcept : settings_(…) {`,
+ * `ABSL_CONST_INIT static Mutex mu;`, `LEVELDB_EXPORT Status DestroyDB(…);`. Before a
+ * constructor tree-sitter took the macro for a return type, and a return type with a member
+ * initializer list for an error that ended the class there. Only names that say what they are
+ * (export, attribute, inline, const-init…), so an upper-case type (`LARGE_INTEGER size;`) keeps
+ * its occurrences. Group 1 is what stays (the indentation). The lookaheads never backtrack into
+ * the name, so a long one costs one pass.
+ */
+const LEADING_MACRO =
+  /^([ \t]*)((?=[A-Z0-9_]*(?:EXPORT|API|DLL|ATTRIBUTE|INLINE|CONST_INIT|DEPRECATED|NODISCARD|MUST_USE|WEAK|UNUSED|NORETURN|VISIBILITY|EXTERN))(?=[A-Z][A-Z0-9]*_)[A-Z0-9_]+(?:\([^()\n]*\))?)(?=[ \t]+[A-Za-z_~])/gm;
+
+/**
  * A lower-case annotation macro after a pointer's `*` and before the name it qualifies:
  * abseil's nullability (`CordRep* absl_nonnull rep`, `static Node* absl_nullable Find(`). C and
  * C++ allow no second name there but a qualifier (`T* const p`), so tree-sitter read the
@@ -51,7 +64,7 @@ const POINTER_ANNOTATION =
 
 /**
  * The content with each lone macro line, each macro call standing as a statement, each macro after a function's parameters, each
- * macro before a class's name and each annotation after a pointer's `*` blanked by spaces of the same length, so every offset, line and
+ * annotation macro first on its line, each macro before a class's name and each annotation after a pointer's `*` blanked by spaces of the same length, so every offset, line and
  * column of the rest stays where it was.
  */
 export function blankLoneMacros(content: string): string {
@@ -63,6 +76,7 @@ export function blankLoneMacros(content: string): string {
       // `struct ALIGNAS(16) Vec4 {` for a macro after `ALIGNAS(16)`.
       .replace(CLASS_MACRO, blankSecond)
       .replace(TRAILING_MACRO, blankSecond)
+      .replace(LEADING_MACRO, blankSecond)
       .replace(POINTER_ANNOTATION, blankSecond)
   );
 }
