@@ -13,11 +13,12 @@ const LONE_MACRO = /^[A-Z_][A-Z0-9_]*[ \t\r]*$/gm;
  * `WrapSetter(SetterTag<setter>) NAPI_NOEXCEPT {`, `void Run() const LOCKS_EXCLUDED(mu_) {`,
  * `iterator begin() const noexcept ABSL_ATTRIBUTE_LIFETIME_BOUND {`,
  * or the macro first on the next line (`void Remove(const std::string& f)`
- * `EXCLUSIVE_LOCKS_REQUIRED(mu_) {`).
+ * `EXCLUSIVE_LOCKS_REQUIRED(mu_) {`), or before a constructor's initializer list
+ * (`explicit MutexLock(Mutex& mu) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) {`).
  * Unexpanded, tree-sitter reads the macro as the declarator and the function as a declaration,
  * so the function is lost. Group 1 is what stays, group 2 the macro and its arguments.
  */
-const TRAILING_MACRO = /(\)(?:[ \t]*const)?(?:[ \t]*noexcept)?(?:[ \t]+|[ \t]*\r?\n[ \t]*))([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)(?=\s*\{)/g;
+const TRAILING_MACRO = /(\)(?:[ \t]*const)?(?:[ \t]*noexcept)?(?:[ \t]+|[ \t]*\r?\n[ \t]*))([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)(?=\s*(?:\{|:(?!:)))/g;
 
 /**
  * Upper-case macros between `class`, `struct` or `union` and the type's name, where export and
@@ -50,8 +51,24 @@ const MACRO_STATEMENT = /^[A-Z_][A-Z0-9_]*\((?:[^()";{}]|"(?:[^"\\\n]|\\.)*"|\((
  * its occurrences. Group 1 is what stays (the indentation). The lookaheads never backtrack into
  * the name, so a long one costs one pass.
  */
-const LEADING_MACRO =
-  /^([ \t]*)((?=[A-Z0-9_]*(?:EXPORT|API|DLL|ATTRIBUTE|INLINE|CONST_INIT|DEPRECATED|NODISCARD|MUST_USE|WEAK|UNUSED|NORETURN|VISIBILITY|EXTERN))(?=[A-Z][A-Z0-9]*_)[A-Z0-9_]+(?:\([^()\n]*\))?)(?=[ \t]+[A-Za-z_~])/gm;
+/** Words an annotation macro's name holds (`ABSL_ATTRIBUTE_LIFETIME_BOUND`, `LEVELDB_EXPORT`). */
+const ANNOTATION_WORDS = 'EXPORT|API|DLL|ATTRIBUTE|INLINE|CONST_INIT|DEPRECATED|NODISCARD|MUST_USE|WEAK|UNUSED|NORETURN|VISIBILITY|EXTERN|LIFETIME_BOUND|CAPTURED';
+
+/**
+ * An annotation macro after a parameter's name (`Mutex& mu ABSL_INTERNAL_ATTRIBUTE_CAPTURED_BY_THIS,`,
+ * `T&& value ABSL_ATTRIBUTE_LIFETIME_BOUND)`), which tree-sitter read as a second name, so the
+ * parameter list and its function became an error. Group 1 is what stays.
+ */
+const PARAMETER_MACRO = new RegExp(`(\\b[A-Za-z_]\\w*[ \\t]+)((?=[A-Z0-9_]*(?:${ANNOTATION_WORDS}))(?=[A-Z][A-Z0-9]*_)[A-Z0-9_]+)(?=[ \\t]*[,)])`, 'g');
+
+/**
+ * An upper-case macro standing for a keyword before a block (`ABSL_INTERNAL_TRY {` …
+ * `ABSL_INTERNAL_CATCH_ANY {`, for `try` and `catch (...)`): tree-sitter read the two blocks as
+ * errors that closed the enclosing namespace early. Without the macro each is a plain block.
+ */
+const BLOCK_MACRO = /^([ \t]*)((?=[A-Z][A-Z0-9]*_)[A-Z0-9_]+)(?=[ \t]*\{)/gm;
+
+const LEADING_MACRO = new RegExp(`^([ \\t]*)((?=[A-Z0-9_]*(?:${ANNOTATION_WORDS}))(?=[A-Z][A-Z0-9]*_)[A-Z0-9_]+(?:\\([^()\\n]*\\))?)(?=[ \\t]+[A-Za-z_~])`, 'gm');
 
 /**
  * A lower-case annotation macro after a pointer's `*` and before the name it qualifies:
@@ -64,7 +81,7 @@ const POINTER_ANNOTATION =
 
 /**
  * The content with each lone macro line, each macro call standing as a statement, each macro after a function's parameters, each
- * annotation macro first on its line, each macro before a class's name and each annotation after a pointer's `*` blanked by spaces of the same length, so every offset, line and
+ * annotation macro first on its line or after a parameter, each macro standing for `try` or `catch`, each macro before a class's name and each annotation after a pointer's `*` blanked by spaces of the same length, so every offset, line and
  * column of the rest stays where it was.
  */
 export function blankLoneMacros(content: string): string {
@@ -77,6 +94,8 @@ export function blankLoneMacros(content: string): string {
       .replace(CLASS_MACRO, blankSecond)
       .replace(TRAILING_MACRO, blankSecond)
       .replace(LEADING_MACRO, blankSecond)
+      .replace(PARAMETER_MACRO, blankSecond)
+      .replace(BLOCK_MACRO, blankSecond)
       .replace(POINTER_ANNOTATION, blankSecond)
   );
 }

@@ -245,10 +245,64 @@ describe('C and C++ definitions around annotation macros', () => {
     expect(blankLoneMacros('  LARGE_INTEGER size_;\n')).toBe('  LARGE_INTEGER size_;\n');
   });
 
+  it('reads past macros standing for try and catch, after a parameter, and before an initializer list', async () => {
+    const code = lines(
+      'namespace absl {',
+      'namespace inlined_vector_internal {',
+      'template <typename A>',
+      'void ConstructElements(A& allocator, Pointer<A> first) {',
+      '  for (SizeType<A> i = 0; i < size; ++i) {',
+      '    ABSL_INTERNAL_TRY { values.ConstructNext(allocator, first + i); }',
+      '    ABSL_INTERNAL_CATCH_ANY {',
+      '      DestroyElements(allocator, first, i);',
+      '      ABSL_INTERNAL_RETHROW;',
+      '    }',
+      '  }',
+      '}',
+      'class MutexLock {',
+      ' public:',
+      '  explicit MutexLock(Mutex& mu ABSL_INTERNAL_ATTRIBUTE_CAPTURED_BY_THIS,',
+      '                     const Condition& cond) ABSL_EXCLUSIVE_LOCK_FUNCTION(mu)',
+      '      : mu_(mu) {',
+      '    this->mu_.LockWhen(cond);',
+      '  }',
+      '};',
+      '}  // namespace inlined_vector_internal',
+      '}  // namespace absl',
+    );
+    // The try and catch blocks closed both namespaces at the function's end; the constructor was
+    // a method named after its lock macro.
+    expect(await outline(code, 'absl/container/internal/inlined_vector.h')).toEqual([
+      ['absl', 'module', null, 1, 22],
+      ['inlined_vector_internal', 'module', 'absl', 2, 21],
+      ['ConstructElements', 'function', 'absl.inlined_vector_internal', 4, 12],
+      ['MutexLock', 'class', 'absl.inlined_vector_internal', 13, 20],
+      ['MutexLock', 'method', 'absl.inlined_vector_internal.MutexLock', 15, 19],
+    ]);
+  });
+
   it('blanks in one pass: a megabyte of each near-miss shape comes back as it was', () => {
     // Each shape starts a candidate match at every repetition; a pattern that rescanned the rest
     // of the line from each (a comment after a comma did) took minutes here instead of milliseconds.
-    for (const shape of [',//', ', //:', 'class A(', 'struct FOO ', ') FOO(', ',\n#if X\n', ',\n#if X\n#else\n', 'class A B ', 'A(\n', 'A("(\n', '* a b.', 'x * a\n', 'A_A', 'EXPORTEXPORT_A']) {
+    for (const shape of [
+      ',//',
+      ', //:',
+      'class A(',
+      'struct FOO ',
+      ') FOO(',
+      ',\n#if X\n',
+      ',\n#if X\n#else\n',
+      'class A B ',
+      'A(\n',
+      'A("(\n',
+      '* a b.',
+      'x * a\n',
+      'A_A',
+      'EXPORTEXPORT_A',
+      'a A_EXPORT ',
+      '  A_B ',
+      ') A(x)\n',
+    ]) {
       // Each ends in `;` so a line of one long name is no lone macro.
       const text = shape.repeat(Math.ceil((1 << 20) / shape.length)) + ';';
       // Compared as a boolean: a failing toBe would diff two megabytes.
