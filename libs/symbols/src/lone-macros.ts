@@ -72,12 +72,13 @@ const LEADING_MACRO = new RegExp(`^([ \\t]*)((?=[A-Z0-9_]*(?:${ANNOTATION_WORDS}
 
 /**
  * A lower-case annotation macro after a pointer's `*` and before the name it qualifies:
- * abseil's nullability (`CordRep* absl_nonnull rep`, `static Node* absl_nullable Find(`). C and
+ * abseil's nullability (`CordRep* absl_nonnull rep`, `static Node* absl_nullable Find(`,
+ * `CordRep* absl_nonnull Cord::TakeRep() {`). C and
  * C++ allow no second name there but a qualifier (`T* const p`), so tree-sitter read the
  * parameter list, and with it the function, as an error. Group 1 is what stays.
  */
 const POINTER_ANNOTATION =
-  /(\*[ \t]*)(?!(?:const|volatile|restrict|__restrict|__restrict__|_Nonnull|_Nullable|_Null_unspecified|sizeof|alignof|new|delete)\b)([a-z_][a-z0-9_]*)(?=[ \t]+[A-Za-z_]\w*[ \t]*[,)(=;])/g;
+  /(\*[ \t]*)(?!(?:const|volatile|restrict|__restrict|__restrict__|_Nonnull|_Nullable|_Null_unspecified|sizeof|alignof|new|delete)\b)([a-z_][a-z0-9_]*)(?=[ \t]+[A-Za-z_]\w*(?:::[A-Za-z_~]\w*)*[ \t]*[,)(=;])/g;
 
 /**
  * The content with each lone macro line, each macro call standing as a statement, each macro after a function's parameters, each

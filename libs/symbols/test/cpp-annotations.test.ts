@@ -170,14 +170,16 @@ describe('C and C++ definitions around annotation macros', () => {
       '  CHECK(pattern);',
       '}',
       'int Scale(int n) { return n * sizeof n; }',
+      'inline CordRep* absl_nonnull Cord::TakeRep() const& { return rep_; }',
       '}',
     );
     // The flags were errors that took the file with them; the annotations broke the parameter lists.
     expect(await outline(code, 'util/pcre.cc')).toEqual([
-      ['re2', 'module', null, 4, 12],
+      ['re2', 'module', null, 4, 13],
       ['ForceBtree', 'function', 're2', 5, 7],
       ['Init', 'method', 're2.PCRE', 8, 10],
       ['Scale', 'function', 're2', 11, 11],
+      ['TakeRep', 'method', 're2.Cord', 12, 12],
     ]);
   });
 
@@ -281,6 +283,31 @@ describe('C and C++ definitions around annotation macros', () => {
     ]);
   });
 
+  it('gives a friend defined in a class the scope around the class, as ctags does', async () => {
+    const code = lines(
+      'class DFA {',
+      '  struct State {',
+      '    friend bool operator==(const State& a, const State& b) {',
+      '      return a.flag_ == b.flag_;',
+      '    }',
+      '    template <typename H>',
+      '    friend H AbslHashValue(H h, const State& a) {',
+      '      return H::combine(std::move(h), a.flag_);',
+      '    }',
+      '    bool IsMatch() const { return true; }',
+      '  };',
+      '};',
+    );
+    // ctags: operator == and AbslHashValue are functions in DFA; they were State's methods.
+    expect(await outline(code, 're2/dfa.cc')).toEqual([
+      ['DFA', 'class', null, 1, 12],
+      ['State', 'struct', 'DFA', 2, 11],
+      ['operator==', 'function', 'DFA', 3, 5],
+      ['AbslHashValue', 'function', 'DFA', 7, 9],
+      ['IsMatch', 'method', 'DFA.State', 10, 10],
+    ]);
+  });
+
   it('blanks in one pass: a megabyte of each near-miss shape comes back as it was', () => {
     // Each shape starts a candidate match at every repetition; a pattern that rescanned the rest
     // of the line from each (a comment after a comma did) took minutes here instead of milliseconds.
@@ -296,6 +323,7 @@ describe('C and C++ definitions around annotation macros', () => {
       'A(\n',
       'A("(\n',
       '* a b.',
+      '* a b::c.',
       'x * a\n',
       'A_A',
       'EXPORTEXPORT_A',
