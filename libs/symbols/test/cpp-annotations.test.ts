@@ -145,15 +145,28 @@ describe('C and C++ definitions around annotation macros', () => {
       '  }',
       '  iterator end() noexcept ABSL_ATTRIBUTE_LIFETIME_BOUND { return data(); }',
       '};',
+      'template <typename T, size_t I>',
+      'struct ABSL_INTERNAL_COMPRESSED_TUPLE_DECLSPEC Storage<T, I, Tag<I>, true> : T {',
+      '  T& get() { return *this; }',
+      '};',
+      'template <typename T>',
+      'class ABSL_INTERNAL_COMPRESSED_TUPLE_DECLSPEC',
+      '    CompressedTuple : private Base<T> {',
+      '  int size() { return 1; }',
+      '};',
       '}',
     );
     // The second macro was read as the class name, the first as a method named `Mutex`, and both
     // functions as declarations.
     expect(await outline(code, 'absl/synchronization/mutex.h')).toEqual([
-      ['absl', 'module', null, 1, 9],
+      ['absl', 'module', null, 1, 18],
       ['Mutex', 'class', 'absl', 2, 8],
       ['begin', 'method', 'absl.Mutex', 4, 6],
       ['end', 'method', 'absl.Mutex', 7, 7],
+      ['Storage', 'struct', 'absl', 10, 12],
+      ['get', 'method', 'absl.Storage', 11, 11],
+      ['CompressedTuple', 'class', 'absl', 14, 17],
+      ['size', 'method', 'absl.CompressedTuple', 16, 16],
     ]);
   });
 
@@ -320,6 +333,8 @@ describe('C and C++ definitions around annotation macros', () => {
       ',\n#if X\n',
       ',\n#if X\n#else\n',
       'class A B ',
+      'class A B<',
+      'class A\nB<c<',
       'A(\n',
       'A("(\n',
       '* a b.',
