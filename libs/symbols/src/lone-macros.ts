@@ -25,14 +25,15 @@ const TRAILING_MACRO = /(\)(?:[ \t]*const)?(?:[ \t]*noexcept)?(?:[ \t]+|[ \t]*\r
  * annotation macros go: `class LEVELDB_EXPORT Cache {`, `class LOCKABLE Mutex {`,
  * `class ABSL_LOCKABLE ABSL_ATTRIBUTE_WARN_UNUSED Mutex {`, a specialisation on the next line
  * (`struct ABSL_DECLSPEC` `Storage<T, I, Tag, true> : T {`; template arguments nest two deep, so
- * each candidate stops at the second `<` it meets),
+ * each candidate stops at the second `<` it meets), and up to eight comment lines before the bases
+ * (each line is read by the one candidate ending on the line before it and the seven before that),
  * `struct LEVELDB_EXPORT Options {`, `class EXPORT Env : public Base {`. Unexpanded, tree-sitter
  * takes the macro for the name and loses the type and every member in it. The name must follow
  * (then `final`, a base list or the body), so `class FOO {` keeps its name and `struct STAT buf;` (a variable) is left alone.
  * Group 1 is what stays before the macro.
  */
 const CLASS_MACRO =
-  /(\b(?:class|struct|union)[ \t]+)([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?(?:[ \t]+[A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)*)(?=\s+[A-Za-z_]\w*(?:<[^;{}<>]*(?:<[^;{}<>]*>[^;{}<>]*)*>)?(?:[ \t]+final)?\s*(?:\{|:(?!:)))/g;
+  /(\b(?:class|struct|union)[ \t]+)([A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?(?:[ \t]+[A-Z_][A-Z0-9_]*(?:\([^()\n]*\))?)*)(?=\s+[A-Za-z_]\w*(?:<[^;{}<>]*(?:<[^;{}<>]*>[^;{}<>]*)*>)?(?:[ \t]+final)?(?:\s*\n[ \t]*\/\/[^\n]*){0,8}\s*(?:\{|:(?!:)))/g;
 
 /**
  * A macro call standing as a statement at the start of a line, outside any function

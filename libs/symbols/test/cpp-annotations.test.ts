@@ -151,7 +151,9 @@ describe('C and C++ definitions around annotation macros', () => {
       '};',
       'template <typename T>',
       'class ABSL_INTERNAL_COMPRESSED_TUPLE_DECLSPEC',
-      '    CompressedTuple : private Base<T> {',
+      '    CompressedTuple<Tuple<Ts...>, std::index_sequence<I...>>',
+      '    // A comment between the name and the bases.',
+      '    : private Base<T> {',
       '  int size() { return 1; }',
       '};',
       '}',
@@ -159,14 +161,14 @@ describe('C and C++ definitions around annotation macros', () => {
     // The second macro was read as the class name, the first as a method named `Mutex`, and both
     // functions as declarations.
     expect(await outline(code, 'absl/synchronization/mutex.h')).toEqual([
-      ['absl', 'module', null, 1, 18],
+      ['absl', 'module', null, 1, 20],
       ['Mutex', 'class', 'absl', 2, 8],
       ['begin', 'method', 'absl.Mutex', 4, 6],
       ['end', 'method', 'absl.Mutex', 7, 7],
       ['Storage', 'struct', 'absl', 10, 12],
       ['get', 'method', 'absl.Storage', 11, 11],
-      ['CompressedTuple', 'class', 'absl', 14, 17],
-      ['size', 'method', 'absl.CompressedTuple', 16, 16],
+      ['CompressedTuple', 'class', 'absl', 14, 19],
+      ['size', 'method', 'absl.CompressedTuple', 18, 18],
     ]);
   });
 
@@ -335,6 +337,11 @@ describe('C and C++ definitions around annotation macros', () => {
       'class A B ',
       'class A B<',
       'class A\nB<c<',
+      'class A B //\n',
+      'class A B // // //',
+      '\n// class A B // class A B',
+      'class A B\n//',
+      'class A B\n// x\n\n',
       'A(\n',
       'A("(\n',
       '* a b.',
