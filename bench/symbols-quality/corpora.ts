@@ -59,6 +59,18 @@ export function qualitySets(scratch: string, extra: readonly QualitySet[] = []):
     // A checkout of google/leveldb (SYMBOLS_LEVELDB, /tmp/leveldb by default): C++ tuning code
     // with more shapes than node-addon-api's two headers; its empty submodules stay out.
     { name: 'leveldb', language: 'C++', role: 'tuning', root: process.env.SYMBOLS_LEVELDB ?? '/tmp/leveldb', extensions: ['.cc', '.h'], skip: /\/third_party\// },
+    // A checkout of google/re2 (SYMBOLS_RE2, /tmp/re2 by default): C++ tuning code.
+    { name: 're2', language: 'C++', role: 'tuning', root: process.env.SYMBOLS_RE2 ?? '/tmp/re2', extensions: ['.cc', '.h'] },
+    // A checkout of abseil-cpp (SYMBOLS_ABSEIL, /tmp/abseil-cpp by default): C++ tuning code, only
+    // absl/strings, absl/container, absl/base and absl/synchronization, so a round stays quick.
+    {
+      name: 'abseil (strings, container, base, synchronization)',
+      language: 'C++',
+      role: 'tuning',
+      root: join(process.env.SYMBOLS_ABSEIL ?? '/tmp/abseil-cpp', 'absl'),
+      extensions: ['.cc', '.h'],
+      skip: /\/absl\/(?!(strings|container|base|synchronization)\/)[^/]+\//,
+    },
     // Held out.
     {
       name: `Python standard library (${python})`,

@@ -17,6 +17,8 @@ interface Found {
   /** Which finding of one name wins: packaged 0, ours 1, a misread conversion operator read right 2. */
   rank: number;
   container: string | null;
+  /** A function defined as a friend inside a class (see `nest`). */
+  friend?: boolean;
 }
 
 /** A node that names the container of what is inside it without being a definition (a Rust impl). */
@@ -84,7 +86,7 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
     top = above;
     above = above.parent;
   }
-  if (above?.type === 'function_definition') return isDeleted(above) ? null : { ...nodeSpan(above, content), ...pairedEnd(above, lost) };
+  if (above?.type === 'function_definition') return isDeleted(above) ? null : { ...nodeSpan(above, content), ...pairedEnd(above, lost), ...afterTypeBody(above, top, content) };
   if (above?.type !== 'ERROR' || lost.left < 0) return null;
   const { nodes, at } = childrenOf(above, lost);
   const index = at.get(top.id);
@@ -99,6 +101,23 @@ function spanOf(node: Node, content: string, lost: LostBodies): Span | null {
     endPosition: close.endPosition,
     cFunction: true,
     signature: () => signatureBetween(content, top.startIndex, open.startIndex, close.endIndex),
+  };
+}
+
+/**
+ * A function whose return type is a class with a body (`class A {…};` then `}` then `void f() {}`
+ * where a preprocessor branch left the braces unbalanced, read as `class A {…} f() {}`): the class
+ * is its own definition, and the function starts at its declarator, so it holds neither the class
+ * nor what the class holds.
+ */
+function afterTypeBody(definition: Node, declarator: Node, content: string): Partial<Span> {
+  const type = definition.childForFieldName('type');
+  if (!type || !SPECIFIERS.has(type.type) || !type.childForFieldName('body')) return {};
+  const body = definition.childForFieldName('body');
+  return {
+    startIndex: declarator.startIndex,
+    startPosition: declarator.startPosition,
+    signature: () => signatureBetween(content, declarator.startIndex, body?.startIndex ?? null, definition.endIndex),
   };
 }
 
@@ -123,6 +142,8 @@ export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, c
   const byName = new Map<number, Found>();
   const lost = lostBodies(content);
   const scopes: Scope[] = [];
+  /** Starts of the function definitions declared `friend`. */
+  const friends = new Set<number>();
   for (const match of matches) {
     let nameNode: Node | undefined;
     let defNode: Node | undefined;
@@ -140,6 +161,7 @@ export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, c
       else if (capture.name === 'scope') scope = capture.node;
       else if (capture.name === 'misread') misread = capture.node;
       else if (capture.name === 'loose') loose = capture.node;
+      else if (capture.name === 'friend') friends.add(capture.node.startIndex);
       else if (capture.name === 'qualified') {
         const split = splitQualified(capture.node);
         nameNode = split.name;
@@ -181,7 +203,9 @@ export function definitionsOf(matches: readonly QueryMatch[], ownFrom: number, c
     // Ours decides over the packaged query; within one source, the more specific kind wins.
     if (!before || rank > before.rank || (rank === before.rank && before.kind === 'function' && kind === 'method')) byName.set(found.nameStart, found);
   }
-  return { definitions: nest([...byName.values()], scopes), nameStarts: new Set(byName.keys()) };
+  const found = [...byName.values()];
+  if (friends.size > 0) for (const def of found) def.friend = friends.has(def.span.startIndex);
+  return { definitions: nest(found, scopes), nameStarts: new Set(byName.keys()) };
 }
 
 interface Open {
@@ -216,11 +240,15 @@ function nest(found: Found[], scopes: Scope[]): SymbolDefinition[] {
     }
     // Deeper than code nests (an error storm, hostile input): left out, or each container would be thousands of names.
     if (open.length >= MAX_NESTING) continue;
-    const path = open.map((o) => o.name);
+    // A friend defined in a class belongs to the scope around the class, as for ctags
+    // (`friend bool operator==(…)` in `DFA::State` is `DFA`'s).
+    const around = def.friend && open.length > 0 && TYPE_KINDS.has(open[open.length - 1]!.kind as SymbolKind) ? open.slice(0, -1) : open;
+    const path = around.map((o) => o.name);
     if (def.container) path.push(def.container);
-    const parent = open[open.length - 1];
+    const parent = around[around.length - 1];
     const insideType = def.container !== null || (parent !== undefined && (parent.kind === 'scope' || TYPE_KINDS.has(parent.kind)));
-    const kind: SymbolKind = def.kind === 'function' && insideType ? 'method' : def.kind;
+    // A friend is no member, even when the scope around its class is another class.
+    const kind: SymbolKind = def.friend ? 'function' : def.kind === 'function' && insideType ? 'method' : def.kind;
     const start = def.span.startPosition;
     const end = def.span.endPosition;
     // A node ending at the start of a line (a trailing newline) ends on the line before.

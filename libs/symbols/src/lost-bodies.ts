@@ -22,6 +22,8 @@ export interface LostBodies {
   braces?: Map<number, BraceEnd | null>;
   /** Loose scopes recovered so far (at most LOOSE_SCOPE_LIMIT, loose-scopes.ts). */
   scopes?: number;
+  /** Ids of the nodes whose parent is an ERROR node, read once when a definition asks. */
+  inError?: Set<number>;
 }
 
 export function childrenOf(error: Node, lost: LostBodies): { nodes: Node[]; at: Map<number, number> } {
@@ -76,7 +78,10 @@ const BRACED = new Set(['class_specifier', 'struct_specifier', 'union_specifier'
  * it (first-branch-braces.ts), ends it there when that comes first; else undefined.
  */
 export function pairedEnd(node: Node, lost: LostBodies): { endIndex: number; endPosition: Point } | undefined {
-  if (!node.hasError || !(BRACED.has(node.type) || (node.type === 'function_definition' && node.childForFieldName('declarator')))) return undefined;
+  if (!(BRACED.has(node.type) || (node.type === 'function_definition' && node.childForFieldName('declarator')))) return undefined;
+  // One whose `{` a skipped branch doubled (`#if` `class A : B {` `#else` `class A : C {`) may
+  // hold no error itself when the error is its parent.
+  if (!node.hasError && !inError(node, lost)) return undefined;
   const body = node.childForFieldName('body');
   if (!body) return undefined;
   lost.braces ??= firstBranchBraces(lost.content);
@@ -86,3 +91,24 @@ export function pairedEnd(node: Node, lost: LostBodies): { endIndex: number; end
 }
 
 export const lostBodies = (content: string): LostBodies => ({ left: LOST_BODY_BUDGET, children: new Map(), content });
+
+/**
+ * Whether a node's parent is an ERROR node. `parent` walks down from the root through each
+ * level's children, so asking it of every definition in a flat error storm would be quadratic:
+ * the children of every ERROR node are read once instead, charged to the blob's budget.
+ */
+function inError(node: Node, lost: LostBodies): boolean {
+  if (!lost.inError) {
+    lost.inError = new Set();
+    const root = node.tree.rootNode;
+    if (root.hasError) {
+      // The root itself is an ERROR node when nothing at the top parsed.
+      for (const error of [root, ...root.descendantsOfType('ERROR')]) {
+        if (lost.left < 0) break;
+        if (error?.type !== 'ERROR') continue;
+        for (const child of childrenOf(error, lost).nodes) lost.inError.add(child.id);
+      }
+    }
+  }
+  return lost.inError.has(node.id);
+}

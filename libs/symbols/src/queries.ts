@@ -8,7 +8,8 @@
  * conversion operator defined out of class (`Env::operator napi_env() {…}` parses as a function
  * `napi_env` returning `Env::operator`): it holds the container, and the declarator names the
  * operator's type, and `@loose` is a `namespace`, `class`, `struct` or `union` keyword loose in an
- * ERROR node, whose scope loose-scopes.ts recovers. Where a pattern here and a packaged one find
+ * ERROR node, whose scope loose-scopes.ts recovers, and `@friend` a function defined as a friend
+ * inside a class, which belongs to the scope around the class. Where a pattern here and a packaged one find
  * the same name, ours decides the kind.
  */
 /** Values of a top-level constant worth finding by name (functions are the tags' own). */
@@ -86,6 +87,13 @@ const CPP = `${C_FAMILY}
 (class_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.class
 (struct_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
 (union_specifier name: (template_type name: (type_identifier) @name) body: (_)) @definition.struct
+(union_specifier name: (type_identifier) @name body: (_)) @definition.struct
+(function_declarator declarator: (template_function name: (identifier) @name)) @definition.function
+(type_definition declarator: (pointer_declarator declarator: (type_identifier) @name)) @definition.type
+(type_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))) @definition.type
+(type_definition declarator: (reference_declarator (type_identifier) @name)) @definition.type
+(type_definition declarator: (function_declarator declarator: (type_identifier) @name)) @definition.type
+(friend_declaration (function_definition) @friend)
 (ERROR ["namespace" "class" "struct" "union"] @loose)
 `;
 

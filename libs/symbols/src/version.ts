@@ -3,4 +3,4 @@
  * extraction yields for the same content change (a grammar upgrade, a query, a kind mapping), so
  * that storage parses blobs of an older version again.
  */
-export const SYMBOL_EXTRACTOR_VERSION = 4;
+export const SYMBOL_EXTRACTOR_VERSION = 5;

@@ -103,6 +103,88 @@ describe('namespaces loose in an error node', () => {
     ]);
   });
 
+  it('recovers a struct loose in an error node, with the container its qualified name gives', async () => {
+    const code = lines(
+      'namespace io {',
+      '#if IO_VERSION > 5',
+      'struct Buffer::Impl final : public Object {',
+      '#else',
+      'struct Buffer::Impl : public Value {',
+      '#endif',
+      '  size_t Length() const { return n_; }',
+      '};',
+      '',
+      'void Open() {',
+      '#if USE_MMAP',
+      '  if (mapped_) {',
+      '#else',
+      '  if (file_) {',
+      '#endif',
+      '    Load();',
+      '  }',
+      '}',
+      '}  // namespace io',
+    );
+    // ctags: Impl 3-8 in io::Buffer, Open 10-18 in io. The `struct` keyword on line 3 lies loose in
+    // the ERROR node the namespace became; without the loose path only the #else head was found.
+    expect(await outline(code, 'src/buffer.h')).toEqual([
+      ['io', 'module', null, 1, 19],
+      ['Impl', 'struct', 'io.Buffer', 3, 8],
+      ['Impl', 'struct', 'io.Buffer.Impl.Buffer', 5, 8],
+      ['Length', 'method', 'io.Buffer.Impl.Buffer.Impl', 7, 7],
+      ['Open', 'function', 'io', 10, 18],
+    ]);
+  });
+
+  it('ends a class that an error node holds at its paired brace, though the class itself holds no error', async () => {
+    const code = lines(
+      'namespace io {',
+      '#if IO_VERSION > 5',
+      'class Buffer::Impl : public Object {',
+      '#else',
+      'class Buffer::Impl : public Value {',
+      '#endif',
+      ' public:',
+      '  size_t Length();',
+      '};',
+      '',
+      'class Reader : public Base {',
+      ' public:',
+      '  int Size() const { return size_; }',
+      '};',
+      '}  // namespace io',
+    );
+    // ctags: Impl 3-9 in io::Buffer, Reader 11-14 in io (it was Impl's member, the class ran to the end).
+    expect(await outline(code, 'src/reader.h')).toEqual([
+      ['io', 'module', null, 1, 15],
+      ['Impl', 'class', 'io.Buffer', 3, 9],
+      ['Impl', 'class', 'io.Buffer.Impl.Buffer', 5, 9],
+      ['Reader', 'class', 'io', 11, 14],
+      ['Size', 'method', 'io.Reader', 13, 13],
+    ]);
+  });
+
+  it('starts a function read with a class as its return type at its declarator', async () => {
+    const code = lines(
+      'namespace io {',
+      '#if IO_V2',
+      'class Reader::Impl final : public Base {',
+      '#else',
+      'class Reader::Impl : public Other {',
+      '#endif',
+      ' public:',
+      '  int Size() const { return 1; }',
+      '};',
+      '}  // namespace io',
+      'void After() {}',
+    );
+    // tree-sitter read `class Reader::Impl … {…}; } void After() {}` as one function returning the
+    // class: After spanned lines 3-11 and held the class. ctags: Impl 3-9 in io::Reader, After 11.
+    const definitions = await outline(code, 'src/after.h');
+    expect(definitions).toContainEqual(['Impl', 'class', 'io.Reader', 3, 10]);
+    expect(definitions).toContainEqual(['After', 'function', null, 11, 11]);
+  });
+
   it('recovers at most 64 loose scopes from an error storm, each container at most 64 names', async () => {
     // Each `namespace a {` stays open for the parser and nests everything after it one level deeper.
     const storm = '#ifdef X\nnamespace a {\n#endif\nvoid f() {}\n'.repeat(1_000);
