@@ -1,11 +1,11 @@
 /**
- * The blames of the file versions new commits create, computed when history is recorded (before
- * the flip) with the reader's own core (@gitdex/diff) and stored by held key and path, so a
- * reader's first blame of a file reads one record instead of diffing every version. Oldest
- * first, each version from its parents' blames (stored, or computed earlier in this batch) plus
- * one line diff per parent. A version whose blame would need more than MAX_VERSIONS versions
- * read, or a version whose bytes are not held (larger than the content limit), is skipped: the
- * reader computes it as before.
+ * The blames of the file versions new commits create, computed just after the ref flips to them
+ * (an optimisation for the reader, off the freshness path) with the reader's own core
+ * (@gitdex/diff) and stored by held key and path, so a reader's first blame of a file reads one
+ * record instead of diffing every version. Oldest first, each version from its parents' blames
+ * (stored, or computed earlier in this batch) plus one line diff per parent. A version whose
+ * blame would need more than MAX_VERSIONS versions read, or a version whose bytes are not held
+ * (larger than the content limit), is skipped: the reader computes it as before.
  */
 import { type BlameHistory, type BlameMemo, blameVersion, decodeVersionBlame, encodeVersionBlame, heldKey, memoKey, type VersionBlame } from '@gitdex/diff';
 import { type CommitRecord, type HistoryStore, PortError, type StoredVersionBlame } from '@gitdex/ports';
