@@ -158,8 +158,8 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
       deps.history && !(await deps.history.store.getRefHistory(repositoryId, target.ref))
         ? await recordHistory(deps.history, deps.source, historyTarget(deps, target, { repositoryId, ref: target.ref, generation: 0 }, state.generation))
         : null;
-    if (backfilled && deps.history) await settleHistory(deps.history, backfilled);
-    return { status: 'unchanged', commitSha: target.head.sha, ...(backfilled?.blames ? { blames: backfilled.blames } : {}) };
+    const backfilledBlames = backfilled && deps.history ? await settleHistory(deps.history, backfilled) : undefined;
+    return { status: 'unchanged', commitSha: target.head.sha, ...(backfilledBlames ? { blames: backfilledBlames } : {}) };
   }
 
   const previous: Snapshot = { repositoryId, ref: target.ref, generation: state.generation };
@@ -244,7 +244,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     ...(target.pull ? { pull: target.pull } : {}),
     ...(underlay ? { underlay } : {}),
   });
-  if (recorded && deps.history) await settleHistory(deps.history, recorded);
+  const blames = recorded && deps.history ? await settleHistory(deps.history, recorded) : undefined;
   const pruneUpTo = Math.min(generation - options.retainedGenerations, ...(await pinnedGenerations(index, repositoryId, target.ref)));
   if (pruneUpTo > 0) await index.pruneRetired(repositoryId, target.ref, pruneUpTo);
   return {
@@ -257,7 +257,7 @@ export async function indexRef(deps: IndexRefDeps, target: RefTarget): Promise<I
     fileCount,
     treesFetched: reader.fetched?.trees ?? 0,
     ...(symbols ? { symbols } : {}),
-    ...(recorded?.blames ? { blames: recorded.blames } : {}),
+    ...(blames ? { blames } : {}),
   };
 }
 

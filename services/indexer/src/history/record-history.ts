@@ -1,7 +1,19 @@
-import type { BatchReads, CommitFile, CommitRecord, HistorySource, HistoryStore, SourceComparison, SourceCommitFile, SourceCommitInfo, SourceRepository } from '@gitdex/ports';
+import {
+  type BatchReads,
+  type CommitFile,
+  type CommitRecord,
+  type HistorySource,
+  type HistoryStore,
+  PortError,
+  type SourceComparison,
+  type SourceCommitFile,
+  type SourceCommitInfo,
+  type SourceRepository,
+} from '@gitdex/ports';
 import { mapLimit } from '../concurrency';
 import { blobAt, parentsFirst, reachable } from './commit-graph';
 import { backfillFiles } from './backfill-files';
+import { heldCommitRecords, rememberCommits } from './commit-cache';
 import { pushFiles } from './push-files';
 import { storeVersionBlames, type VersionBlameStats } from './version-blames';
 
@@ -49,8 +61,8 @@ export interface RecordedHistory {
   dropped: number;
   /** Commits stored by this call. */
   added: number;
-  /** The version blames of the new commits' files, stored with them. */
-  blames?: VersionBlameStats;
+  /** The commits the ref holds now, by sha, and the new ones: their versions are blamed after the flip. */
+  blame: { held: ReadonlyMap<string, CommitRecord>; records: readonly CommitRecord[] };
 }
 
 /**
@@ -58,8 +70,8 @@ export interface RecordedHistory {
  * (the push's from its compare, else GitHub's log from the head, at most `depth`), each with its
  * files, the blob shas before and after each change, and the bytes of those blobs. The ref's
  * history is written as what it held plus the new commits, so a reader still pinned to the old
- * head keeps its history until settleHistory narrows it after the flip. The blame of each file
- * version the new commits create is stored with them, so a reader's first blame is one read.
+ * head keeps its history until settleHistory narrows it after the flip and stores the blame of
+ * each file version the new commits create (docs/design/history.md says why after).
  */
 export async function recordHistory(deps: HistoryDeps, source: { history?: HistorySource; batchReads?: BatchReads }, target: HistoryTarget): Promise<RecordedHistory | null> {
   const { store, options } = deps;
@@ -71,7 +83,7 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
   const previousHeld = new Set(previous?.commits ?? []);
   const ownHeld = own ? previousHeld : new Set<string>();
   const known = new Map<string, CommitRecord>();
-  for (const commit of await store.getCommits(repositoryId, [...previousHeld])) known.set(commit.sha, commit);
+  for (const commit of await heldCommitRecords(store, repositoryId, [...previousHeld])) known.set(commit.sha, commit);
 
   const listed = previousHeld.has(target.head) ? [] : await newCommits(history, target, previous?.head ?? null, previousHeld, options.depth);
   const stored = new Set(
@@ -125,23 +137,41 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
   await fillBlobsBefore(parentsFirst(records), known, source.batchReads, target);
 
   const held = [...reachable(target.head, known)];
-  await store.putCommits(repositoryId, records);
-  await storeBlobs(deps, history, withBlobs(target, new Map([...(fromTrees?.blobs ?? []), ...(fromPush?.blobs ?? [])])), records);
+  // Independent writes, together; the ref history names the new commits only once both are in.
+  await Promise.all([store.putCommits(repositoryId, records), storeBlobs(deps, history, withBlobs(target, new Map([...(fromTrees?.blobs ?? []), ...(fromPush?.blobs ?? [])])), records)]);
+  rememberCommits(store, repositoryId, records);
   const heldSet = new Set(held);
-  const blames = await storeVersionBlames(
-    store,
-    repositoryId,
-    new Map(held.map((sha) => [sha, known.get(sha)!])),
-    records.filter((r) => heldSet.has(r.sha)),
-  );
   await store.putRefHistory({ repositoryId, ref: target.ref, head: target.head, commits: [...new Set([...held, ...ownHeld])] });
-  return { repositoryId, ref: target.ref, head: target.head, held, dropped: [...ownHeld].filter((sha) => !heldSet.has(sha)).length, added: records.length, blames };
+  return {
+    repositoryId,
+    ref: target.ref,
+    head: target.head,
+    held,
+    dropped: [...ownHeld].filter((sha) => !heldSet.has(sha)).length,
+    added: records.length,
+    blame: { held: new Map(held.map((sha) => [sha, known.get(sha)!])), records: records.filter((r) => heldSet.has(r.sha)) },
+  };
 }
 
-/** After the flip: the ref holds exactly what its head reaches; what no ref holds any more goes. */
-export async function settleHistory(deps: HistoryDeps, recorded: RecordedHistory): Promise<void> {
+/**
+ * After the flip: the ref holds exactly what its head reaches; the new versions' blames are
+ * stored; what no ref holds any more goes. A store failing while blames are stored costs the
+ * reader those versions' speed only (it blames them itself), so it is counted, not thrown: the
+ * ref already serves its new head, and a retry would find it unchanged.
+ */
+export async function settleHistory(deps: HistoryDeps, recorded: RecordedHistory): Promise<VersionBlameStats> {
   await deps.store.putRefHistory({ repositoryId: recorded.repositoryId, ref: recorded.ref, head: recorded.head, commits: recorded.held });
+  const { held, records } = recorded.blame;
+  let blames: VersionBlameStats;
+  try {
+    blames = await storeVersionBlames(deps.store, recorded.repositoryId, held, records);
+  } catch (error) {
+    if (!(error instanceof PortError)) throw error;
+    const versions = records.reduce((n, r) => n + r.files.filter((f) => f.blobAfter).length, 0);
+    blames = { stored: 0, skipped: versions, bytes: 0, failed: versions };
+  }
   if (recorded.dropped > 0) await deps.store.pruneCommits(recorded.repositoryId);
+  return blames;
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
- * The blames of the file versions new commits create, computed when history is recorded (before
- * the flip) with the reader's own core (@gitdex/diff) and stored by held key and path, so a
- * reader's first blame of a file reads one record instead of diffing every version. Oldest
- * first, each version from its parents' blames (stored, or computed earlier in this batch) plus
- * one line diff per parent. A version whose blame would need more than MAX_VERSIONS versions
- * read, or a version whose bytes are not held (larger than the content limit), is skipped: the
- * reader computes it as before.
+ * The blames of the file versions new commits create, computed just after the ref flips to them
+ * (an optimisation for the reader, off the freshness path) with the reader's own core
+ * (@gitdex/diff) and stored by held key and path, so a reader's first blame of a file reads one
+ * record instead of diffing every version. Oldest first, each version from its parents' blames
+ * (stored, or computed earlier in this batch) plus one line diff per parent. A version whose
+ * blame would need more than MAX_VERSIONS versions read, or a version whose bytes are not held
+ * (larger than the content limit), is skipped: the reader computes it as before.
  */
 import { type BlameHistory, type BlameMemo, blameVersion, decodeVersionBlame, encodeVersionBlame, heldKey, memoKey, type VersionBlame } from '@gitdex/diff';
 import { type CommitRecord, type HistoryStore, PortError, type StoredVersionBlame } from '@gitdex/ports';
@@ -138,9 +138,12 @@ function touches(commit: CommitRecord, path: string): boolean {
 }
 
 /**
- * The stored blames the new versions' parents may reach: for each parent of a new commit, the
+ * The stored blames the new versions' parents reach: for each parent of a new commit, the
  * first-parent line down to the commit that last changed the path, as far as it runs through
- * commits stored before this batch.
+ * commits stored before this batch. Only that commit's blame is stored (a version is stored by the
+ * commit that made it), so only it is read: one record per parent and path, whatever the line's
+ * length. A commit on the line above it has its very blob, so its blame too: the record is kept
+ * under each of their keys, where blameVersion looks.
  */
 async function loadStored(
   store: HistoryStore,
@@ -151,24 +154,36 @@ async function loadStored(
   keyOf: (sha: string) => string,
   memo: BatchMemo,
 ): Promise<void> {
-  const wanted = new Map<string, { key: string; path: string }>();
+  const wanted = new Map<string, { key: string; path: string; above: Set<string> }>();
   for (const record of records) {
     for (const f of record.files) {
       if (!f.blobAfter) continue;
       const paths = [f.path, ...(f.previousPath ? [f.previousPath] : [])];
       for (const parent of record.parents) {
         for (const path of paths) {
+          const above: string[] = [];
           for (let c: string | undefined = parent, steps = 0; c !== undefined && held.has(c) && !fresh.has(c) && steps < MAX_STEPS; c = held.get(c)!.parents[0], steps++) {
             const key = keyOf(c);
-            wanted.set(memoKey(key, path), { key, path });
-            if (touches(held.get(c)!, path)) break;
+            above.push(memoKey(key, path));
+            if (!touches(held.get(c)!, path)) continue;
+            const id = memoKey(key, path);
+            const entry = wanted.get(id) ?? { key, path, above: new Set<string>() };
+            for (const k of above) entry.above.add(k);
+            wanted.set(id, entry);
+            break;
           }
         }
       }
     }
   }
   if (wanted.size === 0) return;
-  for (const found of await store.getVersionBlames(repositoryId, [...wanted.values()])) memo.preload(memoKey(found.key, found.path), decodeVersionBlame(found.blame));
+  for (const found of await store.getVersionBlames(
+    repositoryId,
+    [...wanted.values()].map(({ key, path }) => ({ key, path })),
+  )) {
+    const blame = decodeVersionBlame(found.blame);
+    for (const k of wanted.get(memoKey(found.key, found.path))?.above ?? []) memo.preload(k, blame);
+  }
 }
 
 /** The batch's memo: blames read from the store (not written again) and those computed here. */
