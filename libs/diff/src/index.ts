@@ -23,3 +23,4 @@ export {
 export { type VersionBlameRecord, decodeVersionBlame, encodeVersionBlame } from './blame-record';
 export { ByteLineIds, ByteLines } from './byte-lines';
 export { heldKey } from './held-key';
+export { cachedCommits, rememberCommits } from './commit-cache';

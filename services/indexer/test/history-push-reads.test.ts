@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { decodeVersionBlame, heldKey } from '@gitdex/diff';
 import { type CommitRecord, type HistoryStore, PortError } from '@gitdex/ports';
 import { SqliteHistory } from '@gitdex/sqlite';
-import { heldCommitRecords } from '../src/history/commit-cache';
+import { cachedCommits } from '@gitdex/diff';
 import { settleHistory } from '../src/history/record-history';
 import { storeVersionBlames } from '../src/history/version-blames';
 
@@ -96,10 +96,10 @@ describe('recording a push', () => {
     const counts = { blamesAsked: 0, commitsAsked: 0 };
     const store = counted(sqlite, counts);
     const shas = chain.slice(0, LINE).map((c) => c.sha);
-    expect((await heldCommitRecords(store, REPO, shas)).map((c) => c.sha).sort()).toEqual([...shas].sort());
+    expect((await cachedCommits(store, REPO, shas, (missing) => store.getCommits(REPO, missing))).map((c) => c.sha).sort()).toEqual([...shas].sort());
     expect(counts.commitsAsked).toBe(LINE);
     const more = [...shas, sha(LINE)];
-    expect((await heldCommitRecords(store, REPO, more)).map((c) => c.sha).sort()).toEqual([...more].sort());
+    expect((await cachedCommits(store, REPO, more, (missing) => store.getCommits(REPO, missing))).map((c) => c.sha).sort()).toEqual([...more].sort());
     expect(counts.commitsAsked).toBe(LINE + 1);
   });
 

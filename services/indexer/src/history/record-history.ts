@@ -10,10 +10,10 @@ import {
   type SourceCommitInfo,
   type SourceRepository,
 } from '@gitdex/ports';
+import { cachedCommits, rememberCommits } from '@gitdex/diff';
 import { mapLimit } from '../concurrency';
 import { blobAt, parentsFirst, reachable } from './commit-graph';
 import { backfillFiles } from './backfill-files';
-import { heldCommitRecords, rememberCommits } from './commit-cache';
 import { pushFiles } from './push-files';
 import { storeVersionBlames, type VersionBlameStats } from './version-blames';
 
@@ -83,7 +83,7 @@ export async function recordHistory(deps: HistoryDeps, source: { history?: Histo
   const previousHeld = new Set(previous?.commits ?? []);
   const ownHeld = own ? previousHeld : new Set<string>();
   const known = new Map<string, CommitRecord>();
-  for (const commit of await heldCommitRecords(store, repositoryId, [...previousHeld])) known.set(commit.sha, commit);
+  for (const commit of await cachedCommits(store, repositoryId, previousHeld, (missing) => store.getCommits(repositoryId, missing))) known.set(commit.sha, commit);
 
   const listed = previousHeld.has(target.head) ? [] : await newCommits(history, target, previous?.head ?? null, previousHeld, options.depth);
   const stored = new Set(

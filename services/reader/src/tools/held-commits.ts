@@ -1,30 +1,13 @@
 /**
  * The commits a ref's history holds, as records by sha: the one way list_commits, compare and
- * blame load them. Records are kept in memory per history store, by repository and sha: a commit
- * never changes, so nothing here goes stale; the oldest entry goes first past the bound.
+ * blame load them, through the commit cache the indexer shares (@gitdex/diff).
  */
+import { cachedCommits } from '@gitdex/diff';
 import type { CommitRecord, HistoryReads } from '@gitdex/ports';
 import type { ReaderDeps } from '../deps';
 import type { Target } from '../target';
 import { shortRef } from '../freshness';
 import { ToolError } from '../tool-error';
-
-const MAX_CACHED_COMMITS = 200_000;
-const caches = new WeakMap<HistoryReads, Map<string, CommitRecord>>();
-
-function cacheOf(history: HistoryReads): Map<string, CommitRecord> {
-  let cache = caches.get(history);
-  if (!cache) caches.set(history, (cache = new Map<string, CommitRecord>()));
-  return cache;
-}
-
-function remember(cache: Map<string, CommitRecord>, repositoryId: number, commit: CommitRecord): void {
-  if (cache.size >= MAX_CACHED_COMMITS) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  cache.set(`${repositoryId}:${commit.sha}`, commit);
-}
 
 export function historyOf(deps: ReaderDeps): HistoryReads {
   if (!deps.history) throw new ToolError('UNAVAILABLE', 'This gitdex serves no history (its index keeps none): list_commits, compare and blame are off here; read files with read_file.');
@@ -39,20 +22,8 @@ export async function loadHeldCommits(deps: ReaderDeps, history: HistoryReads, r
     const held = await history.getRefHistory(repositoryId, ref, options);
     for (const sha of held?.commits ?? []) shas.add(sha);
   }
-  const cache = cacheOf(history);
   const commits = new Map<string, CommitRecord>();
-  const missing: string[] = [];
-  for (const sha of shas) {
-    const known = cache.get(`${repositoryId}:${sha}`);
-    if (known) commits.set(sha, known);
-    else missing.push(sha);
-  }
-  if (missing.length > 0) {
-    for (const commit of await history.getCommits(repositoryId, missing, options)) {
-      remember(cache, repositoryId, commit);
-      commits.set(commit.sha, commit);
-    }
-  }
+  for (const commit of await cachedCommits(history, repositoryId, shas, (missing) => history.getCommits(repositoryId, missing, options))) commits.set(commit.sha, commit);
   return commits;
 }
 
