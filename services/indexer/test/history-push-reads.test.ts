@@ -8,10 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeVersionBlame, heldKey } from '@gitdex/diff';
+import { cachedCommits, decodeVersionBlame, heldKey } from '@gitdex/diff';
 import { type CommitRecord, type HistoryStore, PortError } from '@gitdex/ports';
 import { SqliteHistory } from '@gitdex/sqlite';
-import { cachedCommits } from '@gitdex/diff';
 import { settleHistory } from '../src/history/record-history';
 import { storeVersionBlames } from '../src/history/version-blames';
 
