@@ -108,6 +108,12 @@ function olderTarget(repository: RepositoryDocument, held: HeldCommit): Target {
   };
 }
 
+/** A pull request's head as GitHub keeps it (`refs/pull/N/head`) for "pull/N" or "pull/N/head"; else null. */
+export function pullRefNamed(text: string): string | null {
+  const pull = /^pull\/(\d{1,10})(?:\/head)?$/.exec(text);
+  return pull ? `refs/pull/${pull[1]}/head` : null;
+}
+
 /** A branch ("main"), full ref, "heads/x" / "tags/x", a pull request ("pull/123"), or a prefix of an indexed commit. */
 export function matchRef(states: RefState[], input: string): RefState | undefined {
   const text = input.trim();
@@ -115,9 +121,9 @@ export function matchRef(states: RefState[], input: string): RefState | undefine
   if (text.startsWith('refs/')) return byRef(text);
   const named = byRef(`refs/heads/${text}`) ?? byRef(`refs/tags/${text}`) ?? (/^(heads|tags)\//.test(text) ? byRef(`refs/${text}`) : undefined);
   if (named) return named;
-  // A pull request's head, which GitHub keeps at refs/pull/N/head (a branch named "pull/N" wins, as shortRef shows both alike).
-  const pull = /^pull\/(\d{1,10})(?:\/head)?$/.exec(text);
-  if (pull) return byRef(`refs/pull/${pull[1]}/head`);
+  // A branch named "pull/N" wins over the pull request, as shortRef shows both alike.
+  const pull = pullRefNamed(text);
+  if (pull) return byRef(pull);
   if (!SHA_PREFIX.test(text)) return undefined;
   const prefix = text.toLowerCase();
   refuseAmbiguous(states, text, prefix);

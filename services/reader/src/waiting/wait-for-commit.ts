@@ -1,6 +1,6 @@
 import { DEFAULT_WAIT_MS, type RefState, type RepositoryDocument } from '@gitdex/contracts';
 import type { Principal, ReaderDeps } from '../deps';
-import { lookupByName, matchRef } from '../target';
+import { lookupByName, matchRef, pullRefNamed } from '../target';
 import { parseRepositoryName } from '../address/repository-name';
 import { invalid } from '../tool-error';
 import type { ToolAnswer } from '../tools/answer';
@@ -89,8 +89,8 @@ function refOf(repository: RepositoryDocument, states: RefState[], input: string
 /** The ref a name will have once indexed, as matchRef reads it: a pull request opened a moment ago is `refs/pull/N/head`, not a branch. */
 function refNotIndexedYet(text: string): string {
   if (text.startsWith('refs/')) return text;
-  const pull = /^pull\/(\d{1,10})(?:\/head)?$/.exec(text);
-  if (pull) return `refs/pull/${pull[1]}/head`;
+  const pull = pullRefNamed(text);
+  if (pull) return pull;
   return /^(heads|tags)\//.test(text) ? `refs/${text}` : `refs/heads/${text}`;
 }
 
