@@ -179,6 +179,17 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       expect(await ctx.store().symbolNamesLike([{ repositoryId, ref: FEATURE, generation: 1 }], 'adge', 5)).toEqual(['gadget0']);
     });
 
+    it('near names with white space or characters beyond the basic plane inside them', async () => {
+      const repositoryId = ctx.repositoryId();
+      const flag = codeFile(repositoryId, 'src/flag.ts', 'class Flag {}\n', symbols([def('operator bool', 'method', 1, 1, 'Flag'), def('\u{1D49C}lpha\u{1D4B7}eta', 'function', 2, 2)], []));
+      await ctx.write([put(flag)]);
+      const main = { repositoryId, ref: MAIN, generation: 1 };
+      expect(await ctx.store().symbolNamesLike([main], 'operator boool', 5)).toEqual(['operator bool']);
+      expect(await ctx.store().symbolNamesLike([main], 'operatr bool', 5)).toEqual(['operator bool']);
+      expect(await ctx.store().symbolNamesLike([main], 'tor bo', 5)).toEqual(['operator bool']);
+      expect(await ctx.store().symbolNamesLike([main], '\u{1D49C}lphaa\u{1D4B7}eta', 5)).toEqual(['\u{1D49C}lpha\u{1D4B7}eta']);
+    });
+
     it('a layered ref (pull request) sees its own symbols and the unshadowed underlay at its generation', async () => {
       const repositoryId = ctx.repositoryId();
       const one = (name: string) => symbols([def(name, 'function', 1, 1)], [occ(name, 1, 9, 'definition'), occ('commonRef', 2, 0)]);

@@ -1,7 +1,7 @@
-// The upgrade of Elasticsearch symbols from the previous layout (one outline per blob) to name
-// documents (one per blob and definition name), with no step by anyone: a reader answers the
-// same before, during and after the migration, which parses nothing; a write starts it; and a
-// collected blob takes its name documents with it.
+// The upgrade of Elasticsearch symbols from previous releases' layouts (one outline per blob; name
+// documents, one per blob and definition name, without the name list) to this one, with no step
+// by anyone: a reader answers the same before, during and after the migration, which parses
+// nothing; a write starts it; and a collected blob takes its name documents with it.
 import { Client } from '@elastic/elasticsearch';
 import type { BlobSymbols, SymbolDefinition } from '@gitdex/contracts';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
@@ -75,13 +75,29 @@ describe('the symbols layout upgrade on Elasticsearch', () => {
   }
   const nameDocuments = () => documents({ exists: { field: 'definedName' } });
   const symbolsDocuments = () => documents({ exists: { field: 'symbolExtractor' } });
+  /** The name list's documents, as `repositoryId:name`. */
+  async function listedNames(): Promise<string[]> {
+    if (!(await admin.indices.exists({ index: `${prefix}-symbol-names` }))) return [];
+    await admin.indices.refresh({ index: `${prefix}-symbol-names` });
+    const found = await admin.search<{ repositoryId: number; name: string }>({ index: `${prefix}-symbol-names`, size: 1000 });
+    return found.hits.hits.map((hit) => `${hit._source?.repositoryId}:${hit._source?.name}`).sort();
+  }
+
+  /** Turns the index into what the release before the name list wrote: no list, symbols documents not marked listed. */
+  async function asUnlisted(): Promise<void> {
+    await admin.indices.delete({ index: `${prefix}-symbol-names`, ignore_unavailable: true });
+    const operations: object[] = [];
+    for (const [id, { symbolNamesListed: _listed, ...source }] of await symbolsDocuments()) operations.push({ index: { _id: id } }, source);
+    await admin.bulk({ index: blobs, refresh: true, operations });
+  }
 
   /**
-   * Turns the index into what the previous layout wrote: symbols documents without their layout
-   * mark; name documents of the first `keep` blobs left (as a migration stopped between its two
-   * writes leaves them), the others deleted.
+   * Turns the index into what the layout before name documents wrote: symbols documents without
+   * their layout mark, unlisted; name documents of the first `keep` blobs left (as a migration
+   * stopped between its two writes leaves them), the others deleted.
    */
   async function asPreviousLayout(keep: number): Promise<void> {
+    await asUnlisted();
     const docs = await symbolsDocuments();
     const kept = new Set([...docs.values()].slice(0, keep).map((source) => source.blobSha));
     const names = await nameDocuments();
@@ -90,6 +106,9 @@ describe('the symbols layout upgrade on Elasticsearch', () => {
     for (const [id, { symbolLayout: _mark, ...source }] of docs) operations.push({ index: { _id: id } }, source);
     await admin.bulk({ index: blobs, refresh: true, operations });
   }
+
+  /** Each repository's names, listed once: Store, get, helper, Other and featureOnly. */
+  const LISTED = ['41:Other', '41:Store', '41:featureOnly', '41:get', '41:helper'];
 
   it('answers the same from the previous layout, while migrating and after, parsing nothing; a write starts it', async () => {
     const writer = open();
@@ -111,9 +130,13 @@ describe('the symbols layout upgrade on Elasticsearch', () => {
     ]);
     // One document per (blob, name): Store, get, helper; Other, get; helper; featureOnly.
     expect((await nameDocuments()).size).toBe(7);
+    expect(await listedNames()).toEqual(LISTED);
+    expect(expected.near).toEqual(['helper']);
 
     await asPreviousLayout(1);
+    expect(await listedNames()).toEqual([]);
     const reader = open();
+    // Did you mean answers from the blobs index while the list is empty.
     expect(await answers(reader)).toEqual(expected);
 
     const run = await reader.migrateSymbols(async () => {
@@ -122,7 +145,8 @@ describe('the symbols layout upgrade on Elasticsearch', () => {
     expect(run).toEqual({ migrated: 5, passes: 2 });
     expect(await answers(reader)).toEqual(expected);
     expect((await nameDocuments()).size).toBe(7);
-    expect([...(await symbolsDocuments()).values()].every((source) => source.symbolLayout === 2)).toBe(true);
+    expect([...(await symbolsDocuments()).values()].every((source) => source.symbolLayout === 2 && source.symbolNamesListed === true)).toBe(true);
+    expect(await listedNames()).toEqual(LISTED);
     expect(await reader.migrateSymbols()).toEqual({ migrated: 0, passes: 1 });
 
     // A process that writes migrates in the background, with no call by anyone.
@@ -134,6 +158,27 @@ describe('the symbols layout upgrade on Elasticsearch', () => {
     await Promise.all([writer.close(), reader.close(), later.close()]);
   });
 
+  it('lists the names of what the release before the name list wrote; did you mean answers from the blobs index until then', async () => {
+    const writer = open();
+    await writer.refresh();
+    const expected = await answers(writer);
+    await asUnlisted();
+    const reader = open();
+    expect(await answers(reader)).toEqual(expected);
+    expect(await reader.symbolNamesLike([main], 'Othr', 5)).toEqual(['Other']);
+    const run = await reader.migrateSymbols(async () => {
+      expect(await answers(reader)).toEqual(expected);
+    });
+    expect(run).toEqual({ migrated: 5, passes: 2 });
+    // Name documents were there: none created, none lost.
+    expect((await nameDocuments()).size).toBe(7);
+    expect(await listedNames()).toEqual(LISTED);
+    const later = open();
+    expect(await answers(later)).toEqual(expected);
+    expect(await later.symbolNamesLike([main], 'Othr', 5)).toEqual(['Other']);
+    await Promise.all([writer.close(), reader.close(), later.close()]);
+  });
+
   it('a collected blob takes its name documents with it', async () => {
     const store = open();
     expect((await nameDocuments()).size).toBe(7);
@@ -142,6 +187,11 @@ describe('the symbols layout upgrade on Elasticsearch', () => {
     expect(left).toHaveLength(6);
     expect(left).not.toContain('featureOnly');
     expect(await store.findSymbols([feature], { match: 'exact', name: 'featureOnly', limit: 5 })).toEqual([]);
+    // Its name stays listed (names go only with their repository), and is not offered: no visible file defines it.
+    expect(await listedNames()).toContain('41:featureOnly');
+    expect(await store.symbolNamesLike([main, feature], 'featureOnl', 5)).toEqual([]);
+    await store.deleteRepository(REPO);
+    expect(await listedNames()).toEqual([]);
     await store.close();
   });
 });

@@ -91,6 +91,7 @@ export async function storeBlobs(ctx: StoreContext, writes: BlobWrite[]): Promis
   for (const doc of response.docs) if ('found' in doc && doc.found) present.set(doc._id, doc._source ?? {});
   const ops: BulkOperation[] = [];
   const nameOps: BulkOperation[] = [];
+  const listed: { repositoryId: number; names: string[] }[] = [];
   for (const [id, write] of unique) if (!present.has(id)) ops.push({ action: 'create', id, document: withContentTrigrams(write.blob) });
   for (const { blob, symbols } of withSymbols) {
     const id = symbolsId(blob.repositoryId, blob.blobSha);
@@ -98,6 +99,7 @@ export async function storeBlobs(ctx: StoreContext, writes: BlobWrite[]): Promis
     const extractor = (symbols as BlobSymbols).extractor;
     if (stored?.symbolExtractor !== undefined && stored.symbolExtractor >= extractor) continue;
     const fields = symbolFieldsOf(symbols as BlobSymbols);
+    listed.push({ repositoryId: blob.repositoryId, names: fields.symbolNames });
     for (const name of nameDocuments(blob.repositoryId, blob.blobSha, (symbols as BlobSymbols).definitions)) nameOps.push({ action: 'index', ...name });
     // Names the older symbols defined and these do not: their documents would answer a definition that is gone.
     const kept = new Set(fields.symbolNames);
@@ -110,10 +112,11 @@ export async function storeBlobs(ctx: StoreContext, writes: BlobWrite[]): Promis
     );
     ops.push({ action: 'index', id, document: { repositoryId: blob.repositoryId, blobSha: blob.blobSha, ...fields } });
   }
-  // Name documents first, in a request of their own: a symbols document is written only once its
-  // names are, so a write that fails between them is written again whole (the stored extractor
-  // is still older) and a symbols document of this layout always has its name documents.
-  if (nameOps.length > 0) await bulkWrite(blobsTarget(ctx), nameOps);
+  // Name documents and listed names first, in requests of their own: a symbols document is written
+  // only once its names are, so a write that fails between them is written again whole (the
+  // stored extractor is still older) and a symbols document of this layout always has its name
+  // documents and listed names.
+  await Promise.all([nameOps.length > 0 ? bulkWrite(blobsTarget(ctx), nameOps) : undefined, ctx.names.write(listed)]);
   if (ops.length > 0) await bulkWrite(blobsTarget(ctx), ops);
 }
 

@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { BulkContext, BulkTarget } from './bulk';
+import type { SymbolNameList } from './symbol-name-list';
 
 /** Everything the store's parts need: the client, names and bulk settings. */
 export interface StoreContext extends BulkContext {
@@ -7,6 +8,8 @@ export interface StoreContext extends BulkContext {
   files: string;
   repos: string;
   blobs: string;
+  /** Each repository's definition names, for "did you mean" (symbol-name-list.ts). */
+  names: SymbolNameList;
   /** See ElasticsearchIndexStoreOptions.searchShaJoinLimit. */
   shaJoinLimit: number;
   /** The reader's signal for this call (IndexCallOptions): its requests are aborted when the caller gives up. */

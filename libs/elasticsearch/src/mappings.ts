@@ -126,6 +126,8 @@ export const blobsMappings: estypes.MappingTypeMapping = {
     symbolLayout: { type: 'integer' },
     definedName: keyword,
     nameDefinitions: { type: 'binary', doc_values: true },
+    // Added in place: whether the symbols document's names are in the name list (symbol-name-list.ts).
+    symbolNamesListed: { type: 'boolean' },
   },
 };
 

@@ -29,6 +29,7 @@ import type {
   SymbolScope,
 } from '@gitdex/ports';
 import type { BlobSymbols, SymbolKind } from '@gitdex/contracts';
+import type { BulkContext } from './bulk';
 import { BodyBuffers } from './bulk-body';
 import * as catalog from './catalog';
 import * as contentSearch from './content-search';
@@ -43,6 +44,7 @@ import * as readLookup from './read-lookup';
 import { indexNames, type IndexKind } from './mappings';
 import { createClient, resolveOptions, type ElasticsearchIndexStoreOptions } from './options';
 import { ensureIndices, reindex, verifyIndices, type ReindexResult } from './setup';
+import { SymbolNameList } from './symbol-name-list';
 import { migrateSymbols, type SymbolMigrationProgress, type SymbolMigrationRun } from './symbol-migration';
 import { OneRun } from './one-run';
 import { blobMigrationStatus, migrateBlobs, type BlobMigrationRun, type BlobMigrationStatus, type MigrationProgress } from './blob-migration';
@@ -78,20 +80,25 @@ export class ElasticsearchIndexStore implements IndexStore {
     this.ownsClient = options.client === undefined;
     this.manageTemplates = options.manageTemplates ?? true;
     this.onMigrationProgress = options.onMigrationProgress;
-    this.ctx = {
+    const bulk: BulkContext = {
       client,
       nodeLabel: resolved.nodeLabel,
       prefix: resolved.indexPrefix,
-      files: indexNames(resolved.indexPrefix, 'files').alias,
-      repos: indexNames(resolved.indexPrefix, 'repos').alias,
-      blobs: indexNames(resolved.indexPrefix, 'blobs').alias,
-      shaJoinLimit: options.searchShaJoinLimit ?? contentSearch.SHA_JOIN_LIMIT,
       maxOperations: resolved.bulkMaxOperations,
       bodies: new BodyBuffers(resolved.bulkMaxBytes),
       retries: resolved.bulkRetries,
       backoffMs: resolved.bulkBackoffMs,
       bulkTimeoutMs: resolved.bulkTimeoutMs,
       replicas: resolved.replicas,
+    };
+    const blobs = indexNames(resolved.indexPrefix, 'blobs').alias;
+    this.ctx = {
+      ...bulk,
+      files: indexNames(resolved.indexPrefix, 'files').alias,
+      repos: indexNames(resolved.indexPrefix, 'repos').alias,
+      blobs,
+      names: new SymbolNameList(bulk, blobs),
+      shaJoinLimit: options.searchShaJoinLimit ?? contentSearch.SHA_JOIN_LIMIT,
     };
   }
 
@@ -222,6 +229,7 @@ export class ElasticsearchIndexStore implements IndexStore {
   deleteRepository(repositoryId: number): Promise<void> {
     return this.call('deleteRepository', async (ctx) => {
       await writes.deleteRepositoryFiles(ctx, repositoryId);
+      await ctx.names.deleteRepository(repositoryId);
       await catalog.deleteRepositoryEntries(ctx, repositoryId);
     });
   }
@@ -265,7 +273,8 @@ export class ElasticsearchIndexStore implements IndexStore {
 
   refresh(): Promise<void> {
     return this.call('refresh', async (ctx) => {
-      await ctx.client.indices.refresh({ index: [ctx.files, ctx.repos, ctx.blobs] });
+      await ctx.names.ready();
+      await ctx.client.indices.refresh({ index: [ctx.files, ctx.repos, ctx.blobs, ctx.names.index] });
     });
   }
 

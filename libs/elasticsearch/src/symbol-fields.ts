@@ -12,6 +12,8 @@ export interface SymbolFields {
   symbolExtractor: number;
   /** SYMBOL_LAYOUT once the blob's name documents are written (symbol-names.ts); absent on the previous layout. */
   symbolLayout: number;
+  /** True once its names are in the name list (symbol-name-list.ts); absent from what the previous release wrote. */
+  symbolNamesListed: boolean;
   /** Absent for a blob of no language. */
   symbolLanguage?: string;
   /** Definition names, as written and lower-cased ("did you mean"). */
@@ -27,6 +29,7 @@ export function symbolFieldsOf(symbols: BlobSymbols): SymbolFields {
   return {
     symbolExtractor: symbols.extractor,
     symbolLayout: SYMBOL_LAYOUT,
+    symbolNamesListed: true,
     ...(symbols.language !== null ? { symbolLanguage: symbols.language } : {}),
     symbolNames: names,
     symbolNamesLower: [...new Set(names.map((name) => name.toLowerCase()))],

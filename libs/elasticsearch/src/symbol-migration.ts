@@ -3,6 +3,7 @@ import type { SymbolDefinition } from '@gitdex/contracts';
 import { bulkWrite, type BulkOperation } from './bulk';
 import { blobsTarget, type StoreContext } from './context';
 import { scrollHits } from './scan';
+import { UNLISTED } from './symbol-name-list';
 import { nameDeletes, nameDocuments, SYMBOL_LAYOUT } from './symbol-names';
 
 /** What one call of migrateSymbols did. */
@@ -19,6 +20,7 @@ export type SymbolMigrationProgress = (run: SymbolMigrationRun) => void | Promis
 interface LegacySource {
   repositoryId: number;
   blobSha: string;
+  symbolLayout?: number;
   symbolNames?: string[];
   symbolOutline?: { definitions?: SymbolDefinition[] };
 }
@@ -26,42 +28,45 @@ interface LegacySource {
 /** Passes per call: what a previous-release writer keeps adding meanwhile is left to the next call. */
 const MAX_PASSES = 10;
 
-/** Symbols documents the previous layout wrote: an outline, no name documents. */
-const LEGACY = { bool: { filter: [{ exists: { field: 'symbolExtractor' } }], must_not: [{ term: { symbolLayout: SYMBOL_LAYOUT } }] } };
-
-/** A previous-layout symbols document as this layout writes it: marked, its occurrences (never read now) left out. */
-function withoutOccurrences(source: LegacySource, layout: number): object {
+/** A previous release's symbols document as this one writes it: marked, its occurrences (never read now) left out. */
+function withoutOccurrences(source: LegacySource): object {
   const { identifiers: _identifiers, symbolUses: _uses, ...kept } = source as LegacySource & { identifiers?: unknown; symbolUses?: unknown };
-  return { ...kept, symbolLayout: layout };
+  return { ...kept, symbolLayout: SYMBOL_LAYOUT, symbolNamesListed: true };
 }
 
+/** The definition names a symbols document holds. */
+const namesOf = (source: LegacySource) => source.symbolNames ?? [...new Set((source.symbolOutline?.definitions ?? []).map((definition) => definition.name))];
+
 /**
- * Gives one page of previous-layout symbols documents their name documents, from the outline
- * they already hold (no parse), then marks each with this layout, guarded by its sequence
- * number. Name documents are created, never overwritten: a writer that stored newer symbols
- * meanwhile keeps its own. A symbols document that changed meanwhile (rewritten by a newer
- * extractor, or collected with its blob) keeps only the name documents its names now call for.
+ * Gives one page of a previous release's symbols documents what this release writes with them,
+ * from what they already hold (no parse): name documents to those of the layout before (from the
+ * outline), and their names to the name list. Then marks each, guarded by its sequence number.
+ * Name documents are created, never overwritten: a writer that stored newer symbols meanwhile
+ * keeps its own. A symbols document that changed meanwhile (rewritten by a newer extractor, or
+ * collected with its blob) keeps only the name documents its names now call for.
  */
 async function movePage(ctx: StoreContext, hits: estypes.SearchHit<unknown>[]): Promise<number> {
   const target = blobsTarget(ctx);
   const pages = hits.flatMap((hit) => (hit._source ? [{ hit, source: hit._source as LegacySource }] : []));
-  const creates: BulkOperation[] = pages.flatMap(({ source }) =>
+  const unnamed = pages.filter(({ source }) => source.symbolLayout !== SYMBOL_LAYOUT);
+  const creates: BulkOperation[] = unnamed.flatMap(({ source }) =>
     nameDocuments(source.repositoryId, source.blobSha, source.symbolOutline?.definitions ?? []).map((name) => ({ action: 'create' as const, ...name })),
   );
-  if (creates.length > 0) await bulkWrite(target, creates);
+  await Promise.all([creates.length > 0 ? bulkWrite(target, creates) : undefined, ctx.names.write(pages.map(({ source }) => ({ repositoryId: source.repositoryId, names: namesOf(source) })))]);
   const changed = new Set<string>();
   const marks: BulkOperation[] = pages.map(({ hit, source }) => ({
     action: 'index',
     id: hit._id as string,
-    document: withoutOccurrences(source, SYMBOL_LAYOUT),
+    document: withoutOccurrences(source),
     ifSeqNo: hit._seq_no,
     ifPrimaryTerm: hit._primary_term,
   }));
   await bulkWrite({ ...target, onConflict: (id) => changed.add(id) }, marks);
-  if (changed.size > 0)
+  const settle = unnamed.filter(({ hit }) => changed.has(hit._id as string));
+  if (settle.length > 0)
     await settleChanged(
       ctx,
-      pages.filter(({ hit }) => changed.has(hit._id as string)).map(({ hit, source }) => ({ id: hit._id as string, source })),
+      settle.map(({ hit, source }) => ({ id: hit._id as string, source })),
     );
   return pages.length - changed.size;
 }
@@ -93,11 +98,13 @@ async function settleChanged(ctx: StoreContext, items: { id: string; source: Leg
 }
 
 /**
- * The online move of the symbols the previous layout wrote (one outline per blob) to name
- * documents (symbol-names.ts): no parse, the outline already holds every definition.
- * Idempotent and resumable; several processes may run it at once (creates keep the first copy,
+ * The online move of the symbols previous releases wrote (one outline per blob; or with name
+ * documents, unlisted) to name documents (symbol-names.ts) and the name list
+ * (symbol-name-list.ts): no parse, the outline already holds every definition. Idempotent and
+ * resumable; several processes may run it at once (creates keep the first copy,
  * guarded marks refuse all but one). Passes repeat until one finds nothing left. Reads answer
- * throughout: a symbols document not marked yet answers from its outline.
+ * throughout: a symbols document not marked yet answers from its outline, and
+ * "did you mean" from the blobs index until no document is left unlisted.
  */
 export async function migrateSymbols(ctx: StoreContext, onProgress: SymbolMigrationProgress = () => undefined): Promise<SymbolMigrationRun> {
   let migrated = 0;
@@ -106,10 +113,15 @@ export async function migrateSymbols(ctx: StoreContext, onProgress: SymbolMigrat
     passes += 1;
     let found = 0;
     await ctx.client.indices.refresh({ index: ctx.blobs });
-    for await (const hits of scrollHits(ctx.client, { index: ctx.blobs, query: LEGACY, _source: true, seq_no_primary_term: true })) {
+    for await (const hits of scrollHits(ctx.client, { index: ctx.blobs, query: UNLISTED, _source: true, seq_no_primary_term: true })) {
       found += hits.length;
       migrated += await movePage(ctx, hits);
       await onProgress({ migrated, passes });
+    }
+    if (found === 0) {
+      // What this run listed is searchable before this process reads from the list.
+      await ctx.client.indices.refresh({ index: ctx.names.index, ignore_unavailable: true });
+      ctx.names.markComplete();
     }
     if (found === 0 || passes >= MAX_PASSES) return { migrated, passes };
   }

@@ -5,6 +5,7 @@ import { nearNames } from '@gitdex/terms';
 import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { visibleQuery } from './queries';
+import { listedCandidates } from './symbol-name-candidates';
 import { containsClause, nearClauses, nearSettles, wildcardValue } from './symbol-names-near';
 import type { SymbolFields } from './symbol-fields';
 import { definitionsOfName, SYMBOL_LAYOUT } from './symbol-names';
@@ -328,17 +329,76 @@ async function wholeQueryBlobs(ctx: StoreContext, repositoryIds: number[], lower
 
 /**
  * Names near `name` (did you mean) that a visible file of the snapshots defines, ranked by
- * nearNames as the reader ranks them. Blobs are found by their lower-case names: the same name
- * in another case and names at most two edits away first (the near step); names containing it
- * (whose leading wildcard visits every term) only when those leave the first `limit` names open
- * (symbol-names-near.ts), read from the blobs one query of both steps would pick. Only the
- * best-scoring blobs are read, and the near step's blobs are checked for visibility only when
- * their names could settle the answer.
+ * nearNames as the reader ranks them: from the name list (symbol-name-list.ts) once it holds
+ * every stored name, from the blobs index until then (an index a previous release wrote, while
+ * the symbol migration lists its names).
  */
 export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], name: string, limit: number): Promise<string[]> {
   if (limit <= 0 || name === '') return [];
   const repositoryIds = repositoriesOf(snapshots);
   if (repositoryIds.length === 0) return [];
+  return (await ctx.names.isComplete(readOptions(ctx))) ? listedNamesLike(ctx, snapshots, repositoryIds, name, limit) : unlistedNamesLike(ctx, snapshots, repositoryIds, name, limit);
+}
+
+/** Blobs read per listed name for its visibility: a name no visible file among them defines is not offered. */
+const BLOBS_PER_NAME = 20;
+
+/**
+ * The listed candidates (ranked, not yet checked) whose name documents in the repositories name a
+ * blob a visible file of the snapshots holds, the first `limit` of them. Candidates are checked
+ * a batch at a time (`limit` first, then twice as many each time), two round trips a batch: the
+ * name documents of each, then the visible files of their blobs.
+ */
+async function listedNamesLike(ctx: StoreContext, snapshots: Snapshot[], repositoryIds: number[], name: string, limit: number): Promise<string[]> {
+  const candidates = await listedCandidates(ctx, repositoryIds, name);
+  const names: string[] = [];
+  const checked = new Map<string, boolean>();
+  for (let start = 0, size = limit; start < candidates.length && names.length < limit; start += size, size *= 2) {
+    const batch = candidates.slice(start, start + size);
+    const visible = await visibleNames(ctx, snapshots, await blobsDefining(ctx, repositoryIds, batch), checked);
+    for (const candidate of batch) if (visible.has(candidate) && names.length < limit) names.push(candidate);
+  }
+  return names;
+}
+
+/** The blobs of the repositories whose name documents define each name, BLOBS_PER_NAME a name: one multi-search. */
+async function blobsDefining(ctx: StoreContext, repositoryIds: number[], names: string[]): Promise<NamedBlob[]> {
+  const searches: estypes.MsearchRequestItem[] = names.flatMap((definedName) => [
+    { index: ctx.blobs },
+    {
+      size: BLOBS_PER_NAME,
+      track_total_hits: false,
+      query: { bool: { filter: [{ term: { definedName } }, { terms: { repositoryId: repositoryIds } }] } },
+      stored_fields: '_none_',
+      docvalue_fields: ['repositoryId', 'blobSha'],
+    },
+  ]);
+  const response = await ctx.client.msearch({ searches, filter_path: ['responses.hits.hits.fields', 'responses.error', 'responses.status'] }, readOptions(ctx));
+  const blobs = new Map<string, NamedBlob>();
+  response.responses.forEach((answer, i) => {
+    if ('error' in answer) throw new Error(`name documents of listed names failed: ${JSON.stringify(answer.error)}`);
+    const definedName = names[i] as string;
+    for (const hit of (answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []) {
+      const repositoryId = value<number>(hit, 'repositoryId') as number;
+      const blobSha = value<string>(hit, 'blobSha') as string;
+      const id = blobId(repositoryId, blobSha);
+      const blob = blobs.get(id);
+      if (blob) blob.names.push(definedName);
+      else blobs.set(id, { id, repositoryId, blobSha, names: [definedName] });
+    }
+  });
+  return [...blobs.values()];
+}
+
+/**
+ * "Did you mean" from the blobs index, for an index whose names are not all listed yet. Blobs are
+ * found by their lower-case names: the same name in another case and names at most two edits
+ * away first (the near step); names containing it (whose leading wildcard visits every term)
+ * only when those leave the first `limit` names open (symbol-names-near.ts), read from the blobs
+ * one query of both steps would pick. Only the best-scoring blobs are read, and the near step's
+ * blobs are checked for visibility only when their names could settle the answer.
+ */
+async function unlistedNamesLike(ctx: StoreContext, snapshots: Snapshot[], repositoryIds: number[], name: string, limit: number): Promise<string[]> {
   const lower = name.toLowerCase();
   const checked = new Map<string, boolean>();
   const nearBlobs = await blobsNamed(ctx, repositoryIds, nearClauses(lower));
