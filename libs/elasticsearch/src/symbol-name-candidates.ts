@@ -1,25 +1,29 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { maxNearEdits, NAMES_PER_SOURCE, nearNames, nearPieces } from '@gitdex/terms';
+import { maxNearEdits, NAMES_PER_SOURCE, nearNames } from '@gitdex/terms';
 import { readOptions, type StoreContext } from './context';
 import { gramsOf, type SymbolNameList } from './symbol-name-list';
-import { wildcardValue } from './symbol-names-near';
+import { FUZZY_EDITS, wildcardValue } from './symbol-names-near';
 
 type Query = estypes.QueryDslQueryContainer;
 
 /** The lengths a candidate of `length` characters may have, `edits` either way. */
 const lengthWithin = (length: number, edits: number): Query => ({ range: { length: { gte: length - edits, lte: length + edits } } });
 
-/**
- * Nearest length first, as SQLite's list orders each source: the score halves with each character
- * of difference (an `exp` decay; the engine the tests run on has no scripting module).
- */
-const nearestLengthFirst = (query: Query, length: number): Query => ({
-  function_score: { query, functions: [{ exp: { length: { origin: length, scale: 1, decay: 0.5 } } }], boost_mode: 'replace' },
-});
-
 const BY_NAME: estypes.SortCombinations[] = [{ lower: 'asc' }, { name: 'asc' }];
 
-/** The searches of listedCandidates, one a source (the same sources as SQLite's list), header and body. */
+/** Names up to this long with a letter doubled or dropped may share no trigram with the asked one: they are also looked up by edits. */
+const SHORT_FUZZY = 5;
+
+/**
+ * The searches of listedCandidates, one a source, header and body. The sources are SQLite's
+ * (symbol-name-list.ts there), but for names a few edits away: SQLite looks up each piece of
+ * nearPieces and keeps the nearest lengths, since ranking every name that shares a trigram cost
+ * it 43 ms; Lucene ranks them by shared trigrams (BM25 over `grams`, the rarer and the more
+ * trigrams shared, the shorter the name, the better) and keeps the best NAMES_PER_SOURCE with
+ * its top-k search, a name the pieces' nearest lengths would have left behind included
+ * (`loadItterator` finds `loadIterator` among thousands of names holding `erator`). A name of at
+ * most SHORT_FUZZY characters is also looked up by edits (`fuzzy`, over the list's own terms).
+ */
 export function candidateSearches(list: SymbolNameList, repositoryIds: number[], folded: string): estypes.MsearchRequestItem[] {
   const chars = Array.from(folded);
   const length = chars.length;
@@ -27,11 +31,11 @@ export function candidateSearches(list: SymbolNameList, repositoryIds: number[],
   const short = length < 3;
   const sources: { query: Query; sort: estypes.SortCombinations[] }[] = [{ query: { term: { lower: folded } }, sort: [{ name: 'asc' }] }];
   if (!short)
-    for (const piece of nearPieces(folded))
-      sources.push({
-        query: nearestLengthFirst({ bool: { must: [{ match_phrase: { grams: gramsOf(piece) } }], filter: [lengthWithin(length, edits)] } }, length),
-        sort: [{ _score: { order: 'desc' } }, ...BY_NAME],
-      });
+    sources.push({
+      query: { bool: { must: [{ match: { grams: gramsOf(folded) } }], filter: [lengthWithin(length, edits)] } },
+      sort: [{ _score: { order: 'desc' } }, ...BY_NAME],
+    });
+  if (length <= SHORT_FUZZY) sources.push({ query: { fuzzy: { lower: { value: folded, fuzziness: Math.min(FUZZY_EDITS, edits), max_expansions: NAMES_PER_SOURCE } } }, sort: BY_NAME });
   // Under three characters there is no trigram: names containing it by a wildcard over the list's own (small) terms.
   sources.push(
     short
@@ -46,8 +50,8 @@ export function candidateSearches(list: SymbolNameList, repositoryIds: number[],
       track_total_hits: false,
       query: { bool: { filter: [{ terms: { repositoryId: repositoryIds } }], must: [query] } },
       sort,
-      // One hit a name, however many of the repositories list it.
-      collapse: { field: 'name' },
+      // One hit a name, however many of the repositories list it (a repository lists a name once).
+      ...(repositoryIds.length > 1 ? { collapse: { field: 'name' } } : {}),
       _source: false,
       docvalue_fields: ['name'],
     },
@@ -55,10 +59,9 @@ export function candidateSearches(list: SymbolNameList, repositoryIds: number[],
 }
 
 /**
- * Listed names of the repositories near `asked` ignoring case, from the sources SQLite's list
- * reads (the same name in any case, names a few edits away by the pieces of nearPieces, names
- * containing it, names starting with its first three characters; NAMES_PER_SOURCE a source), in
- * one multi-search; ranked as the reader ranks them (nearNames), those it would drop left out.
+ * Listed names of the repositories near `asked` ignoring case (the same name in any case, names
+ * sharing its trigrams, names containing it, names starting with its first three characters;
+ * NAMES_PER_SOURCE a source), in one multi-search; ranked as the reader ranks them (nearNames), those it would drop left out.
  * Not yet checked for visibility.
  */
 export async function listedCandidates(ctx: StoreContext, repositoryIds: number[], asked: string): Promise<string[]> {

@@ -30,7 +30,8 @@ const LIST_MAPPINGS: estypes.MappingTypeMapping = {
     repositoryId: { type: 'long' },
     name: { type: 'keyword' },
     lower: { type: 'keyword' },
-    grams: { type: 'text', analyzer: 'whitespace', norms: false },
+    // Norms kept: of two names sharing a trigram, the shorter ranks first (symbol-name-candidates.ts).
+    grams: { type: 'text', analyzer: 'whitespace' },
     length: { type: 'integer' },
   },
 };
