@@ -190,6 +190,21 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       expect(await ctx.store().symbolNamesLike([main], '\u{1D49C}lphaa\u{1D4B7}eta', 5)).toEqual(['\u{1D49C}lpha\u{1D4B7}eta']);
     });
 
+    it('near names a letter away: among many names of nearer length sharing its pieces, and short ones with a letter doubled', async () => {
+      const repositoryId = ctx.repositoryId();
+      // 120 names of the asked name's length holding `load` or `erator`, each nearer by length than
+      // `loadIterator`: they fill the 50 nearest lengths of each piece of `loadItterator`.
+      const crowd = Array.from({ length: 60 }, (_, i) => [`load${String(i).padStart(2, '0')}xxxxxxx`, `x${String(i).padStart(2, '0')}xxxxerator`]).flat();
+      const names = ['loadIterator', 'Bus', 'Pick', 'Sink', ...crowd];
+      await ctx.write(names.map((name, i) => put(codeFile(repositoryId, `src/near${i}.ts`, `export function ${name}() {}\n`, symbols([def(name, 'function', 1, 1)], [])))));
+      const main = { repositoryId, ref: MAIN, generation: 1 };
+      expect((await ctx.store().symbolNamesLike([main], 'loadItterator', 5))[0]).toBe('loadIterator');
+      // Four or five characters with one doubled: no piece of three characters is left whole.
+      expect((await ctx.store().symbolNamesLike([main], 'buus', 5))[0]).toBe('Bus');
+      expect((await ctx.store().symbolNamesLike([main], 'Piick', 5))[0]).toBe('Pick');
+      expect((await ctx.store().symbolNamesLike([main], 'siink', 5))[0]).toBe('Sink');
+    });
+
     it('a layered ref (pull request) sees its own symbols and the unshadowed underlay at its generation', async () => {
       const repositoryId = ctx.repositoryId();
       const one = (name: string) => symbols([def(name, 'function', 1, 1)], [occ(name, 1, 9, 'definition'), occ('commonRef', 2, 0)]);

@@ -36,7 +36,8 @@ export interface NameList {
   /**
    * Names near `asked` ignoring case, from the sources below (the same name in any case, names
    * within a few edits, names containing it, names starting with its first three characters,
-   * NAMES_PER_SOURCE a source), nearest first as the reader ranks them (closestNames), without
+   * names holding two of its thirds, a short name with a character left out; NAMES_PER_SOURCE a
+   * source), nearest first as the reader ranks them (closestNames), without
    * those it would drop; not yet checked for visibility.
    */
   candidates(asked: string): string[];
@@ -70,6 +71,36 @@ export function nearPieces(folded: string): string[] {
   ] as const)
     for (const piece of piecesOf(chars, parts)) if (Array.from(piece).length >= least) pieces.add(piece);
   return [...pieces];
+}
+
+/**
+ * Pairs of the asked name's thirds, for names one edit away: such a name keeps two of the three
+ * thirds whole, so the pair is a selective query where a third alone matches thousands of names
+ * and its nearest lengths may leave the one sought behind (`loadIterator` for `loadItterator`,
+ * among names holding `load` or `ator`). Only thirds of at least three characters (a trigram).
+ */
+function nearPairs(folded: string): [string, string][] {
+  const thirds = piecesOf(Array.from(folded), 3);
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < thirds.length; i += 1)
+    for (let j = i + 1; j < thirds.length; j += 1) {
+      const [a, b] = [thirds[i] as string, thirds[j] as string];
+      if (Array.from(a).length >= 3 && Array.from(b).length >= 3) pairs.push([a, b]);
+    }
+  return pairs;
+}
+
+/** Names up to this long are also looked up with each of their characters left out, in the index of folded names. */
+const DELETIONS_UP_TO = 8;
+
+/**
+ * The asked name with one character left out, each place: a name the asked one has one
+ * character too many for (a letter doubled, `buus` for `bus`). A short name may keep no piece of
+ * three characters whole, so no trigram query finds it; these are equality lookups.
+ */
+function oneLeftOut(folded: string): string[] {
+  const chars = Array.from(folded);
+  return [...new Set(chars.map((_, i) => [...chars.slice(0, i), ...chars.slice(i + 1)].join('')))];
 }
 
 export function prepareNameList(db: Database): NameList {
@@ -112,6 +143,8 @@ export function prepareNameList(db: Database): NameList {
       const short = length < 3;
       const edits = maxNearEdits(length);
       if (!short) for (const piece of nearPieces(folded)) for (const name of grams(piece, length, length - edits, length + edits)) found.add(name);
+      for (const [a, b] of nearPairs(folded)) for (const name of fromGrams.all({ phrase: `${phrase(a)} AND ${phrase(b)}`, length, shortest: length - 2, longest: length + 2, limit })) found.add(name);
+      if (length <= DELETIONS_UP_TO) for (const variant of oneLeftOut(folded)) for (const name of equal.all(variant)) found.add(name);
       const contains = short ? containingShort.all({ folded, limit }) : grams(folded, length, length, MAX_LENGTH);
       for (const name of contains) found.add(name);
       for (const name of startingWith.all({ head: chars.slice(0, 3).join(''), length, edits, limit })) found.add(name);
