@@ -128,4 +128,9 @@ describe('the ranking the index applies before checking visibility', () => {
   it('puts the same name in another case first, drops names the reader would not offer, and keeps names containing the asked one', () => {
     expect(nearNames('store', ['storeHelper', 'Stack', 'STORE', 'stare', 'unrelatedThing'])).toEqual(['STORE', 'stare', 'storeHelper']);
   });
+
+  it('of names as near ignoring case, puts the one written in the asked case first', () => {
+    expect(nearNames('cloone', ['Clone', 'CLONE', 'clone', 'close'])).toEqual(['clone', 'Clone', 'CLONE', 'close']);
+    expect(nearNames('getTType', ['GetType', 'getType', 'get_type'])).toEqual(['getType', 'GetType', 'get_type']);
+  });
 });
