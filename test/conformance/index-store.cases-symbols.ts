@@ -137,6 +137,35 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
       expect(await names([at(2)], 'betaFn')).toEqual(['0:src/phase.ts:1']);
     });
 
+    it('near names after the file that first defined them changed: offered while a visible version defines them', async () => {
+      const repositoryId = ctx.repositoryId();
+      const version = (names: string[], generation: number) =>
+        codeFile(
+          repositoryId,
+          'src/widget.ts',
+          names.map((name) => `function ${name}() {}\n`).join(''),
+          symbols(
+            names.map((name, i) => def(name, 'function', i + 1, i + 1)),
+            names.map((name, i) => occ(name, i + 1, 9, 'definition')),
+          ),
+          { fromGeneration: generation },
+        );
+      const v1 = version(['widgetFn', 'retiredFn'], 1);
+      const v2 = version(['widgetFn', 'addedFn'], 2);
+      await ctx.write([put(v1)]);
+      await ctx.write([put(v2), retire(v1, 2)]);
+      const at = (generation: number): Snapshot => ({ repositoryId, ref: MAIN, generation });
+      expect(await ctx.store().symbolNamesLike([at(1)], 'widgetFnn', 5)).toEqual(['widgetFn']);
+      expect(await ctx.store().symbolNamesLike([at(1)], 'retiredFnn', 5)).toEqual(['retiredFn']);
+      // Generation 2: the first version is gone, the second still defines widgetFn.
+      expect(await ctx.store().symbolNamesLike([at(2)], 'widgetFnn', 5)).toEqual(['widgetFn']);
+      expect(await ctx.store().symbolNamesLike([at(2)], 'retiredFnn', 5)).toEqual([]);
+      expect(await ctx.store().symbolNamesLike([at(2)], 'addedFnn', 5)).toEqual(['addedFn']);
+      await ctx.store().pruneRetired(repositoryId, MAIN, 2);
+      await ctx.store().refresh();
+      expect(await ctx.store().symbolNamesLike([at(2)], 'widgetFnn', 5)).toEqual(['widgetFn']);
+    });
+
     it('a blob shared by refs and repositories: a deleted ref or repository takes only its own', async () => {
       const repositoryId = ctx.repositoryId();
       const other = ctx.repositoryId();

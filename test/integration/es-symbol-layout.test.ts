@@ -194,4 +194,32 @@ describe('the symbols layout upgrade on Elasticsearch', () => {
     expect(await listedNames()).toEqual([]);
     await store.close();
   });
+
+  it('a name list made before it named blobs takes the field on the first write, and its names are still offered', async () => {
+    const repositoryId = 43;
+    const at: Snapshot = { repositoryId, ref: MAIN, generation: 1 };
+    const list = `${prefix}-symbol-names`;
+    const writer = open();
+    await writer.writeFiles([put(makeFile({ repositoryId, path: 'src/old.ts', content: 'class Older {}\n', symbols: symbols([def('Older', 'class', 1)]) }))]);
+    await writer.refresh();
+    // The list as the build before this layout made it: no blobSha in its strict mapping or its documents.
+    const listed = await admin.search<Record<string, unknown>>({ index: list, size: 1000 });
+    const mapping = (await admin.indices.getMapping({ index: list }))[list]?.mappings ?? {};
+    const { blobSha: _blob, ...properties } = mapping.properties ?? {};
+    await admin.indices.delete({ index: list });
+    await admin.indices.create({ index: list, mappings: { ...mapping, properties } });
+    const operations = listed.hits.hits.flatMap((hit) => {
+      const { blobSha: _sha, ...source } = hit._source ?? {};
+      return [{ index: { _id: hit._id } }, source];
+    });
+    await admin.bulk({ index: list, refresh: true, operations });
+    const upgraded = open();
+    expect(await upgraded.symbolNamesLike([at], 'Oldr', 5)).toEqual(['Older']);
+    await upgraded.writeFiles([put(makeFile({ repositoryId, path: 'src/new.ts', content: 'class Newer {}\n', symbols: symbols([def('Newer', 'class', 1)]) }))]);
+    await upgraded.refresh();
+    expect(await upgraded.symbolNamesLike([at], 'Newr', 5)).toEqual(['Newer']);
+    expect(await upgraded.symbolNamesLike([at], 'Oldr', 5)).toEqual(['Older']);
+    await upgraded.deleteRepository(repositoryId);
+    await Promise.all([writer.close(), upgraded.close()]);
+  });
 });

@@ -91,7 +91,7 @@ export async function storeBlobs(ctx: StoreContext, writes: BlobWrite[]): Promis
   for (const doc of response.docs) if ('found' in doc && doc.found) present.set(doc._id, doc._source ?? {});
   const ops: BulkOperation[] = [];
   const nameOps: BulkOperation[] = [];
-  const listed: { repositoryId: number; names: string[] }[] = [];
+  const listed: { repositoryId: number; blobSha: string; names: string[] }[] = [];
   for (const [id, write] of unique) if (!present.has(id)) ops.push({ action: 'create', id, document: withContentTrigrams(write.blob) });
   for (const { blob, symbols } of withSymbols) {
     const id = symbolsId(blob.repositoryId, blob.blobSha);
@@ -99,7 +99,7 @@ export async function storeBlobs(ctx: StoreContext, writes: BlobWrite[]): Promis
     const extractor = (symbols as BlobSymbols).extractor;
     if (stored?.symbolExtractor !== undefined && stored.symbolExtractor >= extractor) continue;
     const fields = symbolFieldsOf(symbols as BlobSymbols);
-    listed.push({ repositoryId: blob.repositoryId, names: fields.symbolNames });
+    listed.push({ repositoryId: blob.repositoryId, blobSha: blob.blobSha, names: fields.symbolNames });
     for (const name of nameDocuments(blob.repositoryId, blob.blobSha, (symbols as BlobSymbols).definitions)) nameOps.push({ action: 'index', ...name });
     // Names the older symbols defined and these do not: their documents would answer a definition that is gone.
     const kept = new Set(fields.symbolNames);

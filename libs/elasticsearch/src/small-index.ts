@@ -10,7 +10,9 @@ export interface SmallIndex {
 /**
  * Creates each index with one shard unless it exists (another process may have created it a
  * moment before), then waits for their shards: one just created may not be started yet. Without
- * a replica count, replicas follow the cluster (0 on one node, 1 beyond).
+ * a replica count, replicas follow the cluster (0 on one node, 1 beyond). An index that exists
+ * gets the fields its mapping gained since it was made (the engine refuses a changed field, and
+ * says which).
  */
 export async function createSmallIndices(client: Client, indices: readonly SmallIndex[], replicas: number | undefined): Promise<void> {
   for (const { index, mappings } of indices) {
@@ -18,9 +20,20 @@ export async function createSmallIndices(client: Client, indices: readonly Small
       await client.indices.create({ index, settings: { number_of_shards: 1, ...(replicas === undefined ? { auto_expand_replicas: '0-1' } : { number_of_replicas: replicas }) }, mappings });
     } catch (error) {
       if (!(error instanceof errors.ResponseError && JSON.stringify(error.body).includes('resource_already_exists_exception'))) throw error;
+      await addMissingFields(client, index, mappings);
     }
   }
   await client.cluster.health({ index: indices.map((i) => i.index), wait_for_status: 'yellow', timeout: '10s' });
+}
+
+/**
+ * Puts the fields of `mappings` that an existing index lacks; when none is missing nothing is
+ * asked, so a user who may only create the index never needs to manage its mapping.
+ */
+async function addMissingFields(client: Client, index: string, mappings: estypes.MappingTypeMapping): Promise<void> {
+  const current = Object.values(await client.indices.getMapping({ index }))[0]?.mappings.properties ?? {};
+  const missing = Object.entries(mappings.properties ?? {}).filter(([field]) => !(field in current));
+  if (missing.length > 0) await client.indices.putMapping({ index, properties: Object.fromEntries(missing) });
 }
 
 /** A setup step run once by its first caller and shared by callers meanwhile; a failed one is tried again by the next caller. */

@@ -52,7 +52,10 @@ async function movePage(ctx: StoreContext, hits: estypes.SearchHit<unknown>[]): 
   const creates: BulkOperation[] = unnamed.flatMap(({ source }) =>
     nameDocuments(source.repositoryId, source.blobSha, source.symbolOutline?.definitions ?? []).map((name) => ({ action: 'create' as const, ...name })),
   );
-  await Promise.all([creates.length > 0 ? bulkWrite(target, creates) : undefined, ctx.names.write(pages.map(({ source }) => ({ repositoryId: source.repositoryId, names: namesOf(source) })))]);
+  await Promise.all([
+    creates.length > 0 ? bulkWrite(target, creates) : undefined,
+    ctx.names.write(pages.map(({ source }) => ({ repositoryId: source.repositoryId, blobSha: source.blobSha, names: namesOf(source) }))),
+  ]);
   const changed = new Set<string>();
   const marks: BulkOperation[] = pages.map(({ hit, source }) => ({
     action: 'index',

@@ -2,7 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { maxNearEdits, NAMES_PER_SOURCE, nearNames } from '@gitdex/terms';
 import { readOptions, type StoreContext } from './context';
 import { gramsOf, type SymbolNameList } from './symbol-name-list';
-import { FUZZY_EDITS, wildcardValue } from './symbol-names-near';
+import { containsWildcard, FUZZY_EDITS } from './symbol-names-near';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -33,16 +33,18 @@ export function candidateSearches(list: SymbolNameList, repositoryIds: number[],
   if (!short)
     sources.push({
       query: { bool: { must: [{ match: { grams: gramsOf(folded) } }], filter: [lengthWithin(length, edits)] } },
-      sort: [{ _score: { order: 'desc' } }, ...BY_NAME],
+      // By score alone: a tie-break after it keeps Lucene from skipping what cannot enter the top (2.7 against 3.3 ms p50).
+      sort: [{ _score: { order: 'desc' } }],
     });
   if (length <= SHORT_FUZZY) sources.push({ query: { fuzzy: { lower: { value: folded, fuzziness: Math.min(FUZZY_EDITS, edits), max_expansions: NAMES_PER_SOURCE } } }, sort: BY_NAME });
   // Under three characters there is no trigram: names containing it by a wildcard over the list's own (small) terms.
   sources.push(
     short
-      ? { query: { wildcard: { lower: { value: `*${wildcardValue(folded).replace(/\*/g, '\\*')}*` } } }, sort: BY_NAME }
+      ? { query: { wildcard: { lower: { value: containsWildcard(folded) } } }, sort: BY_NAME }
       : { query: { bool: { must: [{ match_phrase: { grams: gramsOf(folded) } }], filter: [{ range: { length: { gte: length } } }] } }, sort: [{ length: 'asc' }, ...BY_NAME] },
   );
-  sources.push({ query: { bool: { filter: [{ prefix: { lower: chars.slice(0, 3).join('') } }, lengthWithin(length, edits)] } }, sort: BY_NAME });
+  // In index order, which stops at the first NAMES_PER_SOURCE: by name was no nearer, and sorted every name sharing the prefix.
+  sources.push({ query: { bool: { filter: [{ prefix: { lower: chars.slice(0, 3).join('') } }, lengthWithin(length, edits)] } }, sort: ['_doc'] });
   return sources.flatMap(({ query, sort }) => [
     { index: list.index, ignore_unavailable: true },
     {
@@ -53,9 +55,20 @@ export function candidateSearches(list: SymbolNameList, repositoryIds: number[],
       // One hit a name, however many of the repositories list it (a repository lists a name once).
       ...(repositoryIds.length > 1 ? { collapse: { field: 'name' } } : {}),
       _source: false,
-      docvalue_fields: ['name'],
+      docvalue_fields: ['name', 'repositoryId', 'blobSha'],
     },
   ]);
+}
+
+/** A listed name, with the blobs its list documents name (one a repository listing it; none from a list written before they named one). */
+export interface ListedCandidate {
+  name: string;
+  blobs: ListedBlob[];
+}
+
+interface ListedBlob {
+  repositoryId: number;
+  blobSha: string;
 }
 
 /**
@@ -64,15 +77,23 @@ export function candidateSearches(list: SymbolNameList, repositoryIds: number[],
  * NAMES_PER_SOURCE a source), in one multi-search; ranked as the reader ranks them (nearNames), those it would drop left out.
  * Not yet checked for visibility.
  */
-export async function listedCandidates(ctx: StoreContext, repositoryIds: number[], asked: string): Promise<string[]> {
+export async function listedCandidates(ctx: StoreContext, repositoryIds: number[], asked: string): Promise<ListedCandidate[]> {
   const folded = asked.toLowerCase();
   if (folded === '' || repositoryIds.length === 0) return [];
   const searches = candidateSearches(ctx.names, repositoryIds, folded);
   const response = await ctx.client.msearch({ searches, filter_path: ['responses.hits.hits.fields', 'responses.error', 'responses.status'] }, readOptions(ctx));
-  const found = new Set<string>();
+  const found = new Map<string, Map<string, ListedBlob>>();
   for (const answer of response.responses) {
     if ('error' in answer) throw new Error(`symbol name list search failed: ${JSON.stringify(answer.error)}`);
-    for (const hit of (answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []) for (const name of (hit.fields?.name as string[] | undefined) ?? []) found.add(name);
+    for (const hit of (answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []) {
+      const name = (hit.fields?.name as string[] | undefined)?.[0];
+      if (name === undefined) continue;
+      let blobs = found.get(name);
+      if (!blobs) found.set(name, (blobs = new Map<string, ListedBlob>()));
+      const repositoryId = (hit.fields?.repositoryId as number[] | undefined)?.[0];
+      const blobSha = (hit.fields?.blobSha as string[] | undefined)?.[0];
+      if (repositoryId !== undefined && blobSha !== undefined) blobs.set(`${repositoryId}:${blobSha}`, { repositoryId, blobSha });
+    }
   }
-  return nearNames(asked, found);
+  return nearNames(asked, found.keys()).map((name) => ({ name, blobs: [...(found.get(name)?.values() ?? [])] }));
 }

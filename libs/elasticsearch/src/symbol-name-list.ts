@@ -12,10 +12,12 @@ type Query = estypes.QueryDslQueryContainer;
  * name's lower case as a keyword (equal, prefix) and as its trigrams in order (`grams`), so a piece
  * of the asked name is a phrase query over a few postings instead of a Levenshtein automaton or a
  * leading wildcard walking every term of the blobs index.
- * A name is listed with the first blob of its repository that defines it, in the same writes as
- * the blob's name documents, and is never removed but with its repository: a candidate is offered
- * only once a visible file of the caller's snapshots defines it, so a name whose blobs are gone is
- * read and dropped, never shown.
+ * A name is listed with the first blob of its repository that this process sees defining it
+ * (`blobSha`), in the same writes as the blob's name documents, and is never removed but with its
+ * repository: a candidate is offered only once a visible file of the caller's snapshots defines
+ * it, so a name whose blobs are gone is read and dropped, never shown. Its listed blob, when a
+ * visible file still holds it, shows that in one search; when not, the name documents of the
+ * blobs index name the others (symbol-reads.ts).
  */
 
 /**
@@ -33,6 +35,8 @@ const LIST_MAPPINGS: estypes.MappingTypeMapping = {
     // Norms kept: of two names sharing a trigram, the shorter ranks first (symbol-name-candidates.ts).
     grams: { type: 'text', analyzer: 'whitespace' },
     length: { type: 'integer' },
+    // Read from doc values, never searched.
+    blobSha: { type: 'keyword', index: false },
   },
 };
 
@@ -77,17 +81,17 @@ export class SymbolNameList {
     this.ready = onceReady(() => createSmallIndices(bulk.client, [{ index: this.index, mappings: LIST_MAPPINGS }], bulk.replicas));
   }
 
-  /** Lists the names of each repository (the index first made), remembering them once written. */
-  async write(byRepository: Iterable<{ repositoryId: number; names: Iterable<string> }>): Promise<void> {
+  /** Lists the names each blob defines in its repository (the index first made), remembering them once written. */
+  async write(byBlob: Iterable<{ repositoryId: number; blobSha: string; names: Iterable<string> }>): Promise<void> {
     const ops: BulkOperation[] = [];
     const keys = new Set<string>();
-    for (const { repositoryId, names } of byRepository)
+    for (const { repositoryId, blobSha, names } of byBlob)
       for (const name of names) {
         const key = listedId(repositoryId, name);
         if (this.listed.has(key) || keys.has(key)) continue;
         const lower = name.toLowerCase();
         keys.add(key);
-        ops.push({ action: 'index', id: key, document: { repositoryId, name, lower, grams: gramsOf(lower), length: Array.from(lower).length } });
+        ops.push({ action: 'index', id: key, document: { repositoryId, name, lower, grams: gramsOf(lower), length: Array.from(lower).length, blobSha } });
       }
     if (ops.length === 0) return;
     await this.ready();

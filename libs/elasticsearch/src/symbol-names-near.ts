@@ -32,7 +32,12 @@ export function nearClauses(lower: string): Query[] {
  * slower on two busy cores (the journal note of the Elasticsearch did you mean).
  */
 export function containsClause(lower: string): Query {
-  return { wildcard: { symbolNamesLower: { value: `*${wildcardValue(lower).replace(/\*/g, '\\*')}*`, boost: 1 } } };
+  return { wildcard: { symbolNamesLower: { value: containsWildcard(lower), boost: 1 } } };
+}
+
+/** A wildcard value matching what contains `text`, every character of it literal. */
+export function containsWildcard(text: string): string {
+  return `*${wildcardValue(text).replace(/\*/g, '\\*')}*`;
 }
 
 /**

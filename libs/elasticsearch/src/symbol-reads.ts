@@ -344,21 +344,44 @@ export async function symbolNamesLike(ctx: StoreContext, snapshots: Snapshot[], 
 const BLOBS_PER_NAME = 20;
 
 /**
- * The listed candidates (ranked, not yet checked) whose name documents in the repositories name a
- * blob a visible file of the snapshots holds, the first `limit` of them. Candidates are checked
- * a batch at a time (`limit` first, then twice as many each time), two round trips a batch: the
- * name documents of each, then the visible files of their blobs.
+ * The listed candidates (ranked, not yet checked) that a visible file of the snapshots defines,
+ * the first `limit` of them. One search reads the visible files of every candidate's listed blob.
+ * A candidate among the first `limit` still open whose listed blob no visible file holds (its
+ * file changed since it was listed) is checked through the blobs its name documents name, two
+ * round trips a batch, each batch reaching twice as far down the ranking as the one before.
+ * (Checking the listed blobs of only the first few candidates first saved 0.2 to 0.3 ms of the
+ * search's 1.5: inside the spread.)
  */
 async function listedNamesLike(ctx: StoreContext, snapshots: Snapshot[], repositoryIds: number[], name: string, limit: number): Promise<string[]> {
   const candidates = await listedCandidates(ctx, repositoryIds, name);
-  const names: string[] = [];
   const checked = new Map<string, boolean>();
-  for (let start = 0, size = limit; start < candidates.length && names.length < limit; start += size, size *= 2) {
-    const batch = candidates.slice(start, start + size);
-    const visible = await visibleNames(ctx, snapshots, await blobsDefining(ctx, repositoryIds, batch), checked);
-    for (const candidate of batch) if (visible.has(candidate) && names.length < limit) names.push(candidate);
+  const listedPairs = candidates.flatMap(({ name: listed, blobs }) => blobs.map((blob) => ({ name: listed, ...blob })));
+  const listedVisible = await visibleNames(ctx, snapshots, namedBlobs(listedPairs), checked);
+  const defined = new Map<string, boolean>();
+  for (let reach = limit; ; reach *= 2) {
+    const names: string[] = [];
+    const open: string[] = [];
+    for (const { name: candidate } of candidates) {
+      if (names.length >= limit || names.length + open.length >= reach) break;
+      if (listedVisible.has(candidate) || defined.get(candidate) === true) names.push(candidate);
+      else if (!defined.has(candidate)) open.push(candidate);
+    }
+    if (open.length === 0) return names;
+    const visible = await visibleNames(ctx, snapshots, await blobsDefining(ctx, repositoryIds, open), checked);
+    for (const candidate of open) defined.set(candidate, visible.has(candidate));
   }
-  return names;
+}
+
+/** Blobs with the names each defines, from pairs of a name and a blob defining it. */
+function namedBlobs(pairs: Iterable<{ name: string; repositoryId: number; blobSha: string }>): NamedBlob[] {
+  const blobs = new Map<string, NamedBlob>();
+  for (const { name, repositoryId, blobSha } of pairs) {
+    const id = blobId(repositoryId, blobSha);
+    const blob = blobs.get(id);
+    if (blob) blob.names.push(name);
+    else blobs.set(id, { id, repositoryId, blobSha, names: [name] });
+  }
+  return [...blobs.values()];
 }
 
 /** The blobs of the repositories whose name documents define each name, BLOBS_PER_NAME a name: one multi-search. */
@@ -374,20 +397,17 @@ async function blobsDefining(ctx: StoreContext, repositoryIds: number[], names: 
     },
   ]);
   const response = await ctx.client.msearch({ searches, filter_path: ['responses.hits.hits.fields', 'responses.error', 'responses.status'] }, readOptions(ctx));
-  const blobs = new Map<string, NamedBlob>();
-  response.responses.forEach((answer, i) => {
-    if ('error' in answer) throw new Error(`name documents of listed names failed: ${JSON.stringify(answer.error)}`);
-    const definedName = names[i] as string;
-    for (const hit of (answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []) {
-      const repositoryId = value<number>(hit, 'repositoryId') as number;
-      const blobSha = value<string>(hit, 'blobSha') as string;
-      const id = blobId(repositoryId, blobSha);
-      const blob = blobs.get(id);
-      if (blob) blob.names.push(definedName);
-      else blobs.set(id, { id, repositoryId, blobSha, names: [definedName] });
-    }
-  });
-  return [...blobs.values()];
+  return namedBlobs(
+    response.responses.flatMap((answer, i) => {
+      if ('error' in answer) throw new Error(`name documents of listed names failed: ${JSON.stringify(answer.error)}`);
+      const name = names[i] as string;
+      return ((answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []).map((hit) => ({
+        name,
+        repositoryId: value<number>(hit, 'repositoryId') as number,
+        blobSha: value<string>(hit, 'blobSha') as string,
+      }));
+    }),
+  );
 }
 
 /**
