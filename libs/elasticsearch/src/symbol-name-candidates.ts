@@ -60,7 +60,7 @@ export function candidateSearches(list: SymbolNameList, repositoryIds: number[],
   ]);
 }
 
-/** A listed name, with the blobs its list documents name (one a repository listing it; none from a list written before they named one). */
+/** A listed name, with the blobs named by the list documents the searches returned (none from a list written before documents named one). */
 export interface ListedCandidate {
   name: string;
   blobs: ListedBlob[];
