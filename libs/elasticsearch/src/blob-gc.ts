@@ -1,6 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { bulkWrite } from './bulk';
 import { blobsTarget, filesTarget, type StoreContext } from './context';
+import { value } from './doc-values';
 import { blobId, symbolsId } from './blobs';
 import { scrollHits } from './scan';
 import { nameDeletes } from './symbol-names';
@@ -15,7 +16,7 @@ export async function deleteEntries(ctx: StoreContext, query: estypes.QueryDslQu
   const shas = new Set<string>();
   for await (const hits of scrollHits(ctx.client, { index: ctx.files, query, docvalue_fields: ['blobSha'] })) {
     for (const hit of hits) {
-      const sha = (hit.fields?.blobSha as string[] | undefined)?.[0];
+      const sha = value<string>(hit, 'blobSha');
       if (sha !== undefined) shas.add(sha);
     }
     await bulkWrite(

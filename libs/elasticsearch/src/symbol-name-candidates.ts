@@ -1,6 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { maxNearEdits, NAMES_PER_SOURCE, nearNames } from '@gitdex/terms';
 import { readOptions, type StoreContext } from './context';
+import { value } from './doc-values';
 import { gramsOf, type SymbolNameList } from './symbol-name-list';
 import { containsWildcard, FUZZY_EDITS } from './symbol-names-near';
 
@@ -82,18 +83,19 @@ export async function listedCandidates(ctx: StoreContext, repositoryIds: number[
   if (folded === '' || repositoryIds.length === 0) return [];
   const searches = candidateSearches(ctx.names, repositoryIds, folded);
   const response = await ctx.client.msearch({ searches, filter_path: ['responses.hits.hits.fields', 'responses.error', 'responses.status'] }, readOptions(ctx));
-  const found = new Map<string, Map<string, ListedBlob>>();
+  const found = new Map<string, ListedBlob[]>();
   for (const answer of response.responses) {
     if ('error' in answer) throw new Error(`symbol name list search failed: ${JSON.stringify(answer.error)}`);
     for (const hit of (answer.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? []) {
-      const name = (hit.fields?.name as string[] | undefined)?.[0];
+      const name = value<string>(hit, 'name');
       if (name === undefined) continue;
       let blobs = found.get(name);
-      if (!blobs) found.set(name, (blobs = new Map<string, ListedBlob>()));
-      const repositoryId = (hit.fields?.repositoryId as number[] | undefined)?.[0];
-      const blobSha = (hit.fields?.blobSha as string[] | undefined)?.[0];
-      if (repositoryId !== undefined && blobSha !== undefined) blobs.set(`${repositoryId}:${blobSha}`, { repositoryId, blobSha });
+      if (!blobs) found.set(name, (blobs = []));
+      const repositoryId = value<number>(hit, 'repositoryId');
+      const blobSha = value<string>(hit, 'blobSha');
+      // A name two sources returned is here twice; blobs are grouped once, by the caller.
+      if (repositoryId !== undefined && blobSha !== undefined) blobs.push({ repositoryId, blobSha });
     }
   }
-  return nearNames(asked, found.keys()).map((name) => ({ name, blobs: [...(found.get(name)?.values() ?? [])] }));
+  return nearNames(asked, found.keys()).map((name) => ({ name, blobs: found.get(name) ?? [] }));
 }

@@ -4,6 +4,7 @@ import type { FileSymbols, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, Sym
 import { nearNames } from '@gitdex/terms';
 import { blobId, symbolsId } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
+import { value } from './doc-values';
 import { visibleQuery } from './queries';
 import { listedCandidates } from './symbol-name-candidates';
 import { containsClause, nearClauses, nearSettles, wildcardValue } from './symbol-names-near';
@@ -23,10 +24,6 @@ type SymbolSource = Partial<SymbolFields> & { repositoryId: number; blobSha: str
 export const SYMBOL_BLOB_LIMIT = 4096;
 /** Entry fields from doc values (no stored fields are read). */
 export const FILE_FIELDS = ['path', 'blobSha', 'commitSha', 'language', 'flags.binary', 'flags.vendored', 'flags.generated', 'flags.tooLarge'];
-
-export function value<T>(hit: estypes.SearchHit<unknown>, field: string): T | undefined {
-  return (hit.fields?.[field] as T[] | undefined)?.[0];
-}
 
 export function fileOf(hit: estypes.SearchHit<unknown>, snapshotIndex: number): SymbolFile {
   const flag = (name: keyof FileFlags) => value<boolean>(hit, `flags.${name}`) === true;
