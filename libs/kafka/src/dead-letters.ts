@@ -2,6 +2,7 @@ import type { Kafka } from 'kafkajs';
 import { DEAD_LETTER_TOPIC, DeadLetterSchema, eventOfDeadLetter, type DeadLetter } from '@gitdex/contracts';
 import type { DeadLetterStore, EventPublisher } from '@gitdex/ports';
 import { ensureTopics } from './topics';
+import { IdempotentProducer } from './idempotent-producer';
 
 const REPLAY_GROUP = 'gitdex-dlq-replay';
 
@@ -10,7 +11,7 @@ const REPLAY_GROUP = 'gitdex-dlq-replay';
  * which ones were replayed: everything after it is still pending.
  */
 export class KafkaDeadLetters implements DeadLetterStore {
-  private readonly producer;
+  private readonly producer: IdempotentProducer;
 
   constructor(
     private readonly kafka: Kafka,
@@ -18,12 +19,11 @@ export class KafkaDeadLetters implements DeadLetterStore {
     /** Replicas of the topic when it is created; default: chosen from the cluster's size (topics.ts). */
     private readonly replication: { replicationFactor?: number | undefined } = {},
   ) {
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    this.producer = new IdempotentProducer(kafka);
   }
 
   async add(letter: DeadLetter): Promise<void> {
     await this.ensure();
-    await this.producer.connect();
     await this.producer.send({ topic: this.topic, acks: -1, messages: [{ key: letter.event ? String(letter.event.repository.id) : null, value: JSON.stringify(DeadLetterSchema.parse(letter)) }] });
   }
 

@@ -1,8 +1,9 @@
-import { CompressionTypes, type Kafka, type Message, type Producer } from 'kafkajs';
+import { CompressionTypes, type Kafka, type Message } from 'kafkajs';
 import { EVENTS_TOPIC, eventKey, GitdexEventSchema, type GitdexEvent } from '@gitdex/contracts';
 import type { EventHeaders, EventPublisher } from '@gitdex/ports';
 import { ensureTopics } from './topics';
 import { withDeadline } from './errors';
+import { IdempotentProducer } from './idempotent-producer';
 
 export interface KafkaPublisherOptions {
   topic?: string;
@@ -15,15 +16,15 @@ export interface KafkaPublisherOptions {
 
 /**
  * Publishes with the idempotent producer and acks from all in-sync replicas, so a
- * resolved publish is durable and a retried one is not duplicated by the broker.
+ * resolved publish is durable and a retried one is not duplicated by the broker
+ * (nor taken for a duplicate after a failed one: idempotent-producer.ts).
  */
 export class KafkaPublisher implements EventPublisher {
-  private readonly producer: Producer;
+  private readonly producer: IdempotentProducer;
   private readonly topic: string;
   private readonly partitions: number;
   private readonly publishTimeoutMs: number;
   private readonly replicationFactor: number | undefined;
-  private connecting: Promise<void> | null = null;
   private readonly waiting: { messages: Message[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private sending = false;
 
@@ -35,10 +36,7 @@ export class KafkaPublisher implements EventPublisher {
     this.partitions = options.partitions ?? 12;
     this.publishTimeoutMs = options.publishTimeoutMs ?? 6000;
     this.replicationFactor = options.replicationFactor;
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-    this.producer.on(this.producer.events.DISCONNECT, () => {
-      this.connecting = null;
-    });
+    this.producer = new IdempotentProducer(kafka, { allowAutoTopicCreation: false }, () => this.ensureTopic());
   }
 
   async publish(events: { event: GitdexEvent; headers?: EventHeaders }[]): Promise<void> {
@@ -70,7 +68,6 @@ export class KafkaPublisher implements EventPublisher {
       while (this.waiting.length > 0) {
         const batch = this.waiting.splice(0, this.waiting.length);
         try {
-          await this.connect();
           await this.producer.send({ topic: this.topic, acks: -1, compression: CompressionTypes.None, messages: batch.flatMap((b) => b.messages) });
           batch.forEach((b) => b.resolve());
         } catch (error) {
@@ -103,20 +100,13 @@ export class KafkaPublisher implements EventPublisher {
     await this.producer.disconnect();
   }
 
-  private connect(): Promise<void> {
-    this.connecting ??= (async () => {
-      const admin = this.kafka.admin();
-      try {
-        await admin.connect();
-        await ensureTopics(admin, [{ topic: this.topic, partitions: this.partitions }], { replicationFactor: this.replicationFactor });
-      } finally {
-        await admin.disconnect();
-      }
-      await this.producer.connect();
-    })().catch((error: unknown) => {
-      this.connecting = null;
-      throw error;
-    });
-    return this.connecting;
+  private async ensureTopic(): Promise<void> {
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      await ensureTopics(admin, [{ topic: this.topic, partitions: this.partitions }], { replicationFactor: this.replicationFactor });
+    } finally {
+      await admin.disconnect();
+    }
   }
 }
