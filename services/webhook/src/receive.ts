@@ -14,7 +14,7 @@ export interface WebhookDeps {
   metrics?: WebhookMetrics;
   now?: () => Date;
   log?: Log;
-  /** Delivery ids published recently: a repeat within the window is answered 202 without publishing. */
+  /** Delivery ids published recently: a repeat within the window is answered 202 without publishing (once its first copy is stored). */
   recentDeliveries?: RecentDeliveries;
   /** The permission mirror: member, membership, team, organization, repository and github_app_authorization deliveries go to it. */
   permissions?: PermissionSink;
@@ -89,7 +89,8 @@ export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookD
     return { status: 202, body: { delivery_id: deliveryId, ignored: normalized.reason } };
   }
 
-  if (deps.recentDeliveries && !deps.recentDeliveries.claim(deliveryId)) {
+  const copy = deps.recentDeliveries ? await deps.recentDeliveries.firstCopy(deliveryId) : undefined;
+  if (copy === null) {
     count('duplicate');
     return { status: 202, body: { delivery_id: deliveryId, ignored: 'duplicate' } };
   }
@@ -98,8 +99,9 @@ export async function receiveDelivery(delivery: IncomingDelivery, deps: WebhookD
     // The trace context travels with the events, so the indexer's work joins the delivery's trace.
     const headers = { 'gitdex-delivery-id': deliveryId, traceparent: childTraceparent(delivery.headers.traceparent) };
     await deps.publisher.publish(normalized.events.map((e) => ({ event: e, headers })));
+    copy?.settle(true);
   } catch (error) {
-    deps.recentDeliveries?.release(deliveryId);
+    copy?.settle(false);
     count('unavailable');
     deps.log?.error({ deliveryId, event, error: error instanceof Error ? error.message : String(error) }, 'event log did not accept a delivery; answered 503');
     return {
