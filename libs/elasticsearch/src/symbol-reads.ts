@@ -225,10 +225,9 @@ export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: s
   const hit = response.hits.hits[0];
   if (!hit) return null;
   const { snapshotIndex: _index, ...file } = fileOf(hit, 0);
-  const found = await ctx.client.get<SymbolSource>(
-    { index: ctx.blobs, id: symbolsId(snapshot.repositoryId, file.blobSha), _source_includes: ['symbolOutline'] },
-    { ...readOptions(ctx), ignore: [404] },
-  );
+  // The whole source: Elasticsearch sends it as stored, where leaving fields out would parse it
+  // (the outline is nearly all of it; 1.2 against 1.8 ms for a 5,000-line file's).
+  const found = await ctx.client.get<SymbolSource>({ index: ctx.blobs, id: symbolsId(snapshot.repositoryId, file.blobSha) }, { ...readOptions(ctx), ignore: [404] });
   return { ...file, symbols: found.found && found._source?.symbolOutline ? found._source.symbolOutline : null };
 }
 

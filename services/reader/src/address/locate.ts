@@ -22,13 +22,15 @@ export interface Located {
 /**
  * Resolves repository, ref and path as a caller gave them; `path` may be a GitHub URL
  * (blob for files, tree for folders), which then also gives the ref and lines, unless
- * `ref` is passed too: arguments given explicitly win.
+ * `ref` is passed too: arguments given explicitly win. A file's content is fetched with the
+ * lookups unless `fetchFile` is false (a caller that reads something else of the file).
  */
 export async function locate(
   deps: ReaderDeps,
   principal: Principal | null,
   input: { repository: string; path: string | undefined; ref: string | undefined },
   what: 'file' | 'folder' | 'query',
+  fetchFile = what === 'file',
 ): Promise<Located> {
   const raw = input.path ?? '';
   // A pull request's URL given as the repository reads that pull request, unless ref says otherwise.
@@ -36,7 +38,7 @@ export async function locate(
   const isUrl = looksLikeUrl(raw.trim(), deps.githubWebUrl);
   // Plain paths are checked before any lookup: a bad argument costs no round trip.
   const plainPath = isUrl ? '' : normalizeRepoPath(raw, what === 'file' ? 'path' : what);
-  const opened = await openRepository(deps, principal, input.repository, !isUrl && what === 'file' && plainPath !== '' ? { ref, path: plainPath } : undefined);
+  const opened = await openRepository(deps, principal, input.repository, !isUrl && fetchFile && plainPath !== '' ? { ref, path: plainPath } : undefined);
   const repository = opened.repository;
   if (!isUrl) {
     const { target, file } = await openTarget(deps, opened, ref);

@@ -16,7 +16,8 @@ const ANY_DEPTH = 10_000;
 
 /** file_outline: a file's definitions, nested, in file order: the cheap first look before read_file. */
 export async function fileOutline(deps: ReaderDeps, principal: Principal | null, input: FileOutlineInput): Promise<ToolAnswer<FileOutlineOutput>> {
-  const { target, path } = await locate(deps, principal, { repository: input.repository, path: input.path, ref: input.ref }, 'file');
+  // The outline is read by fileSymbols: the lookups need not fetch the file's content too.
+  const { target, path } = await locate(deps, principal, { repository: input.repository, path: input.path, ref: input.ref }, 'file', false);
   if (path === '') throw invalid('path: give a file path, e.g. "src/index.ts"; to see the root, use list_files or repository_overview');
   const file = await deps.index.fileSymbols(target.snapshot, path);
   if (!file) {
@@ -53,9 +54,12 @@ export async function fileOutline(deps: ReaderDeps, principal: Principal | null,
   }
   // Too many definitions for one answer (a generated or very long file): shorter signatures,
   // and the first definitions in file order whose estimated cost fits, checked once built.
-  const short = costs(definitions, SHORT_SIGNATURE_CHARS);
   let count = 0;
-  for (let used = base; count < definitions.length && used + (short.each[count] as number) <= deps.limits.maxResultChars; count += 1) used += short.each[count] as number;
+  for (let used = base; count < definitions.length; count += 1) {
+    const cost = charsOf(definitions[count] as SymbolDefinition, SHORT_SIGNATURE_CHARS);
+    if (used + cost > deps.limits.maxResultChars) break;
+    used += cost;
+  }
   let result = answer(definitions.slice(0, count), SHORT_SIGNATURE_CHARS);
   while (count > 0 && !fits(result)) {
     count = Math.floor(count * 0.9);
@@ -80,18 +84,15 @@ function leastChars(definitions: readonly SymbolDefinition[]): number {
 }
 
 /**
- * What each definition adds to an answer, in characters: its node as JSON (with an empty
- * children list and a separating comma) and its line of text (indented a little, as nested).
- * An estimate that lets one build pick how many fit instead of building the answer many times.
+ * What a definition adds to an answer, in characters: its node as JSON (with an empty children
+ * list and a separating comma) and its line of text (indented a little, as nested). An
+ * estimate that lets one build pick how many fit instead of building the answer many times.
  */
-function costs(definitions: readonly SymbolDefinition[], signatureChars: number): { each: number[] } {
-  const each = definitions.map((d) => {
-    const signature = signatureChars < MAX_SIGNATURE_CHARS ? cutText(d.signature, signatureChars) : d.signature;
-    const node = JSON.stringify({ name: d.name, kind: d.kind, line: d.line, end_line: d.endLine, signature, children: [] }).length + 1;
-    const line = `${d.line}-${d.endLine} ${d.kind} ${d.name}: ${signature}`.length + 8;
-    return node + line;
-  });
-  return { each };
+function charsOf(d: SymbolDefinition, signatureChars: number): number {
+  const signature = signatureChars < MAX_SIGNATURE_CHARS ? cutText(d.signature, signatureChars) : d.signature;
+  const node = JSON.stringify({ name: d.name, kind: d.kind, line: d.line, end_line: d.endLine, signature, children: [] }).length + 1;
+  const line = `${d.line}-${d.endLine} ${d.kind} ${d.name}: ${signature}`.length + 8;
+  return node + line;
 }
 
 function textOf(out: FileOutlineOutput): string {

@@ -142,6 +142,23 @@ describe('file_outline', () => {
     expect(failed(await call(client, 'file_outline', { repository: 'octo/sym', path: 'src' })).text).toMatch(/is a folder/);
     await close();
   });
+
+  test("reads the outline without the file's content", async () => {
+    const { client, close } = await connectInMemory(world.deps);
+    const lookups = jest.spyOn(world.index, 'lookupForRead');
+    const files = jest.spyOn(world.index, 'getFile');
+    try {
+      // The second call is made with what the first taught the reader (its one-round-trip lookup).
+      for (let i = 0; i < 2; i += 1) ok<FileOutlineOutput>(await call(client, 'file_outline', { repository: 'octo/sym', path: 'src/store.ts' }));
+      expect(lookups).toHaveBeenCalled();
+      expect(lookups.mock.calls.filter(([request]) => request.versions !== undefined)).toEqual([]);
+      expect(files).not.toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+      files.mockRestore();
+      await close();
+    }
+  });
 });
 
 describe('file_outline of a very long file', () => {
