@@ -3,7 +3,9 @@
  * the large corpus (bench/data/corpora.ts: ~54,000 files of npm packages, the JDK sources and
  * system trees) in a SQLite index on disk, with definitions from line patterns standing in for
  * tree-sitter extraction (stand-in-symbols.ts). Each measure is taken cold first (the first call
- * after the reader starts), then warm over many calls. A micro-benchmark in one process.
+ * after the reader starts), then warm over many calls. A micro-benchmark in one process. The
+ * reader reads the bare adapter (every answer from the index), except the rows marked "composed
+ * reader", read through the layers production puts in front of it (composeIndex).
  *
  *   npx tsx bench/micro/symbol-tools.ts [files=54000] [calls=500] [sqlite|elasticsearch]
  *
@@ -20,7 +22,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Registry } from 'prom-client';
 import type { FileWrite } from '@gitdex/ports';
-import { createReaderApp } from '@gitdex/reader';
+import { composeIndex, createReaderApp, type ReaderIndex } from '@gitdex/reader';
 import { ElasticsearchIndexStore } from '@gitdex/elasticsearch';
 import { SqliteIndexStore } from '@gitdex/sqlite';
 import { commitSha, fileDocument, readyState, repositoryDocument } from '../../services/reader/test/support/documents';
@@ -104,12 +106,15 @@ async function main(): Promise<void> {
       console.log(`symbol layout migration: ${run.migrated.toLocaleString('en-US')} symbols documents in ${((performance.now() - started) / 1000).toFixed(1)} s (${run.passes} passes)`);
     }
 
-    const app = createReaderApp({ index }, { registry: new Registry() });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-    const client = new Client({ name: 'bench', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    const connectReader = async (readerIndex: ReaderIndex) => {
+      const server = createReaderApp({ index: readerIndex }, { registry: new Registry() }).listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      const client = new Client({ name: 'bench', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`)));
+      return { client, server };
+    };
+    // The index's own answers, every call: the bare adapter, no layer of the reader's keeping anything.
+    const { client, server } = await connectReader(index);
 
     // Names as agents ask them: drawn from the corpus's own definitions (common and rare alike), fixed seed.
     let seed = 7;
@@ -117,17 +122,17 @@ async function main(): Promise<void> {
     const queries = Array.from({ length: CALLS }, () => names[Math.floor(random() * names.length)] as string);
 
     const typo = (name: string) => `${name.slice(0, Math.ceil(name.length / 2))}${name.slice(Math.ceil(name.length / 2) - 1)}`;
-    const timed = async (name: string, args: Record<string, unknown>) => {
+    const timed = async (name: string, args: Record<string, unknown>, through = client) => {
       const started = performance.now();
-      const result = await client.callTool({ name, arguments: args });
+      const result = await through.callTool({ name, arguments: args });
       const ms = performance.now() - started;
       if (result.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${JSON.stringify(result.content)}`);
       return { ms, result };
     };
-    const measure = async (label: string, name: string, args: (i: number) => Record<string, unknown>) => {
-      const cold = (await timed(name, args(0))).ms;
+    const measure = async (label: string, name: string, args: (i: number) => Record<string, unknown>, through = client) => {
+      const cold = (await timed(name, args(0), through)).ms;
       const times: number[] = [];
-      for (let i = 0; i < CALLS; i += 1) times.push((await timed(name, args(i))).ms);
+      for (let i = 0; i < CALLS; i += 1) times.push((await timed(name, args(i), through)).ms);
       const row = { label, cold_ms: +cold.toFixed(2), p50_ms: +median(times).toFixed(2), p99_ms: +percentile(times, 0.99).toFixed(2), calls: CALLS };
       console.log(`${label.padEnd(34)} cold ${row.cold_ms.toFixed(2)} ms  p50 ${row.p50_ms.toFixed(2)} ms  p99 ${row.p99_ms.toFixed(2)} ms`);
       return row;
@@ -161,6 +166,15 @@ async function main(): Promise<void> {
       await measure('find_symbol, a typo (did you mean)', 'find_symbol', (i) => ({ name: typo(queries[(i + 3) % queries.length] as string) })),
       await measure('find_references', 'find_references', (i) => ({ repository: REPOSITORY, name: queries[(i + 2) % queries.length] })),
     ];
+    // The reader as production composes it (composeIndex's defaults, without reads ahead): ref
+    // states reused for 100 ms, a current snapshot's files and outlines kept after their first read.
+    const composed = await connectReader(composeIndex(index));
+    rows.push(
+      await measure('read_file, composed reader', 'read_file', () => ({ repository: REPOSITORY, path: 'bench/outline-5000.ts', end_line: 5 }), composed.client),
+      await measure('file_outline, composed reader', 'file_outline', () => ({ repository: REPOSITORY, path: 'bench/outline-5000.ts' }), composed.client),
+    );
+    await composed.client.close();
+    composed.server.close();
     const outline = (await timed('file_outline', { repository: REPOSITORY, path: 'bench/outline-5000.ts' })).result.structuredContent as { symbol_count: number; omitted: number };
     rows.push(
       await port('index.findSymbols (port only)', (i) => index.findSymbols([snapshot], { match: 'exact', name: queries[i % queries.length] as string, limit: 2_001 })),

@@ -12,7 +12,7 @@ import { SnapshotCache } from './snapshot-cache';
 export interface ComposeOptions {
   /** How long repository and ref-state answers are reused: the most a read may lag a flip. Default 100 ms. */
   metadataTtlMs?: number;
-  /** Snapshot answers (file versions, listings, stats) kept in memory. Default 10,000. */
+  /** Snapshot answers (file versions, outlines, listings, stats) kept in memory. Default 10,000. */
   maxEntries?: number;
   /** Rough memory those answers may take, in bytes. Default 64 MiB. */
   maxBytes?: number;

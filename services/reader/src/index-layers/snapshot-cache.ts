@@ -1,22 +1,22 @@
 import type { FileDocument } from '@gitdex/contracts';
-import type { FileSummary, FolderCount, FolderScope, IndexStats, Snapshot, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
+import type { FileSummary, FileSymbols, FolderCount, FolderScope, IndexStats, Snapshot, UnsearchableCount, UnsearchableScope } from '@gitdex/ports';
 import { PromiseLru } from '../promise-lru';
 import type { CurrentSnapshots } from './current-snapshots';
 import { ForwardingIndex } from './forwarding-index';
 import type { ReaderIndex } from './reader-index';
 
 export interface SnapshotCacheOptions {
-  /** Snapshot answers (file versions, listings, stats) kept in memory. */
+  /** Snapshot answers (file versions, outlines, listings, stats) kept in memory. */
   maxEntries: number;
   /** Rough memory those answers may take, in bytes. */
   maxBytes: number;
 }
 
-type SnapshotAnswer = FileDocument | null | FolderCount[] | { files: FileSummary[]; total: number } | IndexStats | UnsearchableCount;
+type SnapshotAnswer = FileDocument | FileSymbols | null | FolderCount[] | { files: FileSummary[]; total: number } | IndexStats | UnsearchableCount;
 
 /**
  * The per-snapshot content cache: what a snapshot holds never changes while it is its ref's
- * current state (CurrentSnapshots), so its file versions, listings, stats and the counts of
+ * current state (CurrentSnapshots), so its file versions, outlines, listings, stats and the counts of
  * files a search skips are kept (least recently used dropped first, bounded in count and
  * size) under that state's key, each set of arguments apart. Snapshots of older generations
  * go straight to the index, because pruning changes them and list_files detects an expired
@@ -47,6 +47,10 @@ export class SnapshotCache extends ForwardingIndex {
 
   override getFile(snapshot: Snapshot, path: string): Promise<FileDocument | null> {
     return this.pinned(snapshot, `file\0${path}`, () => this.inner.getFile(snapshot, path));
+  }
+
+  override fileSymbols(snapshot: Snapshot, path: string): Promise<FileSymbols | null> {
+    return this.pinned(snapshot, `symbols\0${path}`, () => this.inner.fileSymbols(snapshot, path));
   }
 
   override listFolders(scope: FolderScope): Promise<FolderCount[]> {

@@ -6,7 +6,7 @@ import { seedRepository, type FileSpec } from './documents';
 
 export const REF = 'refs/heads/main';
 export const FILES = { 'README.md': '# A\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'src/lib/c.ts': 'c\n' };
-const CACHED = ['getFile', 'listFolders', 'listFiles', 'stats', 'listRefStates', 'countUnsearchable'] as const;
+const CACHED = ['getFile', 'fileSymbols', 'listFolders', 'listFiles', 'stats', 'listRefStates', 'countUnsearchable'] as const;
 
 /** The real SQLite adapter, with every call it answers counted by method. */
 export async function countedIndex(files: Record<string, FileSpec> = FILES) {

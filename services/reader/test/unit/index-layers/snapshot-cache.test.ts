@@ -38,6 +38,22 @@ describe('SnapshotCache: answers of a snapshot', () => {
     expect(calls('getFile')).toBe(2 + 1);
   });
 
+  it("keeps a current snapshot's outline of a file, and reads a pushed file's outline anew", async () => {
+    const { index, calls } = await countedIndex();
+    const cached = composeIndex(index, { metadataTtlMs: 0 });
+    const old = await currentSnapshot(cached);
+    const first = await cached.fileSymbols(old, 'src/a.ts');
+    expect(first).toEqual(await index.fileSymbols(old, 'src/a.ts'));
+    expect(await cached.fileSymbols(old, 'src/a.ts')).toEqual(first);
+    await cached.fileSymbols(old, 'src/b.ts');
+    expect(calls('fileSymbols')).toBe(1 + 1 + 1);
+
+    await pushCommit(index, { repositoryId: 1, ref: REF, label: 'octo/api@2', put: { 'src/a.ts': 'changed\n' } });
+    const now = await currentSnapshot(cached);
+    expect((await cached.fileSymbols(now, 'src/a.ts'))?.blobSha).not.toBe(first?.blobSha);
+    expect(calls('fileSymbols')).toBe(3 + 1);
+  });
+
   it('shares one index call among concurrent callers', async () => {
     const { index, calls } = await countedIndex();
     const cached = composeIndex(index);
