@@ -7,6 +7,7 @@ import { afterPathValues } from './file-reads';
 import { visibleFilter } from './queries';
 import { HAS_CONTENT_WORD, WORD_FORM } from './content-terms';
 import { blobId, joinBlobs, type FileEntry } from './blobs';
+import { value, valueOfEvery } from './doc-values';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -56,10 +57,6 @@ function scopeFilters(scope: Pick<ContentScope, 'language' | 'includeGenerated'>
   ];
 }
 
-function value<T>(hit: estypes.SearchHit<unknown>, field: string): T {
-  return (hit.fields?.[field] as T[] | undefined)?.[0] as T;
-}
-
 /** Flags a page's filter decides for every hit: those are not fetched (each doc-value field costs every hit of the page). */
 type KnownFlags = Partial<FileFlags>;
 
@@ -71,7 +68,7 @@ const knownFlagsOfContent = (scope: Pick<ContentScope, 'includeGenerated'>): Kno
 function candidateOf(hit: estypes.SearchHit<unknown>, known: KnownFlags): ContentCandidate {
   const flag = (name: keyof FileFlags) => known[name] ?? value<boolean>(hit, FLAG_FIELDS[name]) === true;
   const flags: FileFlags = { binary: flag('binary'), vendored: flag('vendored'), generated: flag('generated'), tooLarge: flag('tooLarge') };
-  return { path: hit.sort?.[0] as string, blobSha: value(hit, 'blobSha'), language: value<string | null>(hit, 'language') ?? null, flags, size: Number(value(hit, 'size')) };
+  return { path: hit.sort?.[0] as string, blobSha: valueOfEvery<string>(hit, 'blobSha'), language: value<string>(hit, 'language') ?? null, flags, size: Number(valueOfEvery<number>(hit, 'size')) };
 }
 
 /** A page's hits, and whether each matched the query named INLINE_MATCH (when the page names it). */
@@ -128,7 +125,7 @@ async function blobShasMatching(ctx: StoreContext, repositoryId: number, planned
   );
   const hits = (response.hits as estypes.SearchHitsMetadata<unknown> | undefined)?.hits ?? [];
   if (hits.length > limit) return null;
-  return hits.map((hit) => value<string>(hit, 'blobSha'));
+  return hits.map((hit) => valueOfEvery<string>(hit, 'blobSha'));
 }
 
 /**

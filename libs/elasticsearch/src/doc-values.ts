@@ -4,3 +4,8 @@ import type { estypes } from '@elastic/elasticsearch';
 export function value<T>(hit: estypes.SearchHit<unknown>, field: string): T | undefined {
   return (hit.fields?.[field] as T[] | undefined)?.[0];
 }
+
+/** The first value of a doc-value field every hit of the search has (a field each of its documents is written with). */
+export function valueOfEvery<T>(hit: estypes.SearchHit<unknown>, field: string): T {
+  return value<T>(hit, field) as T;
+}

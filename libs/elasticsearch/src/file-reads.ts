@@ -5,6 +5,7 @@ import type { FileSummary, Snapshot, SuggestCandidate, SuggestQuery, VisibleEntr
 import { readOptions, searchSorted, sourcesOf, type StoreContext } from './context';
 import { scopeFilter, suggestClauses, visibleFilter, visibleQuery } from './queries';
 import { joinBlobs, type FileEntry } from './blobs';
+import { valueOfEvery } from './doc-values';
 
 /**
  * Entry fields come from doc values, and no stored field is loaded (not even _id): reading
@@ -21,17 +22,12 @@ const PATH_ORDER: estypes.Sort = [{ path: 'asc' }, { fromGeneration: 'asc' }];
 /** Paths per terms query in lookupEntries (index.max_terms_count is 65,536). */
 const LOOKUP_CHUNK = 1000;
 
-/** The single value of a doc-value field of a hit. */
-function value<T>(hit: estypes.SearchHit<unknown>, field: string): T {
-  return (hit.fields?.[field] as T[] | undefined)?.[0] as T;
-}
-
 function entryOf(hit: estypes.SearchHit<unknown>): VisibleEntry {
   return {
-    path: value<string>(hit, 'path'),
-    blobSha: value<string>(hit, 'blobSha'),
-    kind: value<VisibleEntry['kind']>(hit, 'kind'),
-    fromGeneration: Number(value<number>(hit, 'fromGeneration')),
+    path: valueOfEvery<string>(hit, 'path'),
+    blobSha: valueOfEvery<string>(hit, 'blobSha'),
+    kind: valueOfEvery<VisibleEntry['kind']>(hit, 'kind'),
+    fromGeneration: Number(valueOfEvery<number>(hit, 'fromGeneration')),
   };
 }
 
@@ -80,13 +76,13 @@ export async function suggestCandidates(ctx: StoreContext, snapshot: Snapshot, q
     },
     query.limit,
   );
-  return hits.map((hit) => ({ path: value<string>(hit, 'path'), blobSha: value<string>(hit, 'blobSha'), score: hit._score ?? 0 }));
+  return hits.map((hit) => ({ path: valueOfEvery<string>(hit, 'path'), blobSha: valueOfEvery<string>(hit, 'blobSha'), score: hit._score ?? 0 }));
 }
 
 export async function findByBlobSha(ctx: StoreContext, snapshot: Snapshot, blobSha: string, limit: number): Promise<string[]> {
   if (limit <= 0) return [];
   const hits = await searchSorted(ctx, { index: ctx.files, query: visibleQuery(snapshot, { term: { blobSha } }), sort: PATH_ORDER, ...docValuesOnly(['path']) }, limit);
-  return hits.map((hit) => value<string>(hit, 'path'));
+  return hits.map((hit) => valueOfEvery<string>(hit, 'path'));
 }
 
 export async function findRetired(ctx: StoreContext, snapshot: Snapshot, path: string): Promise<FileSummary | null> {
