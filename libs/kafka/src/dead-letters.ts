@@ -19,11 +19,10 @@ export class KafkaDeadLetters implements DeadLetterStore {
     /** Replicas of the topic when it is created; default: chosen from the cluster's size (topics.ts). */
     private readonly replication: { replicationFactor?: number | undefined } = {},
   ) {
-    this.producer = new IdempotentProducer(kafka);
+    this.producer = new IdempotentProducer(kafka, {}, () => this.ensure());
   }
 
   async add(letter: DeadLetter): Promise<void> {
-    await this.ensure();
     await this.producer.send({ topic: this.topic, acks: -1, messages: [{ key: letter.event ? String(letter.event.repository.id) : null, value: JSON.stringify(DeadLetterSchema.parse(letter)) }] });
   }
 

@@ -56,7 +56,7 @@ export async function fileOutline(deps: ReaderDeps, principal: Principal | null,
   // and the first definitions in file order whose estimated cost fits, checked once built.
   let count = 0;
   for (let used = base; count < definitions.length; count += 1) {
-    const cost = charsOf(definitions[count] as SymbolDefinition, SHORT_SIGNATURE_CHARS);
+    const cost = shortCharsOf(definitions[count] as SymbolDefinition);
     if (used + cost > deps.limits.maxResultChars) break;
     used += cost;
   }
@@ -84,12 +84,13 @@ function leastChars(definitions: readonly SymbolDefinition[]): number {
 }
 
 /**
- * What a definition adds to an answer, in characters: its node as JSON (with an empty children
- * list and a separating comma) and its line of text (indented a little, as nested). An
- * estimate that lets one build pick how many fit instead of building the answer many times.
+ * What a definition adds to an answer with its signature cut to SHORT_SIGNATURE_CHARS, in
+ * characters: its node as JSON (with an empty children list and a separating comma) and its line
+ * of text (indented a little, as nested). An estimate that lets one build pick how many fit
+ * instead of building the answer many times.
  */
-function charsOf(d: SymbolDefinition, signatureChars: number): number {
-  const signature = signatureChars < MAX_SIGNATURE_CHARS ? cutText(d.signature, signatureChars) : d.signature;
+function shortCharsOf(d: SymbolDefinition): number {
+  const signature = cutText(d.signature, SHORT_SIGNATURE_CHARS);
   const node = JSON.stringify({ name: d.name, kind: d.kind, line: d.line, end_line: d.endLine, signature, children: [] }).length + 1;
   const line = `${d.line}-${d.endLine} ${d.kind} ${d.name}: ${signature}`.length + 8;
   return node + line;
