@@ -194,6 +194,14 @@ describe.each(backends)('compare and blame equal git (%s)', (_name, open) => {
     expect(await files({ base: pushes[0]!.slice(0, 8), head: pushes[1], path: 'new' })).toEqual(gitFiles(repo.dir, pushes[0]!, pushes[1]!, 3, 'new'));
   });
 
+  it('counts the changed files in words', async () => {
+    const one = await run('compare', { repository: 'acme/story', base: 'main~1', head: 'main' });
+    expect(one.text.split('\n')[0]).toMatch(/, 1 file changed$/);
+    expect(one.text).toContain('(1 of 1 file from file 1;');
+    const several = await run('compare', { repository: 'acme/story', base: pushes[0], head: pushes[1] });
+    expect(several.text.split('\n')[0]).toMatch(new RegExp(`, ${gitFiles(repo.dir, pushes[0]!, pushes[1]!, 3).length} files changed$`));
+  });
+
   it('blames every line on the commit git blame names, across the rename', async () => {
     for (const path of ['src/app.ts', 'new/name.txt']) {
       const answer = await run('blame', { repository: 'acme/story', path });

@@ -7,6 +7,7 @@ import { shortSha } from '../freshness';
 import { diffPair, pairTrees, type Tree } from '@gitdex/diff';
 import { decodeOpaqueCursor, encodeOpaqueCursor } from '../opaque-cursor';
 import { invalid } from '../tool-error';
+import { formatCount } from '../format/text';
 import { pendingLine, type ToolAnswer } from './answer';
 import { HeldHistory } from './held-history';
 import { historyOf } from './held-commits';
@@ -82,7 +83,7 @@ export async function compare(deps: ReaderDeps, principal: Principal | null, inp
   }
   const nextCursor = i < pairs.length ? encodeOpaqueCursor({ o: i, b: baseSha, h: headSha }) : undefined;
   const limits = [
-    `${files.length} of ${pairs.length} files from file ${offset + 1}`,
+    `${files.length} of ${formatCount(pairs.length, 'file')} from file ${offset + 1}`,
     nextCursor ? 'pass next_cursor for the rest' : 'no more files',
     `at most ${COMPARE_PAGE_FILES} files and ${COMPARE_PAGE_PATCH_CHARS.toLocaleString('en')} characters of patches a page, ${COMPARE_FILE_PATCH_CHARS.toLocaleString('en')} a file (patch_truncated)`,
     `from ${heldNote}; versions it does not keep (binary, or too large) show as binary`,
@@ -103,7 +104,7 @@ export async function compare(deps: ReaderDeps, principal: Principal | null, inp
     return `${f.status} ${name} +${f.additions} -${f.deletions}${f.binary ? ' (binary)' : ''}${f.patch ? `\n${f.patch}` : ''}`;
   });
   const text = [
-    `${structured.repository} ${input.base}...${input.head}: ${shortSha(mergeBase)}..${shortSha(headSha)}, ${pairs.length} files changed`,
+    `${structured.repository} ${input.base}...${input.head}: ${shortSha(mergeBase)}..${shortSha(headSha)}, ${formatCount(pairs.length, 'file')} changed`,
     ...lines,
     `(${limits})${nextCursor ? `\nnext_cursor: ${nextCursor}` : ''}${pendingLine(anchorTarget.freshness)}`,
   ].join('\n');
