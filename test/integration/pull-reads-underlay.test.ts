@@ -2,7 +2,7 @@
 // the tools must see the base's files it did not change, not see the ones it deleted, and
 // name the pull request as the ref of every answer. This needs the adapters to read a
 // snapshot's underlay (Snapshot.underlay in libs/ports), which the index side provides.
-import type { ListFilesOutput, ReadFileOutput, SearchCodeOutput } from '@gitdex/contracts';
+import type { FileOutlineOutput, ListFilesOutput, ReadFileOutput, SearchCodeOutput } from '@gitdex/contracts';
 import type { IndexStore } from '@gitdex/ports';
 import { resolveDeps, type ReaderDeps } from '@gitdex/reader';
 import { seedRepository } from '../../services/reader/test/support/documents';
@@ -65,6 +65,12 @@ describe.each(BACKENDS)('a pull request layered on its base, on %s', (_name, mak
       expect(((await run('read_file', { repository: REPO, path: 'src/app.ts', ref: 'pull/9' })).structured as ReadFileOutput).content).toBe("export const version = 'pull-9';");
       const gone = await run('read_file', { repository: REPO, path: 'docs/old.md', ref: 'pull/9' });
       expect(gone.text).toContain('No file docs/old.md');
+      // file_outline's lookups fetch outlines as read_file's fetch content: the same underlay rule.
+      for (const path of ['src/util.ts', 'src/app.ts']) {
+        const outline = (await run('file_outline', { repository: REPO, path, ref: 'pull/9' })).structured as FileOutlineOutput;
+        expect([outline.ref, outline.path]).toEqual(['refs/pull/9/head', path]);
+      }
+      expect((await run('file_outline', { repository: REPO, path: 'docs/old.md', ref: 'pull/9' })).text).toContain('No file docs/old.md');
     }
     const listing = (await run('list_files', { repository: REPO, ref: 'pull/9', depth: 3 })).structured as ListFilesOutput;
     expect(listing.entries.filter((e) => e.type === 'file').map((e) => e.path)).toEqual(['README.md', 'src/app.ts', 'src/util.ts']);

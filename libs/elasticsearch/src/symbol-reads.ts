@@ -1,8 +1,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { BlobSymbols, FileFlags, SymbolDefinition, SymbolKind } from '@gitdex/contracts';
-import type { FileSymbols, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
+import type { BlobOutline, FileSymbols, OutlineVersion, Snapshot, SymbolFile, SymbolHit, SymbolNameQuery, SymbolScope } from '@gitdex/ports';
 import { nearNames } from '@gitdex/terms';
-import { blobId, symbolsId } from './blobs';
+import { blobId, symbolsId, type FileEntry } from './blobs';
 import { MAX_PAGE, readOptions, type StoreContext } from './context';
 import { value } from './doc-values';
 import { visibleQuery } from './queries';
@@ -208,6 +208,29 @@ export async function findSymbols(ctx: StoreContext, snapshots: Snapshot[], quer
     }
   }
   return hits;
+}
+
+/**
+ * Versions of a file as fileSymbols answers them, each with its blob's stored outline (null when
+ * none is stored): one mget of the symbols documents, each whole (see fileSymbols).
+ */
+export async function outlineVersions(ctx: StoreContext, entries: FileEntry[]): Promise<OutlineVersion[]> {
+  if (entries.length === 0) return [];
+  const ids = [...new Set(entries.map((entry) => symbolsId(entry.repositoryId, entry.blobSha)))];
+  const response = await ctx.client.mget<SymbolSource>({ index: ctx.blobs, ids }, readOptions(ctx));
+  const outlines = new Map<string, BlobOutline>();
+  for (const doc of response.docs) if ('found' in doc && doc.found && doc._source?.symbolOutline) outlines.set(doc._id, doc._source.symbolOutline);
+  return entries.map((entry) => ({
+    path: entry.path,
+    blobSha: entry.blobSha,
+    commitSha: entry.commitSha,
+    language: entry.language,
+    flags: entry.flags,
+    kind: entry.kind,
+    fromGeneration: entry.fromGeneration,
+    ...(entry.retiredAtGeneration !== undefined ? { retiredAtGeneration: entry.retiredAtGeneration } : {}),
+    symbols: outlines.get(symbolsId(entry.repositoryId, entry.blobSha)) ?? null,
+  }));
 }
 
 export async function fileSymbols(ctx: StoreContext, snapshot: Snapshot, path: string): Promise<FileSymbols | null> {

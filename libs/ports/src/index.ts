@@ -15,6 +15,7 @@ export {
   type ReadLookup,
   type VersionsLookup,
   type ReadLookupResult,
+  type OutlineVersion,
 } from './index-types';
 export { type IndexReads } from './index-reads';
 export { type IndexWrites } from './index-writes';

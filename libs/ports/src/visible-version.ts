@@ -10,7 +10,11 @@ import type { VersionsLookup } from './index-types';
  * and none visible decides "no file" only when fewer than `asked.limit` came back (there
  * are no older ones) and G >= since (nothing visible at G was left out).
  */
-export function visibleVersion(versions: FileDocument[], generation: number, asked: Pick<VersionsLookup, 'since' | 'limit'>): FileDocument | null | undefined {
+export function visibleVersion<T extends Pick<FileDocument, 'fromGeneration' | 'retiredAtGeneration'>>(
+  versions: T[],
+  generation: number,
+  asked: Pick<VersionsLookup, 'since' | 'limit'>,
+): T | null | undefined {
   if (generation < asked.since) return undefined;
   for (const version of versions) {
     if (version.fromGeneration <= generation && (version.retiredAtGeneration ?? Infinity) > generation) return version;

@@ -1,5 +1,17 @@
 import type { FileDocument } from '@gitdex/contracts';
-import { deepestListed, MAX_FOLDERS, type FileSummary, type FolderCount, type FolderScope, type IndexStats, type ReadLookup, type ReadLookupResult, type VisibleEntry } from '@gitdex/ports';
+import {
+  deepestListed,
+  MAX_FOLDERS,
+  type BlobOutline,
+  type FileSummary,
+  type OutlineVersion,
+  type FolderCount,
+  type FolderScope,
+  type IndexStats,
+  type ReadLookup,
+  type ReadLookupResult,
+  type VisibleEntry,
+} from '@gitdex/ports';
 import type { RefState, RepositoryDocument } from '@gitdex/contracts';
 import { withRawBytes } from './raw-bytes';
 import type { FileBodyRow, FileRow, Statements } from './statements';
@@ -36,13 +48,33 @@ export function parseOrNull<T>(doc: unknown): T | null {
 
 /** One synchronous run of the three lookups: nothing to save here, but the port asks for it. */
 export function lookupForRead(st: Statements, scopeOf: (repositoryId: number, ref: string) => number | undefined, request: ReadLookup): ReadLookupResult {
-  const { fullName, repositoryId, versions } = request;
+  const { fullName, repositoryId, versions, outlines } = request;
   const repository = parseOrNull<RepositoryDocument>(st.findRepository.get({ name: fullName.toLowerCase() }));
   const refStates = (st.listRefStatesOf.all({ repositoryId }) as string[]).map((doc) => JSON.parse(doc) as RefState);
-  if (!versions) return { repository, refStates, versions: null };
-  const s = scopeOf(repositoryId, versions.ref);
-  const rows = s === undefined || versions.limit <= 0 ? [] : (st.fileVersions.all({ s, path: versions.path, since: versions.since, limit: versions.limit }) as FileBodyRow[]);
-  return { repository, refStates, versions: rows.map((row) => bodyOf(st, row)) };
+  const asked = versions ?? outlines;
+  const s = asked ? scopeOf(repositoryId, asked.ref) : undefined;
+  const params = asked && s !== undefined && asked.limit > 0 ? { s, path: asked.path, since: asked.since, limit: asked.limit } : undefined;
+  return {
+    repository,
+    refStates,
+    versions: versions ? (params ? (st.fileVersions.all(params) as FileBodyRow[]) : []).map((row) => bodyOf(st, row)) : null,
+    outlines: outlines ? (params ? st.outlineVersions.all(params) : []).map(outlineVersionOf) : null,
+  };
+}
+
+function outlineVersionOf(row: FileRow & { outline: string | null }): OutlineVersion {
+  const { path, blobSha, commitSha, language, flags, kind, fromGeneration, retiredAtGeneration } = summaryOf(row);
+  return {
+    path,
+    blobSha,
+    commitSha,
+    language,
+    flags,
+    kind,
+    fromGeneration,
+    ...(retiredAtGeneration !== undefined ? { retiredAtGeneration } : {}),
+    symbols: row.outline === null ? null : (JSON.parse(row.outline) as BlobOutline),
+  };
 }
 
 export function visibleEntries(st: Statements, s: number, g: number, afterPath: string | null, limit: number): VisibleEntry[] {

@@ -122,6 +122,9 @@ function build(db: Database, vis: Visibility) {
     fileVersions: p<FileBodyRow>(`SELECT ${BODY_COLUMNS}
       FROM ${BODY_FROM}
       WHERE f.scope_id = @s AND f.path = @path AND (f.retired_gen IS NULL OR f.retired_gen > @since) ORDER BY f.from_gen DESC LIMIT @limit`),
+    outlineVersions: p<FileRow & { outline: string | null }>(`SELECT f.fid, f.scope_id, f.summary, f.retired_gen, f.blob_id, bs.outline
+      FROM files f LEFT JOIN blob_symbols bs ON bs.blob_id = f.blob_id
+      WHERE f.scope_id = @s AND f.path = @path AND (f.retired_gen IS NULL OR f.retired_gen > @since) ORDER BY f.from_gen DESC LIMIT @limit`),
     rootFolders: p<{ path: string; fileCount: number }>(`SELECT folder AS path, COUNT(*) AS fileCount FROM file_folders
       WHERE ${vis.scope('')} AND folder_depth <= @maxDepth AND ${vis.visible('')}
       GROUP BY folder ORDER BY folder LIMIT @cap`),

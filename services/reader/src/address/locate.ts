@@ -1,10 +1,11 @@
 import type { FileDocument, RepositoryDocument } from '@gitdex/contracts';
+import type { FileSymbols } from '@gitdex/ports';
 import type { Principal, ReaderDeps } from '../deps';
 import { shortRef } from '../freshness';
 import type { Target } from '../target';
 import { invalid } from '../tool-error';
 import { looksLikeUrl, parseGithubUrl, splitRefAndPath } from './github-url';
-import { openRepository, openTarget } from './open-repository';
+import { openRepository, openTarget, type FileAhead } from './open-repository';
 import { normalizeRepoPath } from './repo-path';
 import { refOfRepositoryUrl } from './repository-name';
 
@@ -17,20 +18,22 @@ export interface Located {
   endLine?: number;
   /** The file at `path`, when it was fetched with the lookups (null: there is none); absent: ask getFile. */
   file?: FileDocument | null;
+  /** Its outline, as fileSymbols answers it, when fetched with the lookups instead (null: no file); absent: ask fileSymbols. */
+  outline?: FileSymbols | null;
 }
 
 /**
  * Resolves repository, ref and path as a caller gave them; `path` may be a GitHub URL
  * (blob for files, tree for folders), which then also gives the ref and lines, unless
- * `ref` is passed too: arguments given explicitly win. A file's content is fetched with the
- * lookups unless `fetchFile` is false (a caller that reads something else of the file).
+ * `ref` is passed too: arguments given explicitly win. A file's content (or, with `ahead`
+ * 'outline', its outline) is fetched with the lookups when they can take it.
  */
 export async function locate(
   deps: ReaderDeps,
   principal: Principal | null,
   input: { repository: string; path: string | undefined; ref: string | undefined },
   what: 'file' | 'folder' | 'query',
-  fetchFile = what === 'file',
+  ahead: FileAhead['with'] | null = what === 'file' ? 'content' : null,
 ): Promise<Located> {
   const raw = input.path ?? '';
   // A pull request's URL given as the repository reads that pull request, unless ref says otherwise.
@@ -38,11 +41,11 @@ export async function locate(
   const isUrl = looksLikeUrl(raw.trim(), deps.githubWebUrl);
   // Plain paths are checked before any lookup: a bad argument costs no round trip.
   const plainPath = isUrl ? '' : normalizeRepoPath(raw, what === 'file' ? 'path' : what);
-  const opened = await openRepository(deps, principal, input.repository, !isUrl && fetchFile && plainPath !== '' ? { ref, path: plainPath } : undefined);
+  const opened = await openRepository(deps, principal, input.repository, !isUrl && ahead !== null && plainPath !== '' ? { ref, path: plainPath, with: ahead } : undefined);
   const repository = opened.repository;
   if (!isUrl) {
-    const { target, file } = await openTarget(deps, opened, ref);
-    return { repository, target, path: plainPath, ...(file !== undefined ? { file } : {}) };
+    const { target, file, outline } = await openTarget(deps, opened, ref);
+    return { repository, target, path: plainPath, ...(file !== undefined ? { file } : {}), ...(outline !== undefined ? { outline } : {}) };
   }
 
   const argument = what === 'file' ? 'path' : what;

@@ -16,10 +16,11 @@ const ANY_DEPTH = 10_000;
 
 /** file_outline: a file's definitions, nested, in file order: the cheap first look before read_file. */
 export async function fileOutline(deps: ReaderDeps, principal: Principal | null, input: FileOutlineInput): Promise<ToolAnswer<FileOutlineOutput>> {
-  // The outline is read by fileSymbols: the lookups need not fetch the file's content too.
-  const { target, path } = await locate(deps, principal, { repository: input.repository, path: input.path, ref: input.ref }, 'file', false);
+  // The lookups fetch the file's outline when they can, never its content.
+  const located = await locate(deps, principal, { repository: input.repository, path: input.path, ref: input.ref }, 'file', 'outline');
+  const { target, path } = located;
   if (path === '') throw invalid('path: give a file path, e.g. "src/index.ts"; to see the root, use list_files or repository_overview');
-  const file = await deps.index.fileSymbols(target.snapshot, path);
+  const file = located.outline !== undefined ? located.outline : await deps.index.fileSymbols(target.snapshot, path);
   if (!file) {
     const folder = await deps.index.listFiles({ ...target.snapshot, folder: path, depth: ANY_DEPTH }, null, 1);
     if (folder.total > 0) throw invalid(`${path} is a folder (${formatNumber(folder.total)} files under it), not a file: list it with list_files (folder "${path}")`);

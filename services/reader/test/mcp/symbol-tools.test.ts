@@ -143,19 +143,26 @@ describe('file_outline', () => {
     await close();
   });
 
-  test("reads the outline without the file's content", async () => {
+  test("reads the outline without the file's content, with the lookups once they know the repository", async () => {
     const { client, close } = await connectInMemory(world.deps);
     const lookups = jest.spyOn(world.index, 'lookupForRead');
     const files = jest.spyOn(world.index, 'getFile');
+    const outlines = jest.spyOn(world.index, 'fileSymbols');
     try {
       // The second call is made with what the first taught the reader (its one-round-trip lookup).
-      for (let i = 0; i < 2; i += 1) ok<FileOutlineOutput>(await call(client, 'file_outline', { repository: 'octo/sym', path: 'src/store.ts' }));
-      expect(lookups).toHaveBeenCalled();
+      const answers = [];
+      for (let i = 0; i < 2; i += 1) answers.push(ok<FileOutlineOutput>(await call(client, 'file_outline', { repository: 'octo/sym', path: 'src/store.ts' })));
+      expect(answers[1]).toEqual(answers[0]);
       expect(lookups.mock.calls.filter(([request]) => request.versions !== undefined)).toEqual([]);
+      // Each outline the lookups brought is one fileSymbols does not read again.
+      const ahead = lookups.mock.calls.filter(([request]) => request.outlines?.path === 'src/store.ts').length;
+      expect(ahead).toBeGreaterThanOrEqual(1);
+      expect(outlines).toHaveBeenCalledTimes(2 - ahead);
       expect(files).not.toHaveBeenCalled();
     } finally {
       lookups.mockRestore();
       files.mockRestore();
+      outlines.mockRestore();
       await close();
     }
   });

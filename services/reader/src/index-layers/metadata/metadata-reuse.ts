@@ -76,7 +76,7 @@ export class MetadataReuse extends ForwardingIndex {
     if (this.window.within(nameKey) && this.window.within(statesKey)) {
       // Both reused under the usual rule; the file is left to getFile, whose answers are kept per snapshot.
       const [repository, refStates] = await Promise.all([this.findRepositoryByName(request.fullName), this.listRefStates(request.repositoryId)]);
-      return { repository, refStates, versions: null };
+      return { repository, refStates, versions: null, outlines: null };
     }
     // The window counts from when the lookups were asked, as for lookups made one by one.
     const at = this.options.now();
