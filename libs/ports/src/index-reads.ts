@@ -1,5 +1,6 @@
 import type { FileDocument, RefState, RepositoryDocument } from '@gitdex/contracts';
-import type { FileSummary, FolderCount, FolderScope, IndexCallOptions, IndexStats, ReadLookup, ReadLookupResult, Snapshot, SuggestCandidate, SuggestQuery, VisibleEntry } from './index-types';
+import type { FileSummary, FolderCount, FolderScope, IndexCallOptions, IndexStats, Snapshot, SuggestCandidate, SuggestQuery, VisibleEntry } from './index-types';
+import type { ReadLookup, ReadLookupResult } from './read-lookup';
 
 /**
  * What a reader asks the index: repositories, ref states and the files of a snapshot. Every

@@ -12,11 +12,8 @@ export {
   type SuggestCandidate,
   type IndexStats,
   type FileSummary,
-  type ReadLookup,
-  type VersionsLookup,
-  type ReadLookupResult,
-  type OutlineVersion,
 } from './index-types';
+export { type ReadLookup, type VersionsLookup, type ReadLookupResult, type OutlineVersion } from './read-lookup';
 export { type IndexReads } from './index-reads';
 export { type IndexWrites } from './index-writes';
 export { type IndexStore, type IndexLifecycle } from './index-store';

@@ -1,5 +1,5 @@
 import type { FileDocument } from '@gitdex/contracts';
-import type { VersionsLookup } from './index-types';
+import type { VersionsLookup } from './read-lookup';
 
 /**
  * The version getFile answers at `generation`, picked from what lookupForRead answered
