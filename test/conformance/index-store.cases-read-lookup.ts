@@ -40,6 +40,14 @@ export function describeReadLookupCases(ctx: ConformanceContext): void {
       await ctx.write([retire(first, 3), retire(second, 6)]);
     });
 
+    /** Paths and lookups whose picked version is checked at every generation: several versions, a binary file, none. */
+    const picks = [
+      [path, { since: 0, limit: 3 }],
+      [path, { since: 0, limit: 1 }],
+      [path, { since: 3, limit: 3 }],
+      ['logo.png', { since: 0, limit: 3 }],
+      ['src/none.ts', { since: 0, limit: 3 }],
+    ] as const;
     const lookup = (request: Partial<ReadLookup> = {}) => ctx.store().lookupForRead({ fullName: name.toUpperCase(), repositoryId: id, ...request });
 
     it('answers the repository by name and the ref states as the lookups one by one do', async () => {
@@ -68,13 +76,7 @@ export function describeReadLookupCases(ctx: ConformanceContext): void {
 
     it('the version picked at each generation is the document getFile answers, byte for byte', async () => {
       const store = ctx.store();
-      for (const [filePath, asked] of [
-        [path, { since: 0, limit: 3 }],
-        [path, { since: 0, limit: 1 }],
-        [path, { since: 3, limit: 3 }],
-        ['logo.png', { since: 0, limit: 3 }],
-        ['src/none.ts', { since: 0, limit: 3 }],
-      ] as const) {
+      for (const [filePath, asked] of picks) {
         const answer = await lookup({ versions: { ref: MAIN, path: filePath, ...asked } });
         for (const generation of [1, 2, 3, 4, 5, 6, 7]) {
           const picked = visibleVersion(answer.versions ?? [], generation, asked);
@@ -90,13 +92,7 @@ export function describeReadLookupCases(ctx: ConformanceContext): void {
 
     it('with outlines, the version picked at each generation is what fileSymbols answers, its kind beside it', async () => {
       const store = ctx.store();
-      for (const [filePath, asked] of [
-        [path, { since: 0, limit: 3 }],
-        [path, { since: 0, limit: 1 }],
-        [path, { since: 3, limit: 3 }],
-        ['logo.png', { since: 0, limit: 3 }],
-        ['src/none.ts', { since: 0, limit: 3 }],
-      ] as const) {
+      for (const [filePath, asked] of picks) {
         const answer = await lookup({ outlines: { ref: MAIN, path: filePath, ...asked } });
         expect(answer.versions).toBeNull();
         for (const generation of [1, 2, 3, 4, 5, 6, 7]) {
