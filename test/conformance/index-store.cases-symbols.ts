@@ -78,6 +78,8 @@ export function describeSymbolCases(ctx: ConformanceContext): void {
 
       expect((await store.symbolNamesLike([main], 'store', 10)).sort()).toEqual(['Store', 'storeHelper']);
       expect((await store.symbolNamesLike([main], 'helper', 10)).sort()).toEqual(['storeHelper']);
+      // Any string is asked without failing: a NUL (which ends a C string) or a quote.
+      for (const odd of ['st\u0000ore', 'sto\u0000', '"store', 'store\u0000helper']) expect(await store.symbolNamesLike([main], odd, 10)).toEqual(expect.any(Array));
       // The first names, ranked: one a case away settles it; a second is only a name containing
       // the asked one, never the nearer name another repository defines.
       const elsewhere = codeFile(ctx.repositoryId(), 'src/stores.ts', 'export class Stores {}\n', symbols([def('Stores', 'class', 1, 1)], [occ('Stores', 1, 13, 'definition')]));

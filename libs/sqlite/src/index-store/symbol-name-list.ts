@@ -45,6 +45,11 @@ export interface NameList {
 
 /** An FTS5 phrase: the text quoted, its quotes doubled. */
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+/**
+ * FTS5 reads its query as a C string, so a NUL ends it ("unterminated string"). No stored name
+ * holds one (names come from parsed source text), so a piece that does matches nothing.
+ */
+const searchable = (text: string) => !text.includes('\u0000');
 
 /** `chars` cut into `parts` pieces of near-equal length. */
 function piecesOf(chars: readonly string[], parts: number): string[] {
@@ -120,7 +125,8 @@ export function prepareNameList(db: Database): NameList {
       ORDER BY abs(length(l.folded) - @length), l.folded LIMIT @limit`,
     )
     .pluck() as Statement<Record<string, unknown>, string>;
-  const grams = (text: string, length: number, shortest: number, longest: number) => fromGrams.all({ phrase: phrase(text), length, shortest, longest, limit: NAMES_PER_SOURCE });
+  const grams = (text: string, length: number, shortest: number, longest: number) =>
+    searchable(text) ? fromGrams.all({ phrase: phrase(text), length, shortest, longest, limit: NAMES_PER_SOURCE }) : [];
   // Under three characters there is no trigram: the narrow index of folded names is read in
   // order, stopping at the limit (a name that short is rarely a typo of anything).
   const containingShort = db.prepare<Record<string, unknown>, string>(`SELECT name FROM symbol_name_list INDEXED BY symbol_name_list_by_folded WHERE instr(folded, @folded) > 0 LIMIT @limit`).pluck();
@@ -143,7 +149,8 @@ export function prepareNameList(db: Database): NameList {
       const short = length < 3;
       const edits = maxNearEdits(length);
       if (!short) for (const piece of nearPieces(folded)) for (const name of grams(piece, length, length - edits, length + edits)) found.add(name);
-      for (const [a, b] of nearPairs(folded)) for (const name of fromGrams.all({ phrase: `${phrase(a)} AND ${phrase(b)}`, length, shortest: length - 2, longest: length + 2, limit })) found.add(name);
+      for (const [a, b] of nearPairs(folded).filter((pair) => pair.every(searchable)))
+        for (const name of fromGrams.all({ phrase: `${phrase(a)} AND ${phrase(b)}`, length, shortest: length - 2, longest: length + 2, limit })) found.add(name);
       if (length <= DELETIONS_UP_TO) for (const variant of oneLeftOut(folded)) for (const name of equal.all(variant)) found.add(name);
       const contains = short ? containingShort.all({ folded, limit }) : grams(folded, length, length, MAX_LENGTH);
       for (const name of contains) found.add(name);

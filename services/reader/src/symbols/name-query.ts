@@ -22,6 +22,11 @@ const OPERATOR = /(?:^|\.|::|#)(operator(?:\s*[^\w\s.#][^.#]*|\s+[^.#]+))$/;
  */
 export function parseSymbolName(input: string): NameQuery {
   const name = input.trim();
+  const control = /\p{Cc}/u.exec(name);
+  if (control)
+    throw invalid(
+      `name: holds the control character U+${(control[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}, which no symbol name has; give a name such as "flipGeneration"`,
+    );
   const operator = OPERATOR.exec(name);
   if (operator) {
     // Stored in the extractor's one spelling, whatever spacing the caller typed.

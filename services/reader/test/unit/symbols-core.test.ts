@@ -25,6 +25,14 @@ describe('find_symbol names', () => {
     expect(() => parseSymbolName('**')).toThrow(/at least one character besides \*/);
   });
 
+  test('a control character is refused, naming it: no symbol name holds one', () => {
+    expect(() => parseSymbolName('a\u0000b')).toThrow(/control character U\+0000/);
+    expect(() => parseSymbolName('flip\u007f*')).toThrow(/control character U\+007F/);
+    expect(() => parseSymbolName('Store.\u001bflip')).toThrow(/control character U\+001B/);
+    // Surrounding whitespace (tabs, newlines) is trimmed first, as for every name.
+    expect(parseSymbolName('\tflip\n')).toEqual({ match: 'exact', name: 'flip' });
+  });
+
   test("a C++ operator keeps its own * and :: and is read in the extractor's spelling", () => {
     expect(parseSymbolName('String::operator std::string')).toEqual({ match: 'exact', name: 'operator std::string', container: 'String' });
     expect(parseSymbolName('Matrix.operator*')).toEqual({ match: 'exact', name: 'operator*', container: 'Matrix' });
